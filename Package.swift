@@ -1,0 +1,61 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+  name: "pipesh",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "pipesh", targets: ["pipesh"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CEditLine",
+      pkgConfig: "libedit",
+      providers: [.apt(["libedit-dev"])]
+    ),
+    .target(name: "CPipeSupport"),
+    .target(name: "PipeSyntax", swiftSettings: strict),
+    .target(name: "PipeSema", dependencies: ["PipeSyntax"], swiftSettings: strict),
+    .target(
+      name: "PipeRuntime",
+      dependencies: [
+        "PipeSyntax", "PipeSema", "CPipeSupport",
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+        .product(name: "DequeModule", package: "swift-collections"),
+      ],
+      swiftSettings: strict
+    ),
+    .target(name: "LineEditor", dependencies: ["CEditLine"], swiftSettings: strict),
+    .target(
+      name: "PipeShell",
+      dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "LineEditor"],
+      swiftSettings: strict
+    ),
+    .executableTarget(
+      name: "pipesh",
+      dependencies: ["PipeShell", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      swiftSettings: strict
+    ),
+    .executableTarget(
+      name: "PipeBench",
+      dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
+      swiftSettings: strict
+    ),
+    .testTarget(name: "PipeSyntaxTests", dependencies: ["PipeSyntax"], swiftSettings: strict),
+    .testTarget(name: "PipeSemaTests", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
+    .testTarget(
+      name: "PipeRuntimeTests",
+      dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "PipeShell"],
+      swiftSettings: strict
+    ),
+    .testTarget(name: "TranscriptTests", dependencies: [], exclude: ["Scripts"], swiftSettings: strict),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,269 @@
+import PipeSema
+
+/// A compiled closure: `$0` and `$1` in, a value out.
+public typealias CompiledClosure = @Sendable (Value, Value) throws(PipelineError) -> Value
+
+/// Compiles checked expressions to closures once, so the per-element path runs no type dispatch
+/// beyond the values' own cases.
+public struct Evaluator: Sendable {
+  /// The stage text errors are reported against.
+  let stage: String
+
+  public init(stage: String) {
+    self.stage = stage
+  }
+
+  public func compile(_ expr: TypedExpr) -> CompiledClosure {
+    let stage = self.stage
+    let fail: @Sendable (String) -> PipelineError = { PipelineError(stage: stage, message: $0) }
+    switch expr.kind {
+    case .constant(let value):
+      return { _, _ in value }
+    case .argument(let index):
+      if index == 0 { return { a, _ in a } }
+      return { _, b in b }
+    case .negate(let operand):
+      let operand = compile(operand)
+      return { a, b throws(PipelineError) in
+        switch try operand(a, b) {
+        case .int(let value):
+          let (result, overflow) = Int(0).subtractingReportingOverflow(value)
+          if overflow { throw fail("integer overflow in -\(value)") }
+          return .int(result)
+        case .double(let value): return .double(-value)
+        default: return .none
+        }
+      }
+    case .not(let operand):
+      let operand = compile(operand)
+      return { a, b throws(PipelineError) in
+        if case .bool(let value) = try operand(a, b) { return .bool(!value) }
+        return .none
+      }
+    case .arithmetic(let op, let left, let right):
+      return compileArithmetic(op, compile(left), compile(right), fail)
+    case .concatenate(let left, let right):
+      let left = compile(left)
+      let right = compile(right)
+      return { a, b throws(PipelineError) in
+        switch (try left(a, b), try right(a, b)) {
+        case (.string(let x), .string(let y)): return .string(x + y)
+        case (.array(let x), .array(let y)): return .array(x + y)
+        default: return .none
+        }
+      }
+    case .compare(let op, let left, let right):
+      let left = compile(left)
+      let right = compile(right)
+      return { a, b throws(PipelineError) in
+        .bool(Self.compare(op, try left(a, b), try right(a, b)))
+      }
+    case .and(let left, let right):
+      let left = compile(left)
+      let right = compile(right)
+      return { a, b throws(PipelineError) in
+        guard case .bool(true) = try left(a, b) else { return .bool(false) }
+        return try right(a, b)
+      }
+    case .or(let left, let right):
+      let left = compile(left)
+      let right = compile(right)
+      return { a, b throws(PipelineError) in
+        if case .bool(true) = try left(a, b) { return .bool(true) }
+        return try right(a, b)
+      }
+    case .conditional(let condition, let yes, let no):
+      let condition = compile(condition)
+      let yes = compile(yes)
+      let no = compile(no)
+      return { a, b throws(PipelineError) in
+        if case .bool(true) = try condition(a, b) { return try yes(a, b) }
+        return try no(a, b)
+      }
+    case .tupleMember(let base, let index):
+      let base = compile(base)
+      return { a, b throws(PipelineError) in
+        guard case .tuple(let members) = try base(a, b), index < members.count else { return .none }
+        return members[index]
+      }
+    case .element(let base, let index):
+      let base = compile(base)
+      let index = compile(index)
+      return { a, b throws(PipelineError) in
+        guard case .array(let elements) = try base(a, b), case .int(let position) = try index(a, b) else {
+          return .none
+        }
+        guard elements.indices.contains(position) else {
+          throw fail("index \(position) out of range for an array of \(elements.count)")
+        }
+        return elements[position]
+      }
+    case .count(let base):
+      let base = compile(base)
+      return { a, b throws(PipelineError) in
+        switch try base(a, b) {
+        case .array(let elements): return .int(elements.count)
+        case .string(let text): return .int(text.count)
+        default: return .none
+        }
+      }
+    case .isEmpty(let base):
+      let base = compile(base)
+      return { a, b throws(PipelineError) in
+        switch try base(a, b) {
+        case .array(let elements): return .bool(elements.isEmpty)
+        case .string(let text): return .bool(text.isEmpty)
+        default: return .none
+        }
+      }
+    case .joined(let base, let separator):
+      let base = compile(base)
+      let separator = separator.map { compile($0) }
+      return { a, b throws(PipelineError) in
+        guard case .array(let elements) = try base(a, b) else { return .none }
+        var glue = ""
+        if let separator, case .string(let text) = try separator(a, b) { glue = text }
+        return .string(elements.map(\.printed).joined(separator: glue))
+      }
+    case .function(let function, let arguments):
+      return compileFunction(function, arguments.map { compile($0) }, fail)
+    case .array(let elements):
+      let elements = elements.map { compile($0) }
+      return { a, b throws(PipelineError) in
+        var values: [Value] = []
+        values.reserveCapacity(elements.count)
+        for element in elements { values.append(try element(a, b)) }
+        return .array(values)
+      }
+    case .tuple(let members):
+      let members = members.map { compile($0) }
+      return { a, b throws(PipelineError) in
+        var values: [Value] = []
+        values.reserveCapacity(members.count)
+        for member in members { values.append(try member(a, b)) }
+        return .tuple(values)
+      }
+    case .interpolation(let pieces):
+      let pieces = pieces.map { compile($0) }
+      return { a, b throws(PipelineError) in
+        var text = ""
+        for piece in pieces { text += try piece(a, b).printed }
+        return .string(text)
+      }
+    case .toDouble(let operand):
+      let operand = compile(operand)
+      return { a, b throws(PipelineError) in
+        if case .int(let value) = try operand(a, b) { return .double(Double(value)) }
+        return try operand(a, b)
+      }
+    }
+  }
+
+  private func compileArithmetic(
+    _ op: ArithmeticOperator, _ left: @escaping CompiledClosure, _ right: @escaping CompiledClosure,
+    _ fail: @escaping @Sendable (String) -> PipelineError
+  ) -> CompiledClosure {
+    { a, b throws(PipelineError) in
+      switch (try left(a, b), try right(a, b)) {
+      case (.int(let x), .int(let y)):
+        let result: (partialValue: Int, overflow: Bool)
+        switch op {
+        case .add: result = x.addingReportingOverflow(y)
+        case .subtract: result = x.subtractingReportingOverflow(y)
+        case .multiply: result = x.multipliedReportingOverflow(by: y)
+        case .divide, .remainder:
+          if y == 0 { throw fail("division by zero") }
+          result = op == .divide ? x.dividedReportingOverflow(by: y) : x.remainderReportingOverflow(dividingBy: y)
+        }
+        if result.overflow { throw fail("integer overflow in \(x) \(op.rawValue) \(y)") }
+        return .int(result.partialValue)
+      case (.double(let x), .double(let y)):
+        switch op {
+        case .add: return .double(x + y)
+        case .subtract: return .double(x - y)
+        case .multiply: return .double(x * y)
+        case .divide: return .double(x / y)
+        case .remainder: return .double(x.truncatingRemainder(dividingBy: y))
+        }
+      default:
+        return .none
+      }
+    }
+  }
+
+  private func compileFunction(
+    _ function: BuiltinFunction, _ arguments: [CompiledClosure], _ fail: @escaping @Sendable (String) -> PipelineError
+  ) -> CompiledClosure {
+    let first = arguments[0]
+    switch function {
+    case .str:
+      return { a, b throws(PipelineError) in .string(try first(a, b).printed) }
+    case .int:
+      return { a, b throws(PipelineError) in
+        switch try first(a, b) {
+        case .int(let value): return .int(value)
+        case .bool(let value): return .int(value ? 1 : 0)
+        case .double(let value):
+          guard let exact = Int(exactly: value.rounded(.towardZero)) else {
+            throw fail("\(value) does not fit in an Int")
+          }
+          return .int(exact)
+        case .string(let text): return Int(text).map { .int($0) } ?? .none
+        default: return .none
+        }
+      }
+    case .double:
+      return { a, b throws(PipelineError) in
+        switch try first(a, b) {
+        case .int(let value): return .double(Double(value))
+        case .double(let value): return .double(value)
+        case .string(let text): return Double(text).map { .double($0) } ?? .none
+        default: return .none
+        }
+      }
+    case .abs:
+      return { a, b throws(PipelineError) in
+        switch try first(a, b) {
+        case .int(let value):
+          guard value != .min else { throw fail("integer overflow in abs(\(value))") }
+          return .int(Swift.abs(value))
+        case .double(let value): return .double(Swift.abs(value))
+        default: return .none
+        }
+      }
+    case .min, .max:
+      let second = arguments[1]
+      let wantsMin = function == .min
+      return { a, b throws(PipelineError) in
+        let x = try first(a, b)
+        let y = try second(a, b)
+        let xFirst = Self.compare(.lessOrEqual, x, y)
+        return wantsMin == xFirst ? x : y
+      }
+    }
+  }
+
+  /// Compares two values of one type.
+  public static func compare(_ op: ComparisonOperator, _ x: Value, _ y: Value) -> Bool {
+    switch op {
+    case .equal: return x == y
+    case .notEqual: return x != y
+    case .less: return less(x, y)
+    case .greater: return less(y, x)
+    case .lessOrEqual: return !less(y, x)
+    case .greaterOrEqual: return !less(x, y)
+    }
+  }
+
+  /// The order `min`, `max` and `<` use.
+  public static func less(_ x: Value, _ y: Value) -> Bool {
+    switch (x, y) {
+    case (.int(let a), .int(let b)): a < b
+    case (.double(let a), .double(let b)): a < b
+    case (.int(let a), .double(let b)): Double(a) < b
+    case (.double(let a), .int(let b)): a < Double(b)
+    case (.string(let a), .string(let b)): a < b
+    default: false
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import AsyncAlgorithms
+import PipeSema
+import Synchronization
+
+/// What every node of one job shares: its id, clock, output, and the session's channels.
+public final class JobContext: Sendable {
+  public let jobID: Int
+  public let clock: PipeClock
+  public let start: PipeInstant
+  /// Background job output is prefixed `[N] `.
+  public let background: Bool
+  let console: Console
+  let session: Session
+  let observer: (any NodeObserver)?
+
+  init(
+    jobID: Int, clock: PipeClock, background: Bool, console: Console, session: Session,
+    observer: (any NodeObserver)?
+  ) {
+    self.jobID = jobID
+    self.clock = clock
+    self.start = clock.now
+    self.background = background
+    self.console = console
+    self.session = session
+    self.observer = observer
+  }
+
+  /// Whether anyone records node events (trace, draw, diagram); checked on the per-element path.
+  var observing: Bool { observer != nil }
+
+  /// Time since the job started, on its clock.
+  public var elapsed: Duration { start.duration(to: clock.now) }
+
+  func record(_ node: Node, _ kind: NodeEvent.Kind) {
+    observer?.record(NodeEvent(time: elapsed, jobID: jobID, node: node, kind: kind))
+  }
+
+  /// Prints a line of the job's output.
+  func emit(_ text: String) {
+    console.line(background ? "[\(jobID)] \(text)" : text)
+  }
+}
+
+/// What outlives a job within one shell session: channels and the hot parts of `share` fragments.
+public final class Session: Sendable {
+  private let channels = Mutex<[String: AsyncChannel<Value>]>([:])
+  private let shared = Mutex<[Int: ValueSequence]>([:])
+
+  public init() {}
+
+  /// The channel named `name`, made on first use.
+  public func channel(_ name: String) -> AsyncChannel<Value> {
+    channels.withLock { channels in
+      if let channel = channels[name] { return channel }
+      let channel = AsyncChannel<Value>()
+      channels[name] = channel
+      return channel
+    }
+  }
+
+  /// Finishes the channel; a later use of the name makes a new one.
+  public func close(_ name: String) {
+    let channel = channels.withLock { $0.removeValue(forKey: name) }
+    channel?.finish()
+  }
+
+  public var channelNames: [String] { channels.withLock { Array($0.keys).sorted() } }
+
+  /// The shared sequence of binding `id`, built by `build` on first use.
+  func shared(_ id: Int, build: () throws -> ValueSequence) throws -> ValueSequence {
+    try shared.withLock { table in
+      if let sequence = table[id] { return sequence }
+      let sequence = try build()
+      table[id] = sequence
+      return sequence
+    }
+  }
+}

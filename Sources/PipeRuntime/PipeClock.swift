@@ -1,0 +1,55 @@
+import PipeSyntax
+
+/// A point in a job's time: the offset from a fixed origin.
+public struct PipeInstant: InstantProtocol, Sendable {
+  public var offset: Duration
+
+  public init(offset: Duration) {
+    self.offset = offset
+  }
+
+  public func advanced(by duration: Duration) -> PipeInstant { PipeInstant(offset: offset + duration) }
+
+  public func duration(to other: PipeInstant) -> Duration { other.offset - offset }
+
+  public static func < (lhs: PipeInstant, rhs: PipeInstant) -> Bool { lhs.offset < rhs.offset }
+}
+
+/// The clock a job runs on: the real `ContinuousClock`, or a job's virtual clock. One concrete
+/// type for both, so every time-based operator is compiled once.
+public struct PipeClock: Clock, Sendable {
+  public typealias Instant = PipeInstant
+
+  enum Kind: Sendable {
+    case real(ContinuousClock.Instant)
+    case virtual(VirtualDriver)
+  }
+
+  let kind: Kind
+
+  /// The real clock, with its origin now.
+  public static func real() -> PipeClock { PipeClock(kind: .real(ContinuousClock.now)) }
+
+  public var isVirtual: Bool {
+    if case .virtual = kind { return true }
+    return false
+  }
+
+  public var now: PipeInstant {
+    switch kind {
+    case .real(let origin): PipeInstant(offset: ContinuousClock.now - origin)
+    case .virtual(let driver): driver.now
+    }
+  }
+
+  public var minimumResolution: Duration { .nanoseconds(1) }
+
+  public func sleep(until deadline: PipeInstant, tolerance: Duration?) async throws {
+    switch kind {
+    case .real(let origin):
+      try await ContinuousClock().sleep(until: origin + deadline.offset, tolerance: tolerance)
+    case .virtual(let driver):
+      try await driver.sleep(until: deadline)
+    }
+  }
+}

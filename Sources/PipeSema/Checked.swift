@@ -1,0 +1,120 @@
+import PipeSyntax
+
+/// A checked stage: its operator, checked arguments, and the element types in and out.
+public struct CheckedStage: Sendable {
+  /// What kind of node to build.
+  public enum Node: Sendable {
+    /// A source, operator or sink from `Signatures`.
+    case signature(String)
+    /// `( PIPELINE )` as a source.
+    case group
+    /// The hot part of a `let` fragment containing `share`, built once per binding id.
+    case shared(Int)
+  }
+
+  public let node: Node
+  public let role: OperatorRole
+  /// The stage as written, for errors, `trace` and `inspect`.
+  public let text: String
+  public let range: SourceRange
+  public let arguments: [String: CheckedArgument]
+  /// A combinator's inputs, a group's pipeline, a shared fragment's hot part.
+  public let inputs: [CheckedPipeline]
+  public let inputType: ValueType?
+  public let outputType: ValueType
+
+  public init(
+    node: Node, role: OperatorRole, text: String, range: SourceRange, arguments: [String: CheckedArgument],
+    inputs: [CheckedPipeline], inputType: ValueType?, outputType: ValueType
+  ) {
+    self.node = node
+    self.role = role
+    self.text = text
+    self.range = range
+    self.arguments = arguments
+    self.inputs = inputs
+    self.inputType = inputType
+    self.outputType = outputType
+  }
+
+  /// The operator's name, or `(…)` / the fragment for the other nodes.
+  public var name: String {
+    switch node {
+    case .signature(let name): name
+    case .group: "(group)"
+    case .shared: "(shared)"
+    }
+  }
+}
+
+/// A checked pipeline: a source, stages, and (at top level) a sink.
+public struct CheckedPipeline: Sendable {
+  public let stages: [CheckedStage]
+  public let text: String
+
+  public init(stages: [CheckedStage], text: String) {
+    self.stages = stages
+    self.text = text
+  }
+
+  /// The element type of the last stage that is not a sink.
+  public var elementType: ValueType {
+    stages.last { $0.role != .sink }?.outputType ?? .never
+  }
+
+  public var sink: CheckedStage? {
+    stages.last.flatMap { $0.role == .sink ? $0 : nil }
+  }
+}
+
+/// A `let` binding.
+public struct Binding: Sendable {
+  public let name: String
+  public let id: Int
+  public let pipeline: Pipeline
+  public let source: SourceFile
+  /// A source fragment starts with a source; an operator fragment with an operator.
+  public let isSource: Bool
+  /// The element type of a source fragment.
+  public let elementType: ValueType?
+  /// Whether checking it failed; uses then report nothing more.
+  public let isBroken: Bool
+}
+
+/// What the checker knows between statements: `let` bindings and channel types.
+public struct Environment: Sendable {
+  public var bindings: [String: Binding] = [:]
+  public var channels: [String: ValueType] = [:]
+  var nextBindingID = 1
+
+  public init() {}
+}
+
+/// A checked shell command.
+public enum CheckedCommand: Sendable {
+  case jobs
+  case cancel([Int])
+  case cancelAll
+  case wait([Int])
+  case inspect(Int)
+  case trace(CheckedPipeline)
+  case draw(CheckedPipeline)
+  case check(CheckedPipeline)
+  case send(String, [Value])
+  case close(String)
+  case help(String?)
+  case ops
+  case names
+  case load(String)
+  case clock(virtual: Bool)
+  case quit
+  case stats
+  case history
+}
+
+/// A checked statement, ready to run.
+public enum CheckedStatement: Sendable {
+  case run(CheckedPipeline, background: Bool)
+  case binding(Binding)
+  case command(CheckedCommand, SourceRange)
+}

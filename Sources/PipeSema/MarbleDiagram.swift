@@ -1,0 +1,132 @@
+/// A marble diagram in the notation of swift-async-algorithms' validation diagrams: `-` a step
+/// with no event, one character or `'text'` a value, `[ab]` events in one step, `|` finished,
+/// `^` failed, `;` cancelled; spaces are ignored. The first step is step 1.
+public struct MarbleDiagram: Sendable, Hashable {
+  public enum Event: Sendable, Hashable {
+    case value(String)
+    case finish
+    case fail
+    case cancel
+  }
+
+  /// The events of one step.
+  public struct Step: Sendable, Hashable {
+    public let step: Int
+    public let events: [Event]
+  }
+
+  /// A malformed diagram: where (a byte offset in the diagram text) and what.
+  public struct Problem: Error, Sendable, Hashable {
+    public let offset: Int
+    public let length: Int
+    public let message: String
+    public let note: String
+  }
+
+  public let steps: [Step]
+
+  /// The steps that have events, with a finish added after the last event where none ends it.
+  public var events: [Step] {
+    guard let last = steps.last(where: { !$0.events.isEmpty }) else { return [Step(step: 0, events: [.finish])] }
+    let ended = steps.contains { $0.events.contains { $0 == .finish || $0 == .fail || $0 == .cancel } }
+    let withEvents = steps.filter { !$0.events.isEmpty }
+    return ended ? withEvents : withEvents.dropLast() + [Step(step: last.step, events: last.events + [.finish])]
+  }
+
+  public static func parse(_ text: String) -> Result<MarbleDiagram, Problem> {
+    let bytes = Array(text.utf8)
+    var steps: [Step] = []
+    var step = 0
+    var index = 0
+    var ended: Int?
+    func problem(_ at: Int, _ length: Int, _ message: String, _ note: String) -> Result<MarbleDiagram, Problem> {
+      .failure(Problem(offset: at, length: length, message: message, note: note))
+    }
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: " ") {
+        index += 1
+        continue
+      }
+      if let ended {
+        return problem(
+          index, 1, "events after the end of the diagram", "'\(Character(UnicodeScalar(bytes[ended])))' ends it")
+      }
+      step += 1
+      let start = index
+      switch byte {
+      case UInt8(ascii: "-"):
+        index += 1
+        steps.append(Step(step: step, events: []))
+      case UInt8(ascii: "["):
+        index += 1
+        var events: [Event] = []
+        while index < bytes.count, bytes[index] != UInt8(ascii: "]") {
+          if bytes[index] == UInt8(ascii: "[") {
+            return problem(index, 1, "'[' inside a group", "groups do not nest: [ab] puts a and b in one step")
+          }
+          if bytes[index] == UInt8(ascii: " ") {
+            index += 1
+            continue
+          }
+          switch single(bytes, &index) {
+          case .success(let event):
+            events.append(event)
+            if event == .finish || event == .fail || event == .cancel { ended = index - 1 }
+          case .failure(let failure): return .failure(failure)
+          }
+        }
+        guard index < bytes.count else {
+          return problem(start, 1, "unterminated group '['", "close it with ']'")
+        }
+        index += 1
+        steps.append(Step(step: step, events: events))
+      case UInt8(ascii: "]"):
+        return problem(index, 1, "']' without '['", "a group is written [ab]")
+      default:
+        switch single(bytes, &index) {
+        case .success(let event):
+          if event == .finish || event == .fail || event == .cancel { ended = start }
+          steps.append(Step(step: step, events: [event]))
+        case .failure(let failure): return .failure(failure)
+        }
+      }
+    }
+    return .success(MarbleDiagram(steps: steps))
+  }
+
+  private static func single(_ bytes: [UInt8], _ index: inout Int) -> Result<Event, Problem> {
+    let byte = bytes[index]
+    switch byte {
+    case UInt8(ascii: "|"):
+      index += 1
+      return .success(.finish)
+    case UInt8(ascii: "^"):
+      index += 1
+      return .success(.fail)
+    case UInt8(ascii: ";"):
+      index += 1
+      return .success(.cancel)
+    case UInt8(ascii: "'"):
+      let start = index
+      index += 1
+      var text: [UInt8] = []
+      while index < bytes.count, bytes[index] != UInt8(ascii: "'") {
+        text.append(bytes[index])
+        index += 1
+      }
+      guard index < bytes.count else {
+        return .failure(
+          Problem(offset: start, length: 1, message: "unterminated quoted value", note: "close it with \"'\""))
+      }
+      index += 1
+      return .success(.value(String(decoding: text, as: UTF8.self)))
+    default:
+      // One whole character, however many bytes.
+      let start = index
+      index += 1
+      while index < bytes.count, bytes[index] & 0xC0 == 0x80 { index += 1 }
+      return .success(.value(String(decoding: bytes[start..<index], as: UTF8.self)))
+    }
+  }
+}

@@ -1,0 +1,151 @@
+import PipeSyntax
+
+/// The checker's diagnostics, one static factory each, with a stable id.
+enum SemaMessages {
+  static func unknownOperator(_ name: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(id: "unknown-operator", message: "unknown operator '\(name)'", range: range)
+  }
+
+  static func unknownCommand(_ name: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(id: "unknown-name", message: "unknown command or operator '\(name)'", range: range)
+  }
+
+  static func unknownName(_ name: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "unknown-name", message: "unknown name '\(name)' in closure", range: range,
+      notes: ["closures see $0 (and $1), literals, and the functions str, int, double, abs, min, max"])
+  }
+
+  static func unknownFunction(_ name: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(id: "unknown-function", message: "unknown function '\(name)'", range: range)
+  }
+
+  static func notCallable(_ range: SourceRange) -> Diagnostic {
+    Diagnostic(id: "bad-closure", message: "this cannot be called", range: range)
+  }
+
+  static func nestedClosure(_ range: SourceRange) -> Diagnostic {
+    Diagnostic(id: "bad-closure", message: "a closure cannot stand here", range: range)
+  }
+
+  static func noSuchClosureArgument(_ index: Int, count: Int, _ range: SourceRange) -> Diagnostic {
+    let has =
+      switch count {
+      case 0: "this closure takes no arguments"
+      case 1: "this closure gets one argument, $0"
+      default: "this closure gets $0 and $1"
+      }
+    return Diagnostic(id: "bad-closure", message: "'$\(index)' is not available here", range: range, notes: [has])
+  }
+
+  static func operatorMismatch(
+    _ op: String, _ left: ValueType, _ right: ValueType?, _ range: SourceRange
+  )
+    -> Diagnostic
+  {
+    let operands = right.map { "'\(left)' and '\($0)'" } ?? "'\(left)'"
+    return Diagnostic(
+      id: "type-mismatch", message: "operator '\(op)' cannot be applied to \(operands)", range: range,
+      notes: right.map { _ in ["convert one side with int(…), double(…) or str(…)"] } ?? [])
+  }
+
+  static func notBool(_ what: String, _ type: ValueType, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "type-mismatch", message: "\(what) must be Bool, but it is '\(type)'", range: range,
+      notes: ["compare it, as in { $0 > 0 }"])
+  }
+
+  static func branchMismatch(_ yes: ValueType, _ no: ValueType, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "type-mismatch", message: "the branches of '? :' have different types '\(yes)' and '\(no)'", range: range)
+  }
+
+  static func noTupleMember(_ index: Int, of type: ValueType, _ range: SourceRange) -> Diagnostic {
+    let note: String =
+      if case .tuple(let members) = type {
+        "'\(type)' has members .0 to .\(members.count - 1)"
+      } else {
+        "only tuples have members .0, .1, …"
+      }
+    return Diagnostic(
+      id: "type-mismatch", message: "value of type '\(type)' has no member '.\(index)'", range: range, notes: [note])
+  }
+
+  static func noMember(_ name: String, of type: ValueType, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "type-mismatch", message: "value of type '\(type)' has no member '\(name)'", range: range,
+      notes: ["arrays and strings have .count and .isEmpty; arrays of strings have .joined()"])
+  }
+
+  static func notSubscriptable(_ type: ValueType, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(id: "type-mismatch", message: "value of type '\(type)' cannot be subscripted", range: range)
+  }
+
+  static func mixedArray(_ first: ValueType, _ other: ValueType, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "type-mismatch", message: "mixed types '\(first)' and '\(other)' in one list", range: range,
+      notes: ["all values must have one type (Int and Double mix to Double)"])
+  }
+
+  static func argumentMismatch(
+    _ what: String, expected: String, found: ValueType, _ range: SourceRange
+  )
+    -> Diagnostic
+  {
+    Diagnostic(id: "type-mismatch", message: "\(what) must be \(expected), but it is '\(found)'", range: range)
+  }
+
+  static func badCallArguments(_ name: String, _ usage: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(id: "bad-arguments", message: "wrong arguments for '\(name)'", range: range, notes: [usage])
+  }
+
+  static func wrongArgument(
+    _ stage: String, _ message: String, _ range: SourceRange, usage: String
+  )
+    -> Diagnostic
+  {
+    Diagnostic(id: "bad-argument", message: "\(stage): \(message)", range: range, notes: ["usage: \(usage)"])
+  }
+
+  static func unknownLabel(_ label: String, _ stage: String, _ range: SourceRange, labels: [String]) -> Diagnostic {
+    let note =
+      NameSuggester.note(for: label, in: labels)
+      ?? (labels.isEmpty
+        ? "'\(stage)' takes no labelled arguments" : "its labels are " + labels.map { "\($0):" }.joined(separator: " "))
+    return Diagnostic(
+      id: "bad-argument", message: "'\(stage)' has no argument '\(label):'", range: range, notes: [note])
+  }
+
+  static func misplaced(_ message: String, _ range: SourceRange, note: String) -> Diagnostic {
+    Diagnostic(id: "misplaced-stage", message: message, range: range, notes: [note])
+  }
+
+  static func elementMismatch(_ stage: String, _ message: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(id: "type-mismatch", message: "\(stage): \(message)", range: range)
+  }
+
+  static func channelTypeUnknown(_ name: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "channel-type-unknown", message: "the element type of channel '\(name)' is not known", range: range,
+      notes: ["send it a value first, or name the type: channel \(name) of: Int"])
+  }
+
+  static func commandArguments(
+    _ command: String, _ message: String, _ range: SourceRange, usage: String
+  )
+    -> Diagnostic
+  {
+    Diagnostic(id: "bad-command", message: "\(command): \(message)", range: range, notes: ["usage: \(usage)"])
+  }
+
+  static func fragment(_ name: String, _ inner: Diagnostic, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: inner.id, message: "in '\(name)': \(inner.message)", range: range, notes: inner.notes)
+  }
+
+  static func reserved(_ name: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "reserved-name", message: "'\(name)' is the name of a command or operator", range: range,
+      notes: ["choose another name for the fragment"])
+  }
+}

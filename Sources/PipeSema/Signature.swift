@@ -1,0 +1,157 @@
+import PipeSyntax
+
+/// Where a stage may stand.
+public enum OperatorRole: String, Sendable {
+  /// Starts a pipeline.
+  case source
+  /// Starts a pipeline from other pipelines: `merge(P, P)`.
+  case combinator
+  /// Stands after `|` and passes elements on.
+  case `operator`
+  /// Ends a pipeline and prints its result.
+  case sink
+}
+
+/// What an argument must be.
+public enum ParameterKind: Sendable, Hashable {
+  /// An integer literal.
+  case int
+  /// An integer literal, 0 or more.
+  case count
+  /// An Int or Double literal.
+  case number
+  /// A duration (`250ms`) or a number of seconds.
+  case duration
+  case string
+  case bool
+  /// Any constant: number, string, Bool, nil, array, tuple.
+  case value
+  /// `{ … }`
+  case closure
+  /// A bare word: a channel name, a policy.
+  case name
+  /// A type name: `Int`, `Double`, `String`, `Bool`.
+  case typeName
+}
+
+/// One argument an operator takes.
+public struct Parameter: Sendable {
+  public let name: String
+  /// The label, or nil for a positional argument.
+  public let label: String?
+  public let kind: ParameterKind
+  public let isOptional: Bool
+  /// Takes all remaining positional arguments (`from V…`).
+  public let repeats: Bool
+  public let help: String
+
+  public static func positional(
+    _ name: String, _ kind: ParameterKind, optional: Bool = false, repeats: Bool = false, _ help: String
+  ) -> Parameter {
+    Parameter(name: name, label: nil, kind: kind, isOptional: optional, repeats: repeats, help: help)
+  }
+
+  public static func labelled(_ label: String, _ kind: ParameterKind, _ help: String) -> Parameter {
+    Parameter(name: label, label: label, kind: kind, isOptional: true, repeats: false, help: help)
+  }
+}
+
+/// A checked argument value.
+public enum CheckedArgument: Sendable, Hashable {
+  case value(Value, ValueType)
+  case values([Value], ValueType)
+  case duration(Duration)
+  case closure(TypedExpr)
+  case name(String)
+  case type(ValueType)
+  case marble(MarbleDiagram)
+}
+
+/// The signature of an operator: how it is written, what it takes, how it types, and the text
+/// `help` shows. The runtime keeps the builder under the same name.
+public struct OperatorSignature: Sendable {
+  public let name: String
+  public let role: OperatorRole
+  public let usage: String
+  public let summary: String
+  public let parameters: [Parameter]
+  /// For combinators: how many input pipelines.
+  public let inputCount: ClosedRange<Int>
+  public let example: String
+  /// Whether `help` may run the example to show its output.
+  public let exampleRuns: Bool
+  /// The implementation the node compiles to.
+  public let implementation: String
+  let typing: @Sendable (inout StageTyping) -> ValueType?
+
+  init(
+    _ name: String, _ role: OperatorRole, usage: String, summary: String, parameters: [Parameter] = [],
+    inputs: ClosedRange<Int> = 0...0, example: String, exampleRuns: Bool = true, implementation: String,
+    typing: @escaping @Sendable (inout StageTyping) -> ValueType?
+  ) {
+    self.name = name
+    self.role = role
+    self.usage = usage
+    self.summary = summary
+    self.parameters = parameters
+    self.inputCount = inputs
+    self.example = example
+    self.exampleRuns = exampleRuns
+    self.implementation = implementation
+    self.typing = typing
+  }
+}
+
+/// What an operator's typing rule sees: the input type, the bound arguments, and a place to report.
+public struct StageTyping {
+  public let name: String
+  public let input: ValueType
+  /// Element types of a combinator's inputs.
+  public let inputs: [ValueType]
+  let stageRange: SourceRange
+  let usage: String
+  var syntax: [String: Argument]
+  var checked: [String: CheckedArgument] = [:]
+  var diagnostics: [Diagnostic] = []
+
+  /// Whether the argument was given.
+  func has(_ parameter: String) -> Bool { checked[parameter] != nil || syntax[parameter] != nil }
+
+  func int(_ parameter: String) -> Int? {
+    if case .value(.int(let value), _) = checked[parameter] { return value }
+    return nil
+  }
+
+  func value(_ parameter: String) -> (Value, ValueType)? {
+    if case .value(let value, let type) = checked[parameter] { return (value, type) }
+    return nil
+  }
+
+  func name(_ parameter: String) -> String? {
+    if case .name(let name) = checked[parameter] { return name }
+    return nil
+  }
+
+  func range(of parameter: String) -> SourceRange { syntax[parameter]?.range ?? stageRange }
+
+  /// Reports a problem with the stage or one of its arguments.
+  mutating func error(_ message: String, at parameter: String? = nil) {
+    let range = parameter.map { self.range(of: $0) } ?? stageRange
+    diagnostics.append(SemaMessages.wrongArgument(name, message, range, usage: usage))
+  }
+
+  /// Type-checks the closure argument `parameter` with `$0`, `$1` of the given types.
+  mutating func closure(_ parameter: String, _ argumentTypes: [ValueType]) -> TypedExpr? {
+    guard let argument = syntax[parameter], case .closure(let body) = argument.value.kind else { return nil }
+    var checker = ExpressionChecker(argumentTypes: argumentTypes)
+    let typed = checker.check(body)
+    diagnostics.append(contentsOf: checker.diagnostics)
+    if let typed { checked[parameter] = .closure(typed) }
+    return typed
+  }
+
+  /// Replaces a checked closure, as after promoting its result type.
+  mutating func set(_ parameter: String, _ argument: CheckedArgument) {
+    checked[parameter] = argument
+  }
+}

@@ -1,0 +1,48 @@
+/// A value flowing through a pipeline. It lives here rather than in PipeRuntime because the checker
+/// folds constant arguments (`take 3`, `from 1 2 3`) into values before anything runs.
+/// An optional holding a value is that value itself; `none` is `nil`.
+public enum Value: Sendable, Hashable {
+  case int(Int)
+  case double(Double)
+  case string(String)
+  case bool(Bool)
+  case tuple([Value])
+  case array([Value])
+  case none
+
+  /// The text `print` shows: what Swift's `print(_:)` shows for the matching Swift value, with an
+  /// optional shown as its value or `nil`.
+  public var printed: String {
+    if case .string(let text) = self { return text }
+    return debugText
+  }
+
+  /// The text of the value inside a tuple or an array: strings are quoted, as Swift does.
+  public var debugText: String {
+    switch self {
+    case .int(let value): String(value)
+    case .double(let value): value.description
+    case .string(let value): Self.quoted(value)
+    case .bool(let value): value ? "true" : "false"
+    case .tuple(let members): "(" + members.map(\.debugText).joined(separator: ", ") + ")"
+    case .array(let elements): "[" + elements.map(\.debugText).joined(separator: ", ") + "]"
+    case .none: "nil"
+    }
+  }
+
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      case "\r": out += "\\r"
+      case "\0": out += "\\0"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}

@@ -1,0 +1,161 @@
+import PipeRuntime
+import PipeSema
+import PipeSyntax
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension Shell {
+  func execute(_ command: CheckedCommand, range: SourceRange, source: SourceFile) async {
+    switch command {
+    case .jobs:
+      listJobs()
+    case .cancel(let ids):
+      for id in ids {
+        guard let job = jobs.job(id) else {
+          console.line("error: cancel: no job \(id)", to: .error)
+          continue
+        }
+        job.cancel()
+        await releasingClock { await job.wait() }
+      }
+    case .cancelAll:
+      let running = jobs.running
+      for job in running { job.cancel() }
+      await releasingClock {
+        for job in running { await job.wait() }
+      }
+      if interactive { console.line("cancelled \(running.count) job\(running.count == 1 ? "" : "s")") }
+    case .wait(let ids):
+      var waited: [Job] = []
+      for id in ids {
+        guard let job = jobs.job(id) else {
+          console.line("error: wait: no job \(id)", to: .error)
+          continue
+        }
+        waited.append(job)
+      }
+      if ids.isEmpty { waited = jobs.running }
+      let targets = waited
+      await interruptibly {
+        for job in targets {
+          await withTaskCancellationHandler {
+            await job.wait()
+          } onCancel: {
+          }
+          if Task.isCancelled { return }
+        }
+      }
+    case .inspect(let id):
+      guard let job = jobs.job(id) else {
+        console.line("error: inspect: no job \(id)", to: .error)
+        return
+      }
+      for line in Inspector.lines(job) { console.line(line) }
+    case .trace(let pipeline):
+      let observer = TraceObserver(console: console, labels: Inspector.labels(pipeline))
+      await runForeground(jobs.start(pipeline, background: false, clock: clockChoice, observer: observer))
+    case .draw(let pipeline):
+      await draw(pipeline)
+    case .check(let pipeline):
+      let rows = pipeline.stages.map { [$0.text, $0.outputType.description] }
+      for line in Format.table(rows, gap: 3) { console.line(line) }
+    case .send(let name, let values):
+      let channel = session.channel(name)
+      await interruptibly {
+        for value in values {
+          await channel.send(value)
+          if Task.isCancelled { return }
+        }
+      }
+    case .close(let name):
+      session.close(name)
+    case .help(let topic):
+      await help(topic)
+    case .ops:
+      listOperators()
+    case .names:
+      listNames()
+    case .load(let path):
+      await load(path)
+    case .clock(let isVirtual):
+      virtualTime = isVirtual
+    case .quit:
+      requestQuit()
+    case .stats:
+      let running = jobs.running.count
+      console.line(
+        "jobs: \(running) running · tasks: \(Job.liveTasks.load(ordering: .relaxed)) live · nodes: \(Node.live.load(ordering: .relaxed)) live"
+      )
+    case .history:
+      let lines = historyProvider?() ?? []
+      for (index, line) in lines.enumerated() { console.line(Format.padLeft(String(index + 1), 5) + "  " + line) }
+    }
+  }
+
+  func listJobs() {
+    var rows = [["ID", "STATE", "TIME", "OUT", "PIPELINE"]]
+    for job in jobs.all {
+      rows.append([String(job.id), job.state.rawValue, Format.seconds(job.elapsed), String(job.output), job.text])
+    }
+    for line in Format.table(rows) { console.line(line) }
+  }
+
+  func listOperators() {
+    let groups: [(String, OperatorRole)] = [
+      ("sources", .source), ("combinators", .combinator), ("operators", .operator), ("sinks", .sink),
+    ]
+    for (title, role) in groups {
+      console.line("\(title):")
+      let rows = Signatures.all.filter { $0.role == role }.map { ["  " + $0.usage, $0.summary] }
+      for line in Format.table(rows) { console.line(line) }
+    }
+  }
+
+  func listNames() {
+    let bindings = environment.bindings.values.sorted { $0.name < $1.name }
+    if bindings.isEmpty {
+      console.line("no let bindings")
+      return
+    }
+    let rows = bindings.map { binding -> [String] in
+      let kind = binding.isSource ? "source of \(binding.elementType?.description ?? "?")" : "operators"
+      return [binding.name, "= " + binding.source.text(of: binding.pipeline.range), "(\(kind))"]
+    }
+    for line in Format.table(rows) { console.line(line) }
+  }
+
+  func load(_ path: String) async {
+    guard let text = readFile(path) else {
+      console.line("error: load: cannot read '\(path)': \(String(cString: strerror(errno)))", to: .error)
+      return
+    }
+    let status = await runScriptInline(SourceFile(name: path, text: Self.strippingShebang(text)))
+    _ = status
+  }
+
+  /// A `#!` first line is a comment.
+  public static func strippingShebang(_ text: String) -> String {
+    guard text.hasPrefix("#!") else { return text }
+    return "#" + text.dropFirst()
+  }
+
+  func requestQuit() { setQuit() }
+}
+
+/// Reads a whole file, or nil.
+public func readFile(_ path: String) -> String? {
+  guard let file = fopen(path, "r") else { return nil }
+  defer { fclose(file) }
+  var bytes: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let count = fread(&buffer, 1, buffer.count, file)
+    if count <= 0 { break }
+    bytes.append(contentsOf: buffer[0..<count])
+  }
+  return String(decoding: bytes, as: UTF8.self)
+}

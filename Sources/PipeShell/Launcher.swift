@@ -1,0 +1,94 @@
+import PipeRuntime
+import PipeSyntax
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes to standard error without Foundation.
+public enum FileOutput {
+  public static func error(_ text: String) {
+    let line = text.hasSuffix("\n") ? text : text + "\n"
+    _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+  }
+}
+
+/// Starts pipesh in the mode its arguments ask for, and returns the exit status.
+public enum Launcher {
+  public struct Options: Sendable {
+    public var file: String?
+    public var command: String?
+    public var checkFile: String?
+    public var virtualTime: Bool
+    public var stats: Bool
+
+    public init(file: String?, command: String?, checkFile: String?, virtualTime: Bool, stats: Bool) {
+      self.file = file
+      self.command = command
+      self.checkFile = checkFile
+      self.virtualTime = virtualTime
+      self.stats = stats
+    }
+  }
+
+  public static func run(_ options: Options) async -> Int32 {
+    await VirtualDriver.asForeign { await runForeign(options) }
+  }
+
+  static func runForeign(_ options: Options) async -> Int32 {
+    let console = Console()
+    if let path = options.checkFile {
+      guard let text = readFile(path) else {
+        FileOutput.error("error: cannot read '\(path)': \(String(cString: strerror(errno)))")
+        return 2
+      }
+      let source = SourceFile(name: path, text: Shell.strippingShebang(text))
+      let diagnostics = Shell.check(source)
+      if !diagnostics.isEmpty { FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source)) }
+      return diagnostics.isEmpty ? 0 : 2
+    }
+    let source: SourceFile
+    if let path = options.file {
+      guard let text = readFile(path) else {
+        FileOutput.error("error: cannot read '\(path)': \(String(cString: strerror(errno)))")
+        return 2
+      }
+      source = SourceFile(name: path, text: Shell.strippingShebang(text))
+    } else if let text = options.command {
+      source = SourceFile(name: "<-c>", text: text)
+    } else if isatty(0) == 1 {
+      let shell = Shell(console: console, interactive: true, virtualTime: options.virtualTime)
+      let status = await InteractiveShell(shell: shell).run()
+      if options.stats { printStats(console) }
+      return status
+    } else {
+      source = SourceFile(name: "<stdin>", text: readAll(descriptor: 0))
+    }
+    let shell = Shell(console: console, interactive: false, virtualTime: options.virtualTime)
+    let signal = InterruptSignal { shell.interrupt() }
+    let status = await shell.runScript(source)
+    withExtendedLifetime(signal) {}
+    if options.stats { printStats(console) }
+    console.flush()
+    return status
+  }
+
+  static func printStats(_ console: Console) {
+    console.line(
+      "stats: tasks: \(Job.liveTasks.load(ordering: .relaxed)) live · nodes: \(Node.live.load(ordering: .relaxed)) live",
+      to: .error)
+  }
+
+  static func readAll(descriptor: Int32) -> String {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = read(descriptor, &buffer, buffer.count)
+      if count <= 0 { break }
+      bytes.append(contentsOf: buffer[0..<count])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}

@@ -1,0 +1,121 @@
+import PipeRuntime
+import PipeSema
+import Synchronization
+
+/// `trace`: prints one line per lifecycle event, `+TIME [JOB] NODE EVENT`.
+final class TraceObserver: NodeObserver {
+  let console: Console
+  let width: Int
+
+  init(console: Console, labels: [String]) {
+    self.console = console
+    self.width = labels.map(\.count).max() ?? 0
+  }
+
+  func record(_ event: NodeEvent) {
+    let what: String
+    switch event.kind {
+    case .start: what = "start"
+    case .element(let value): what = "→ \(value.printed)"
+    case .finished: what = "finished"
+    case .failed(let reason): what = "failed: \(reason)"
+    case .cancelled(let reason): what = reason.isEmpty ? "cancelled" : "cancelled (\(reason))"
+    }
+    console.line("\(Format.stamp(event.time)) [\(event.jobID)] \(Format.pad(event.node.text, width))  \(what)")
+  }
+}
+
+/// `draw`: keeps every node's events, to draw one marble line per node when the job ends.
+final class DrawObserver: NodeObserver {
+  private let events = Mutex<[Int: [(Duration, NodeEvent.Kind)]]>([:])
+
+  func record(_ event: NodeEvent) {
+    events.withLock { $0[ObjectIdentifier(event.node).hashValue, default: []].append((event.time, event.kind)) }
+  }
+
+  func line(for node: Node, tick: Duration) -> String {
+    let recorded = events.withLock { $0[ObjectIdentifier(node).hashValue] ?? [] }
+    var recorder = DiagramRecorder(tick: tick)
+    for (time, kind) in recorded {
+      switch kind {
+      case .start: continue
+      case .element(let value): recorder.add(time, .value(value.printed))
+      case .finished: recorder.add(time, .finish)
+      case .failed: recorder.add(time, .fail)
+      case .cancelled: recorder.add(time, .cancel)
+      }
+    }
+    return recorder.line
+  }
+}
+
+/// Draws a job's node tree for `inspect`, and lists node labels.
+enum Inspector {
+  /// The stage texts of a pipeline and its inputs, for aligning trace lines.
+  static func labels(_ pipeline: CheckedPipeline) -> [String] {
+    pipeline.stages.flatMap { stage in stage.inputs.flatMap { labels($0) } + [stage.text] }
+  }
+
+  /// Nodes with their inputs first, as `draw` lists them.
+  static func flattened(_ nodes: [Node]) -> [Node] {
+    nodes.flatMap { node in node.inputs.flatMap { flattened($0) } + [node] }
+  }
+
+  static func lines(_ job: Job) -> [String] {
+    var rows: [[String]] = [["NODE", "STATE", "IN", "OUT"]]
+    func add(_ nodes: [Node], prefix: String, branch: String) {
+      var previousOut: Int?
+      for (index, node) in nodes.enumerated() {
+        let lead = index == 0 ? branch : prefix
+        let inputs = node.inputs.compactMap { $0.last?.output }
+        let inCount = previousOut ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
+        let state = node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue
+        rows.append([lead + node.text, state, inCount.map(String.init) ?? "-", String(node.output)])
+        for (inputIndex, input) in node.inputs.enumerated() {
+          let last = inputIndex == node.inputs.count - 1
+          add(input, prefix: prefix + (last ? "   " : "│  "), branch: prefix + (last ? "└─ " : "├─ "))
+        }
+        previousOut = node.output
+      }
+    }
+    add(job.nodes, prefix: "", branch: "")
+    let sinkState = job.state == .running ? "running" : job.state.rawValue
+    rows.append(["(sink)", sinkState, String(job.output), "-"])
+    let header = "[\(job.id)] \(job.state.rawValue) after \(Format.seconds(job.elapsed)): \(job.text)"
+    return [header] + Format.table(rows)
+  }
+}
+
+extension Shell {
+  /// `draw`: runs on the virtual clock and prints one labelled marble line per node.
+  func draw(_ pipeline: CheckedPipeline) async {
+    let observer = DrawObserver()
+    let drained = pipeline.withDrainSinkIfImplicit()
+    let job = jobs.start(drained, background: false, clock: .privateVirtual, observer: observer)
+    await runForeground(job)
+    let tick = pipeline.marbleTick ?? .seconds(1)
+    let nodes = Inspector.flattened(job.nodes)
+    let rows = nodes.map { [$0.text, observer.line(for: $0, tick: tick)] }
+    for line in Format.table(rows, gap: 3) { console.line(line) }
+  }
+}
+
+extension CheckedPipeline {
+  /// The pipeline with an implicit `print` sink replaced by `drain`.
+  func withDrainSinkIfImplicit() -> CheckedPipeline {
+    guard let sink = sink, sink.text == "print", sink.range.start == sink.range.end else { return self }
+    let drain = CheckedStage(
+      node: .signature("drain"), role: .sink, text: "drain", range: sink.range, arguments: [:], inputs: [],
+      inputType: sink.inputType, outputType: sink.outputType)
+    return CheckedPipeline(stages: stages.dropLast() + [drain], text: text)
+  }
+
+  /// The tick of the first `marble … tick:` in the pipeline, if any.
+  var marbleTick: Duration? {
+    for stage in stages {
+      if stage.name == "marble", case .duration(let tick) = stage.arguments["tick"] { return tick }
+      for input in stage.inputs { if let tick = input.marbleTick { return tick } }
+    }
+    return nil
+  }
+}

@@ -1,0 +1,84 @@
+/// Every diagnostic pipesh reports, one static factory each, with a stable id.
+public enum DiagnosticMessages {
+  // MARK: lexical
+
+  public static func unexpectedCharacter(_ text: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(id: "unexpected-character", message: "unexpected character '\(text)'", range: range)
+  }
+
+  public static func invalidDollar(_ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "invalid-dollar", message: "'$' must be followed by a number", range: range,
+      notes: ["closure arguments are written $0 and $1"])
+  }
+
+  public static func unknownUnit(_ unit: String, in text: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "unknown-unit", message: "unknown duration unit '\(unit)' in '\(text)'", range: range,
+      notes: ["units are ns, us, ms, s, m and h, as in 250ms or 1.5s"])
+  }
+
+  public static func unterminatedString(_ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "unterminated-string", message: "unterminated string literal", range: range,
+      notes: ["close the string with '\"' on the same line"])
+  }
+
+  public static func invalidEscape(_ text: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "invalid-escape", message: "invalid escape sequence '\(text)' in string", range: range,
+      notes: ["strings know \\n, \\t, \\\\, \\\" and \\(…) inside closures"])
+  }
+
+  public static func invalidNumber(_ text: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "invalid-number", message: "'\(text)' is not a valid number", range: range,
+      notes: ["integers are 64-bit: from -9223372036854775808 to 9223372036854775807"])
+  }
+
+  // MARK: syntax
+
+  public static func expected(_ what: String, found: Token) -> Diagnostic {
+    Diagnostic(id: "expected", message: "expected \(what), found \(describe(found))", range: found.range)
+  }
+
+  public static func unbalanced(_ open: String, at range: SourceRange, found: Token) -> Diagnostic {
+    let close = ["(": ")", "[": "]", "{": "}"][open] ?? "?"
+    return Diagnostic(
+      id: "unbalanced-bracket", message: "expected '\(close)' to match this '\(open)'", range: range,
+      notes: ["found \(describe(found)) instead"])
+  }
+
+  public static func unexpectedClosing(_ token: Token) -> Diagnostic {
+    Diagnostic(
+      id: "unbalanced-bracket", message: "unexpected '\(token.text)' with no matching opening bracket",
+      range: token.range, notes: ["remove it, or add the opening bracket before it"])
+  }
+
+  public static func unexpectedToken(_ token: Token, after what: String) -> Diagnostic {
+    Diagnostic(
+      id: "unexpected-token", message: "unexpected \(describe(token)) \(what)", range: token.range,
+      notes: ["stages are separated by '|' and statements by ';' or a new line"])
+  }
+
+  public static func emptyClosure(_ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "bad-closure", message: "empty closure", range: range,
+      notes: ["write an expression using $0, as in { $0 * 2 }"])
+  }
+
+  public static func interpolationOutsideClosure(_ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "bad-interpolation", message: "string interpolation is only allowed inside closures", range: range,
+      notes: ["use it in a closure, as in map { \"v=\\($0)\" }"])
+  }
+
+  static func describe(_ token: Token) -> String {
+    switch token.kind {
+    case .end: "end of input"
+    case .newline: "end of line"
+    case .string: "string \"\(token.text)\""
+    default: "'\(token.text)'"
+    }
+  }
+}

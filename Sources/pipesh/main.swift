@@ -1,0 +1,74 @@
+import ArgumentParser
+import PipeShell
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `pipesh`: argument parsing and nothing else.
+struct Pipesh: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pipesh",
+    abstract: "A shell for composing Swift AsyncSequence pipelines.",
+    discussion: """
+      With no FILE and no -c, pipesh is an interactive shell when standard input is a terminal, \
+      and otherwise reads statements from standard input like a script.
+      Exit status: 0 success, 1 a pipeline failed, 2 usage or parse/type error, 130 interrupted.
+      """,
+    version: "pipesh 0.1.0"
+  )
+
+  @Argument(help: "A .pipe script to run.")
+  var file: String?
+
+  @Option(name: .customShort("c"), help: ArgumentHelp("Run the statements in TEXT.", valueName: "TEXT"))
+  var command: String?
+
+  @Option(name: .customLong("check"), help: ArgumentHelp("Parse and type-check FILE only.", valueName: "FILE"))
+  var checkFile: String?
+
+  @Flag(help: "Run every pipeline on the virtual clock.")
+  var virtualTime = false
+
+  @Flag(help: "Plain output (also when NO_COLOR is set or stdout is not a terminal).")
+  var noColor = false
+
+  @Flag(help: "Print live job, task and node counts at exit.")
+  var stats = false
+
+  func validate() throws {
+    let modes = [file != nil, command != nil, checkFile != nil].filter { $0 }.count
+    if modes > 1 { throw ValidationError("give one of FILE, -c TEXT and --check FILE") }
+  }
+
+  func run() async throws {
+    let options = Launcher.Options(
+      file: file, command: command, checkFile: checkFile, virtualTime: virtualTime, stats: stats)
+    let status = await Launcher.run(options)
+    Glibc.exit(status)
+  }
+}
+
+// Operators such as share() keep their consumers in a Dictionary; with Swift's per-process hash
+// seed their order, and so a virtual-time run's output, would differ from run to run. pipesh runs
+// itself once more with deterministic hashing so the same script prints the same bytes every time.
+if getenv("SWIFT_DETERMINISTIC_HASHING") == nil {
+  setenv("SWIFT_DETERMINISTIC_HASHING", "1", 1)
+  execv("/proc/self/exe", CommandLine.unsafeArgv)
+}
+
+do {
+  let command = try Pipesh.parse()
+  try await command.run()
+} catch {
+  let code = Pipesh.exitCode(for: error)
+  let message = Pipesh.fullMessage(for: error)
+  if code == .success {
+    print(message)
+    exit(0)
+  }
+  FileOutput.error(message)
+  exit(2)
+}

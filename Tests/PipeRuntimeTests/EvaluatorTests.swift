@@ -1,0 +1,87 @@
+import PipeSyntax
+import Testing
+
+@testable import PipeRuntime
+@testable import PipeSema
+
+@Suite("evaluator")
+struct EvaluatorTests {
+  /// Checks and compiles the closure of `from V | map { … }` and applies it to V.
+  func evaluate(_ body: String, _ input: String = "1") throws -> Value {
+    let source = SourceFile(name: nil, text: "check from \(input) | map { \(body) }")
+    let script = Parser.parse(source)
+    var checker = Checker(environment: Environment(), source: source)
+    let statement = try #require(script.statements.first)
+    guard case .command(.check(let pipeline), _) = checker.check(statement),
+      case .closure(let expr) = pipeline.stages[1].arguments["transform"],
+      case .values(let values, _) = pipeline.stages[0].arguments["values"]
+    else {
+      Issue.record("did not check: \(checker.diagnostics.map(\.message))")
+      return .none
+    }
+    return try Evaluator(stage: "map").compile(expr)(values[0], .none)
+  }
+
+  static let results: [(String, String, String)] = [
+    ("$0 * 2", "21", "42"),
+    ("$0 / 2", "7", "3"),
+    ("$0 % 3", "7", "1"),
+    ("$0 * 1.5", "2", "3.0"),
+    ("$0 > 1 && $0 < 5", "3", "true"),
+    ("$0 == 3 ? \"yes\" : \"no\"", "3", "yes"),
+    ("\"n=\\($0)\"", "4", "n=4"),
+    ("str($0) + \"!\"", "4", "4!"),
+    ("$0.count", "\"hello\"", "5"),
+    ("$0.joined(separator: \"-\")", "[\"a\", \"b\"]", "a-b"),
+    ("$0[1]", "[10, 20]", "20"),
+    ("$0.1", "(1, \"x\")", "x"),
+    ("int($0)", "\"12\"", "12"),
+    ("int($0)", "\"x\"", "nil"),
+    ("double($0)", "2", "2.0"),
+    ("abs($0)", "-5", "5"),
+    ("min($0, 3)", "5", "3"),
+    ("max($0, 3.5)", "5", "5.0"),
+    ("-$0", "5", "-5"),
+    ("[$0, $0]", "1", "[1, 1]"),
+    ("($0, \"a\")", "1", "(1, \"a\")"),
+  ]
+
+  @Test("results", arguments: results)
+  func closureResults(_ body: String, _ input: String, _ expected: String) throws {
+    #expect(try evaluate(body, input).printed == expected)
+  }
+
+  static let failures: [(String, String, String)] = [
+    ("10 / $0", "0", "division by zero"),
+    ("10 % $0", "0", "division by zero"),
+    ("$0 + 1", "9223372036854775807", "integer overflow in 9223372036854775807 + 1"),
+    ("$0 * $0", "4294967296", "integer overflow in 4294967296 * 4294967296"),
+    ("$0[5]", "[1]", "index 5 out of range for an array of 1"),
+    ("abs($0 - 1)", "-9223372036854775807", "integer overflow in abs(-9223372036854775808)"),
+  ]
+
+  @Test("run-time errors are job errors", arguments: failures)
+  func closureFailures(_ body: String, _ input: String, _ message: String) {
+    #expect(throws: PipelineError.self) { try evaluate(body, input) }
+    do {
+      _ = try evaluate(body, input)
+    } catch let error as PipelineError {
+      #expect(error.message == message)
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+  }
+
+  /// `print` shows what Swift's `print(_:)` shows, with optionals as their value or nil.
+  static let printed: [(Value, String)] = [
+    (.int(42), "42"), (.double(1.5), "1.5"), (.double(2), "2.0"), (.string("hello"), "hello"), (.bool(true), "true"),
+    (.tuple([.int(1), .string("a")]), "(1, \"a\")"), (.array([.int(1), .int(2), .int(3)]), "[1, 2, 3]"),
+    (.array([.string("a"), .string("b")]), "[\"a\", \"b\"]"), (.none, "nil"), (.array([.int(1), .none]), "[1, nil]"),
+    (.double(1e16), "1e+16"), (.string("a\"b"), "a\"b"), (.array([.string("a\"b\n")]), "[\"a\\\"b\\n\"]"),
+  ]
+
+  @Test("printing", arguments: printed)
+  func printedText(_ value: Value, _ expected: String) {
+    #expect(value.printed == expected)
+  }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+/// Runs the built `pipesh` on every `.pipe` file in `Scripts/` and compares stdout, stderr and the
+/// exit status with what the file's own comments expect:
+///
+///     #args: --virtual-time        arguments before the file name (or instead of it: see below)
+///     #stdin: TEXT                 a line of standard input (\n-joined)
+///     #> LINE                      a line of standard output
+///     #! LINE                      a line of standard error
+///     #= N                         the exit status (0 when absent)
+///
+/// `#args:` containing `-c` runs the script's non-comment text as `-c TEXT` instead of as a file,
+/// and `#args:` containing `--stdin` pipes it on standard input.
+@Suite("transcripts")
+struct TranscriptTests {
+  static let directory: URL = {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts")
+  }()
+
+  static let scripts: [String] = {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return names.filter { $0.hasSuffix(".pipe") }.sorted()
+  }()
+
+  @Test("script", arguments: scripts)
+  func transcript(_ name: String) throws {
+    let text = try String(contentsOf: Self.directory.appendingPathComponent(name), encoding: .utf8)
+    let expectation = Expectation(parsing: text)
+    let arguments = expectation.arguments(file: name, text: text)
+    let stdin = expectation.arguments.contains("--stdin") ? expectation.body(of: text) : expectation.stdin
+    let result = try Pipesh.run(arguments, stdin: stdin, directory: Self.directory)
+    #expect(result.stdout == expectation.stdout, "stdout of \(name)")
+    #expect(result.stderr == expectation.stderr, "stderr of \(name)")
+    #expect(result.status == expectation.status, "exit status of \(name)")
+  }
+
+  @Test func thereAreTranscripts() {
+    #expect(Self.scripts.count > 40)
+  }
+}
+
+/// What a transcript file expects.
+struct Expectation {
+  var arguments: [String] = []
+  var stdout = ""
+  var stderr = ""
+  var status: Int32 = 0
+  var stdin: String?
+
+  init(parsing text: String) {
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("#args:") {
+        arguments = Self.words(String(line.dropFirst(6)))
+      } else if line.hasPrefix("#stdin: ") {
+        stdin = (stdin ?? "") + line.dropFirst(8).replacingOccurrences(of: "\\n", with: "\n")
+      } else if line == "#>" || line.hasPrefix("#> ") {
+        stdout += line.dropFirst(3) + "\n"
+      } else if line == "#!" || line.hasPrefix("#! ") {
+        stderr += line.dropFirst(3) + "\n"
+      } else if line.hasPrefix("#= ") {
+        status = Int32(line.dropFirst(3).trimmingCharacters(in: .whitespaces)) ?? -1
+      }
+    }
+  }
+
+  /// The script without the expectation comments.
+  func body(of text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { line in !["#>", "#!", "#=", "#args:", "#stdin:"].contains { line.hasPrefix($0) } }
+      .joined(separator: "\n")
+  }
+
+  /// The command line: the arguments, then the file (or `-c TEXT`, or nothing with `--stdin`).
+  func arguments(file: String, text: String) -> [String] {
+    let body = body(of: text)
+    if arguments.contains("-c") {
+      return arguments.filter { $0 != "-c" } + ["-c", body.trimmingCharacters(in: .whitespacesAndNewlines)]
+    }
+    if arguments.contains("--stdin") { return arguments.filter { $0 != "--stdin" } }
+    return arguments + [file]
+  }
+
+  static func words(_ text: String) -> [String] {
+    text.split(separator: " ").map(String.init)
+  }
+}
+
+/// Runs the pipesh executable built beside the test bundle.
+enum Pipesh {
+  struct Result {
+    let stdout: String
+    let stderr: String
+    let status: Int32
+  }
+
+  static var executable: URL {
+    if let path = ProcessInfo.processInfo.environment["PIPESH"] { return URL(fileURLWithPath: path) }
+    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    while directory.path != "/" {
+      let candidate = directory.appendingPathComponent("pipesh")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      directory.deleteLastPathComponent()
+    }
+    return URL(fileURLWithPath: ".build/debug/pipesh")
+  }
+
+  static func run(_ arguments: [String], stdin: String? = nil, directory: URL? = nil) throws -> Result {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    process.environment = environment
+    let output = Pipe()
+    let error = Pipe()
+    let input = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    let outData = output.fileHandleForReading.readDataToEndOfFile()
+    let errData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+      status: process.terminationStatus)
+  }
+}
+
+/// The same virtual-time script gives byte-identical output on every run.
+@Suite("determinism")
+struct DeterminismTests {
+  static let script = """
+    merge(timer 1 | take 5, timer 1 | map { $0 * 10 } | take 5, marble "ab-cd|" | map { 7 }) | print time: true
+    zip(timer 1 | take 4, marble "a-b--c|") | collect
+    marble "a-bc---d-e|" | debounce 1.5 | diagram
+    let t = timer 1 | take 3 | share
+    t | map { -$0 } &
+    t | map { $0 * 100 } &
+    combineLatest(timer 1 | take 3, timer 1.5 | take 3) | diagram
+    wait
+    """
+
+  @Test func fiftyRunsPrintTheSameBytes() throws {
+    let first = try Pipesh.run(["--virtual-time", "-c", Self.script])
+    #expect(first.status == 0)
+    #expect(first.stdout.split(separator: "\n").count == 23)
+    for _ in 1..<50 {
+      let again = try Pipesh.run(["--virtual-time", "-c", Self.script])
+      #expect(again.stdout == first.stdout)
+      #expect(again.stderr == first.stderr)
+    }
+  }
+}
