@@ -1,25 +1,68 @@
+import Dispatch
+import LineEditor
 import PipeRuntime
+import PipeSema
 import PipeSyntax
+import Synchronization
 
-/// The interactive loop: prompt, read a (possibly continued) line, run it.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The interactive loop: prompt, read a (possibly continued) line with the line editor, run it.
 public final class InteractiveShell {
   let shell: Shell
+  /// What completion may name; refreshed after every line (the editor reads it on its thread).
+  let completionContext = CompletionContextBox()
+  private let readQueue = DispatchQueue(label: "pipesh.line-editor")
 
   public init(shell: Shell) {
     self.shell = shell
   }
 
+  static var historyPath: String {
+    if let path = getenv("PIPESH_HISTORY") { return String(cString: path) }
+    let home = getenv("HOME").map { String(cString: $0) } ?? "."
+    return home + "/.pipesh_history"
+  }
+
   public func run() async -> Int32 {
+    let context = completionContext
+    guard
+      let editor = LineEditor(
+        program: "pipesh", historyPath: Self.historyPath,
+        completer: { before in Completion.complete(before, context.value.withLock { $0 }) })
+    else {
+      FileOutput.error("error: cannot start the line editor")
+      return 2
+    }
+    let terminal = TerminalGuard()
+    shell.console.setLineWriter { text, _ in editor.print(above: text) }
+    shell.historyProvider = { editor.entries }
+    editor.promptProvider = { [shell] in "pipesh[\(shell.jobs.running.count)]> " }
     let signal = InterruptSignal { [shell] in shell.interrupt() }
-    defer { withExtendedLifetime(signal) {} }
+    defer {
+      withExtendedLifetime(signal) {}
+      shell.console.setLineWriter(nil)
+      terminal.restore()
+    }
     while !shell.quitRequested {
-      shell.console.raw("pipesh[\(shell.jobs.running.count)]> ")
-      guard var text = await shell.whileReading({ readLine() }) else { break }
+      refreshCompletion()
+      let prompt = "pipesh[\(shell.jobs.running.count)]> "
+      var input = await read(editor, prompt: prompt)
+      guard case .line(var text) = input else {
+        if input == .interrupt { continue }
+        break
+      }
       while Lexer.needsContinuation(text) {
-        shell.console.raw("...> ")
-        guard let more = await shell.whileReading({ readLine() }) else { break }
+        input = await read(editor, prompt: "   ...> ")
+        guard case .line(let more) = input else { break }
         text += "\n" + more
       }
+      if input == .interrupt { continue }
+      editor.remember(text)
       shell.clearInterrupt()
       await shell.runLine(text)
     }
@@ -29,5 +72,58 @@ public final class InteractiveShell {
     }
     shell.console.line("bye: cancelled \(running) running job\(running == 1 ? "" : "s")")
     return 0
+  }
+
+  /// Reads a line on the editor's own thread, with the session clock running meanwhile.
+  private func read(_ editor: LineEditor, prompt: String) async -> LineInput {
+    let queue = readQueue
+    return await shell.whileReading {
+      await withCheckedContinuation { continuation in
+        queue.async { continuation.resume(returning: editor.readLine(prompt: prompt)) }
+      }
+    }
+  }
+
+  private func refreshCompletion() {
+    var context = CompletionContext()
+    let bindings = shell.environment.bindings.values
+    context.sourceFragments = bindings.filter(\.isSource).map(\.name)
+    context.operatorFragments = bindings.filter { !$0.isSource }.map(\.name)
+    context.jobIDs = shell.jobs.all.map(\.id)
+    context.channels = Array(Set(shell.session.channelNames + shell.environment.channels.keys)).sorted()
+    completionContext.value.withLock { $0 = context }
+  }
+}
+
+/// The completion context, shared with the editor's thread.
+final class CompletionContextBox: Sendable {
+  let value = Mutex(CompletionContext())
+}
+
+/// Keeps the terminal's settings from start-up and puts them back at exit, also after SIGTERM or
+/// SIGHUP, so a killed shell does not leave the terminal in raw mode.
+final class TerminalGuard {
+  private let saved: termios?
+  private var sources: [any DispatchSourceSignal] = []
+
+  init() {
+    var settings = termios()
+    saved = tcgetattr(0, &settings) == 0 ? settings : nil
+    for number in [SIGTERM, SIGHUP] {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      let settings = saved
+      source.setEventHandler {
+        if var settings { tcsetattr(0, TCSANOW, &settings) }
+        exit(128 + number)
+      }
+      source.resume()
+      sources.append(source)
+    }
+  }
+
+  func restore() {
+    if var settings = saved { tcsetattr(0, TCSANOW, &settings) }
+    for source in sources { source.cancel() }
   }
 }

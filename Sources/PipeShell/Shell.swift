@@ -53,10 +53,10 @@ public final class Shell: @unchecked Sendable {
   }
 
   /// Reads input with the session clock running, so background virtual-time jobs go on meanwhile.
-  public func whileReading<T>(_ read: () -> T) async -> T {
+  public func whileReading<T>(_ read: () async -> T) async -> T {
     sessionDriver?.release()
     defer { sessionDriver?.hold() }
-    return read()
+    return await read()
   }
 
   public init(console: Console, interactive: Bool, virtualTime: Bool) {
@@ -199,7 +199,8 @@ public final class Shell: @unchecked Sendable {
     await releasingClock(rehold: !holdsOnEnd) { await job.wait() }
     foreground.withLock { $0 = nil }
     if interactive, job.state == .cancelled {
-      console.line("[\(job.id)] \(Self.endNotice(job))")
+      // After the terminal's own "^C".
+      console.line("\n[\(job.id)] \(Self.endNotice(job))")
     }
   }
 

@@ -1,0 +1,108 @@
+import PipeSema
+import PipeSyntax
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What completion can name besides the fixed words: the session's names, jobs and channels.
+public struct CompletionContext: Sendable {
+  public var sourceFragments: [String] = []
+  public var operatorFragments: [String] = []
+  public var jobIDs: [Int] = []
+  public var channels: [String] = []
+
+  public init() {}
+}
+
+/// Tab completion by position: commands and sources at the start of a statement and after `(`,
+/// operators and sinks after `|`, argument labels, `let` names, job ids after cancel/wait/inspect,
+/// channel names after send/close, file paths after `load "` and inside `lines "`.
+public enum Completion {
+  static let sources = Signatures.all.filter { $0.role == .source }.map(\.name)
+  static let combinators = Signatures.all.filter { $0.role == .combinator }.map { $0.name + "(" }
+  static let stages = Signatures.all.filter { $0.role == .operator || $0.role == .sink }.map(\.name) + ["scan"]
+  static let commands = Parser.commands + ["let"]
+
+  /// The length of the word before the cursor and the candidates that complete it, sorted.
+  public static func complete(_ before: String, _ context: CompletionContext) -> (wordLength: Int, candidates: [String])
+  {
+    // Inside a string: a file path after `load "` or `lines "`.
+    let quotes = before.filter { $0 == "\"" }.count
+    if quotes % 2 == 1, let open = before.lastIndex(of: "\"") {
+      let head = before[..<open].trimmingTrailingSpaces
+      let word = String(before[before.index(after: open)...])
+      guard head.hasSuffix("load") || head.hasSuffix("lines") else { return (0, []) }
+      return (word.count, paths(matching: word))
+    }
+    let separators: Set<Character> = [" ", "\t", "|", "(", ",", ";", "{", "&"]
+    let word = String(before.reversed().prefix { !separators.contains($0) }.reversed())
+    let rest = before.dropLast(word.count)
+    let statement = rest.split(separator: ";", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+    let words = statement.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    let lastMark = statement.last { !$0.isWhitespace }
+    var pool: [String]
+    if let first = words.first, !statement.contains("|"), !statement.contains("(") {
+      switch first {
+      case "cancel", "wait", "inspect":
+        pool = context.jobIDs.map(String.init) + (first == "cancel" ? ["all"] : [])
+      case "send", "close":
+        pool = words.count == 1 ? context.channels : []
+      case "help":
+        pool = words.count == 1 ? Signatures.names + Commands.usage.map(\.name) : []
+      case "clock":
+        pool = ["real", "virtual"]
+      case "trace", "draw", "check":
+        pool = sources + combinators + context.sourceFragments
+      default:
+        pool = labels(of: first)
+        if first == "let", words.count >= 3 { pool = sources + combinators + context.sourceFragments + stages }
+      }
+    } else if lastMark == nil || lastMark == ";" || lastMark == "&" {
+      pool = commands + sources + combinators + context.sourceFragments
+    } else if lastMark == "(" || lastMark == "," {
+      pool = sources + combinators + context.sourceFragments
+    } else if lastMark == "|" {
+      pool = stages + context.operatorFragments
+    } else {
+      let stage = statement.split(whereSeparator: { "|(,".contains($0) }).last.map(String.init) ?? ""
+      let name = stage.split(separator: " ").first.map(String.init) ?? ""
+      pool = labels(of: name)
+    }
+    let candidates = Array(Set(pool.filter { $0.hasPrefix(word) })).sorted()
+    return (word.count, candidates)
+  }
+
+  /// `latest:` and friends, for a stage named `name`.
+  static func labels(of name: String) -> [String] {
+    Signatures.byName[name]?.parameters.compactMap { $0.label.map { $0 + ":" } } ?? []
+  }
+
+  /// Files and directories whose path starts with `prefix`; directories end with `/`.
+  static func paths(matching prefix: String) -> [String] {
+    let slash = prefix.lastIndex(of: "/")
+    let directory = slash.map { String(prefix[...$0]) } ?? ""
+    let stem = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
+    guard let handle = opendir(directory.isEmpty ? "." : directory) else { return [] }
+    defer { closedir(handle) }
+    var names: [String] = []
+    while let entry = readdir(handle) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      guard name != ".", name != "..", name.hasPrefix(stem), !(stem.isEmpty && name.hasPrefix(".")) else { continue }
+      var info = stat()
+      let isDirectory = stat(directory + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+      names.append(directory + name + (isDirectory ? "/" : ""))
+    }
+    return names.sorted()
+  }
+}
+
+extension StringProtocol {
+  fileprivate var trimmingTrailingSpaces: String {
+    var text = String(self)
+    while text.last == " " { text.removeLast() }
+    return text
+  }
+}

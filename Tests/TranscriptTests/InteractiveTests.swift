@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+
+/// Drives the real `pipesh` in a pseudo-terminal made by util-linux `script`, as a person would type.
+/// Waits are for output to appear (with a generous deadline as a failure bound), never fixed
+/// sleeps. Carriage returns are dropped from what the terminal shows before matching.
+@Suite("interactive shell in a pseudo-terminal")
+struct InteractiveTests {
+  @Test func typingAPipelineShowsItsOutput() throws {
+    let terminal = try Terminal()
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("from 1 2 3 | map { $0 * 10 }\r")
+    try terminal.expect("10\n20\n30\n")
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
+  @Test func tabCompletesOperatorsAfterABarAndListsSeveral() throws {
+    let terminal = try Terminal()
+    try terminal.expect("pipesh[0]> ")
+    // One match: the word is completed (and the completed line runs).
+    terminal.type("from 1 2 | removeDup\t| col\t\r")
+    try terminal.expect("[1, 2]\n")
+    // Several: they are listed, as bash does, and the line stays.
+    terminal.type("range 1 3 | ta\t")
+    try terminal.expect("take       takeWhile  tap\n")
+    terminal.type("ke 2\r")
+    try terminal.expect("1\n2\n")
+    // Sources at the start, labels after an operator's name.
+    terminal.type("comb\ttimer 1 | take 1, timer 1 | take 1) | print ti\ttrue\r")
+    try terminal.expect("+1.0")
+    try terminal.expect("]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
+  @Test func historyIsRecalledInASecondRun() throws {
+    let history = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-history-\(UUID())").path
+    defer { try? FileManager.default.removeItem(atPath: history) }
+    let first = try Terminal(history: history)
+    try first.expect("pipesh[0]> ")
+    first.type("from \"remembered\"\r")
+    try first.expect("remembered\n")
+    try first.expect("]> ")
+    first.type("\u{4}")
+    try first.expectExit(0)
+
+    let second = try Terminal(history: history)
+    try second.expect("pipesh[0]> ")
+    second.type("\u{1B}[A\r")  // Up, Enter
+    try second.expect("remembered\n")
+    try second.expect("]> ")
+    second.type("\u{4}")
+    try second.expectExit(0)
+  }
+
+  @Test func ctrlCCancelsTheForegroundJob() throws {
+    let terminal = try Terminal()
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("timer 0.2 | print\r")
+    try terminal.expect("0\n")
+    terminal.type("\u{3}")
+    try terminal.expect("[1] cancelled after")
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("jobs\r")
+    try terminal.expect("cancelled")
+    try terminal.expect("timer 0.2 | print")
+    terminal.type("half a line\u{3}")
+    try terminal.expect("^C")
+    try terminal.expect("]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
+  @Test func backgroundOutputKeepsTheHalfTypedLine() throws {
+    let terminal = try Terminal()
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("timer 0.3 | take 2 | print label: \"bg\" &\r")
+    try terminal.expect("[1] timer 0.3")
+    terminal.type("from \"half")
+    try terminal.expect("[1] bg: 1")
+    try terminal.expect("[1] finished after")
+    // The prompt and the partly typed line are drawn again below the notice.
+    try terminal.expect("pipesh[0]> from \"half")
+    terminal.type(" typed\"\r")
+    try terminal.expect("half typed\n")
+    try terminal.expect("]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
+  @Test func ctrlDLeavesAndCancelsRunningJobs() throws {
+    let terminal = try Terminal()
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("timer 5 &\r")
+    try terminal.expect("pipesh[1]> ")
+    terminal.type("\u{4}")
+    try terminal.expect("bye: cancelled 1 running job")
+    try terminal.expectExit(0)
+  }
+
+  @Test func helpShowsAnExampleWithItsRealOutput() throws {
+    let terminal = try Terminal()
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("help throttle\r")
+    try terminal.expect("throttle INTERVAL [latest: Bool]")
+    try terminal.expect("> timer 1 | take 10 | throttle 3")
+    try terminal.expect("  0\n  3\n  6\n  9\n")
+    try terminal.expect("]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+}
+
+/// A pipesh running in a pseudo-terminal: `script` makes the terminal, we type into its input.
+final class Terminal: @unchecked Sendable {
+  // @unchecked: `output` is guarded by `condition`.
+  private let process = Process()
+  private let input = Pipe()
+  private let outputPipe = Pipe()
+  private let condition = NSCondition()
+  private var output = ""
+  /// How many UTF-8 bytes of `output` earlier expectations have matched.
+  private var consumed = 0
+
+  struct Timeout: Error, CustomStringConvertible {
+    let expected: String
+    let output: String
+    var description: String { "did not see \(expected.debugDescription) in:\n\(output)" }
+  }
+
+  init(history: String? = nil) throws {
+    let historyPath =
+      history ?? FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-history-\(UUID())").path
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    let command = "stty cols 100 rows 40; exec \(Pipesh.executable.path)"
+    process.arguments = ["-qfec", command, "/dev/null"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["PIPESH_HISTORY"] = historyPath
+    environment["TERM"] = "xterm"
+    environment["EDITRC"] = "/dev/null"
+    process.environment = environment
+    process.standardInput = input
+    process.standardOutput = outputPipe
+    process.standardError = outputPipe
+    outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+      let data = handle.availableData
+      guard let self, !data.isEmpty else { return }
+      self.condition.lock()
+      // Carriage returns depend on the terminal's output settings, not on pipesh: drop them.
+      self.output += String(
+        String.UnicodeScalarView(String(decoding: data, as: UTF8.self).unicodeScalars.filter { $0 != "\r" }))
+      self.condition.broadcast()
+      self.condition.unlock()
+    }
+    try process.run()
+  }
+
+  deinit {
+    if process.isRunning { process.terminate() }
+    outputPipe.fileHandleForReading.readabilityHandler = nil
+  }
+
+  func type(_ text: String) {
+    input.fileHandleForWriting.write(Data(text.utf8))
+  }
+
+  /// Waits until `text` appears after what earlier expectations matched.
+  func expect(_ text: String, within seconds: Double = 60) throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    condition.lock()
+    defer { condition.unlock() }
+    while true {
+      let rest = String(decoding: output.utf8.dropFirst(consumed), as: UTF8.self)
+      if let range = rest.range(of: text) {
+        consumed += rest.utf8[..<range.upperBound].count
+        return
+      }
+      if !condition.wait(until: deadline) {
+        throw Timeout(expected: text, output: output)
+      }
+    }
+  }
+
+  func expectExit(_ status: Int32) throws {
+    let exited = DispatchSemaphore(value: 0)
+    let process = self.process
+    DispatchQueue.global().async {
+      process.waitUntilExit()
+      exited.signal()
+    }
+    guard exited.wait(timeout: .now() + 60) == .success else {
+      throw Timeout(expected: "exit", output: output)
+    }
+    #expect(process.terminationStatus == status)
+  }
+}
