@@ -12,6 +12,8 @@ public final class JobContext: Sendable {
   let console: Console
   let session: Session
   let observer: (any NodeObserver)?
+  /// Node iterators of this job still alive; 0 once the job has let go of everything.
+  public let liveIterators = Atomic<Int>(0)
 
   init(
     jobID: Int, clock: PipeClock, background: Bool, console: Console, session: Session,

@@ -22,6 +22,8 @@ public final class JobTable: Sendable {
   private let state = Mutex(State())
   public let console: Console
   public let session: Session
+  /// Job tasks of this table still alive.
+  public let liveTasks = Atomic<Int>(0)
   /// Called once a job has ended (the shell prints notices, scripts print failures).
   private let onEnd: Mutex<(@Sendable (Job) -> Void)?> = Mutex(nil)
 
@@ -79,6 +81,8 @@ public final class JobTable: Sendable {
       state.order.append(id)
     }
     Job.liveTasks.add(1, ordering: .relaxed)
+    liveTasks.add(1, ordering: .relaxed)
+    let table = self
     let sink = pipeline.sink
     let built = (sequence, buildError, owned)
     let onEnd = self.onEnd.withLock { $0 }
@@ -109,6 +113,7 @@ public final class JobTable: Sendable {
       }
       if ownsDriver { driver?.finish() }
       Job.liveTasks.subtract(1, ordering: .relaxed)
+      table.liveTasks.subtract(1, ordering: .relaxed)
     }
     let task: Task<Void, Never>
     if let driver {
@@ -120,6 +125,9 @@ public final class JobTable: Sendable {
     job.attach(task)
     return job
   }
+
+  /// Node iterators alive in this table's jobs.
+  public var liveIterators: Int { all.reduce(0) { $0 + $1.context.liveIterators.load(ordering: .relaxed) } }
 
   /// Cancels every running job; returns how many there were.
   @discardableResult

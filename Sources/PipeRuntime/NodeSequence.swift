@@ -22,10 +22,12 @@ struct NodeSequence: AsyncSequence, Sendable {
       self.node = node
       self.context = context
       Node.live.add(1, ordering: .relaxed)
+      context.liveIterators.add(1, ordering: .relaxed)
     }
 
     deinit {
       Node.live.subtract(1, ordering: .relaxed)
+      context.liveIterators.subtract(1, ordering: .relaxed)
       end(.cancelled, reason: Task.isCancelled ? "job cancelled" : "consumer stopped")
     }
 

@@ -25,12 +25,20 @@ public struct MarbleDiagram: Sendable, Hashable {
 
   public let steps: [Step]
 
-  /// The steps that have events, with a finish added after the last event where none ends it.
+  /// The steps that have events, up to the first `|`, `^` or `;`, with a finish added after the
+  /// last event where none ends it. Events after the end never happen; swift-async-algorithms'
+  /// diagrams write them (`"abcdef^hijk|"`), so they are read and dropped rather than refused.
   public var events: [Step] {
-    guard let last = steps.last(where: { !$0.events.isEmpty }) else { return [Step(step: 0, events: [.finish])] }
-    let ended = steps.contains { $0.events.contains { $0 == .finish || $0 == .fail || $0 == .cancel } }
-    let withEvents = steps.filter { !$0.events.isEmpty }
-    return ended ? withEvents : withEvents.dropLast() + [Step(step: last.step, events: last.events + [.finish])]
+    var result: [Step] = []
+    for step in steps where !step.events.isEmpty {
+      if let end = step.events.firstIndex(where: { $0 == .finish || $0 == .fail || $0 == .cancel }) {
+        result.append(Step(step: step.step, events: Array(step.events[...end])))
+        return result
+      }
+      result.append(step)
+    }
+    guard let last = result.popLast() else { return [Step(step: 0, events: [.finish])] }
+    return result + [Step(step: last.step, events: last.events + [.finish])]
   }
 
   public static func parse(_ text: String) -> Result<MarbleDiagram, Problem> {
@@ -47,10 +55,6 @@ public struct MarbleDiagram: Sendable, Hashable {
       if byte == UInt8(ascii: " ") {
         index += 1
         continue
-      }
-      if let ended {
-        return problem(
-          index, 1, "events after the end of the diagram", "'\(Character(UnicodeScalar(bytes[ended])))' ends it")
       }
       step += 1
       let start = index
@@ -92,6 +96,7 @@ public struct MarbleDiagram: Sendable, Hashable {
         }
       }
     }
+    _ = ended
     return .success(MarbleDiagram(steps: steps))
   }
 

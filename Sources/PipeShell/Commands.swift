@@ -88,7 +88,7 @@ extension Shell {
     case .stats:
       let running = jobs.running.count
       console.line(
-        "jobs: \(running) running · tasks: \(Job.liveTasks.load(ordering: .relaxed)) live · nodes: \(Node.live.load(ordering: .relaxed)) live"
+        "jobs: \(running) running · tasks: \(jobs.liveTasks.load(ordering: .relaxed)) live · nodes: \(jobs.liveIterators) live"
       )
     case .history:
       let lines = historyProvider?() ?? []

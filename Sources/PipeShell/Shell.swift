@@ -112,6 +112,10 @@ public final class Shell: @unchecked Sendable {
 
   /// Runs a whole script: checked as a whole first, nothing runs on an error. Returns the exit status.
   public func runScript(_ source: SourceFile) async -> Int32 {
+    await VirtualDriver.asForeign { await runScriptForeign(source) }
+  }
+
+  private func runScriptForeign(_ source: SourceFile) async -> Int32 {
     let status = await runScriptInline(source)
     if quitRequested || wasInterrupted {
       jobs.cancelAll()
@@ -144,6 +148,10 @@ public final class Shell: @unchecked Sendable {
 
   /// Parses, checks and runs one line typed at the prompt; statements before an error still run.
   public func runLine(_ text: String) async {
+    await VirtualDriver.asForeign { await runLineForeign(text) }
+  }
+
+  private func runLineForeign(_ text: String) async {
     let source = SourceFile(name: nil, text: text)
     let script = Parser.parse(source)
     if !script.diagnostics.isEmpty {

@@ -32,8 +32,6 @@ struct CancellationTests {
     let console = Console()
     console.setLineWriter { _, _ in }
     let table = JobTable(console: console, session: Session())
-    let baselineTasks = Job.liveTasks.load(ordering: .relaxed)
-    let baselineNodes = Node.live.load(ordering: .relaxed)
     let job = table.start(
       try pipeline("merge(timer 1ms | map { $0 * 2 }, timer 2ms, never) | tap \"t\" | drain"), background: true,
       clock: .real)
@@ -45,22 +43,20 @@ struct CancellationTests {
     let everyNode = job.nodes.flatMap { [$0] + $0.inputs.flatMap { $0 } }
     #expect(everyNode.count == 6)
     #expect(everyNode.allSatisfy { $0.state == .cancelled }, "\(everyNode.map { "\($0.text): \($0.state)" })")
-    #expect(await eventually { Node.live.load(ordering: .relaxed) == baselineNodes })
-    #expect(Job.liveTasks.load(ordering: .relaxed) == baselineTasks)
+    #expect(await eventually { job.context.liveIterators.load(ordering: .relaxed) == 0 })
+    #expect(table.liveTasks.load(ordering: .relaxed) == 0)
   }
 
   @Test func manyJobsStartedAndCancelledLeaveNothingBehind() async throws {
     let console = Console()
     console.setLineWriter { _, _ in }
     let table = JobTable(console: console, session: Session())
-    let baselineNodes = Node.live.load(ordering: .relaxed)
-    let baselineTasks = Job.liveTasks.load(ordering: .relaxed)
     let checked = try pipeline("timer 1 | map { $0 + 1 } | drain")
     let started = (0..<1000).map { _ in table.start(checked, background: true, clock: .real) }
     #expect(table.cancelAll() == 1000)
     for job in started { await job.wait() }
     #expect(started.allSatisfy { $0.state == .cancelled })
-    #expect(await eventually { Node.live.load(ordering: .relaxed) == baselineNodes })
-    #expect(Job.liveTasks.load(ordering: .relaxed) == baselineTasks)
+    #expect(await eventually { table.liveIterators == 0 })
+    #expect(table.liveTasks.load(ordering: .relaxed) == 0)
   }
 }

@@ -58,7 +58,7 @@ struct CheckerTests {
     ("from 1 | throttle 2 latst: true", "bad-argument", 21),
     ("from 1 | compacted", "bad-argument", 10),
     ("channel c | print", "channel-type-unknown", 9),
-    ("marble \"a|b\"", "bad-diagram", 11),
+    ("marble \"a[b\"", "bad-diagram", 10),
     ("range 1 5 by: 0", "bad-argument", 11),
   ]
 
