@@ -48,6 +48,7 @@ struct PipelineCompiler {
       }
       nextNodeID += 1
       let node = Node(id: nextNodeID, text: stage.text, inputs: inputNodes)
+      nodes.last?.downstream = node
       nodes.append(node)
       if !buildingShared { owned.append(node) }
       upstream = ValueSequence(NodeSequence(base: sequence, node: node, context: context))

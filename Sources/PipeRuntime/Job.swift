@@ -43,6 +43,14 @@ public final class Job: Sendable {
     self.nodes = nodes
   }
 
+  private let pauseOnEnd = Atomic<Bool>(false)
+
+  /// Asks the job to pause its virtual clock as it ends: the shell waits for it and must act
+  /// before time moves on.
+  public func pausesClockOnEnd() { pauseOnEnd.store(true, ordering: .relaxed) }
+
+  var shouldPauseClockOnEnd: Bool { pauseOnEnd.load(ordering: .relaxed) }
+
   public var state: JobState { status.withLock { $0.state } }
   public var failure: PipelineError? { status.withLock { $0.failure } }
   public var output: Int { received.load(ordering: .relaxed) }
@@ -51,6 +59,7 @@ public final class Job: Sendable {
   public var elapsed: Duration { status.withLock { $0.elapsedAtEnd } ?? context.elapsed }
 
   public func cancel() {
+    context.markCancelled()
     let task = status.withLock { $0.task }
     task?.cancel()
   }

@@ -12,6 +12,13 @@ public final class JobContext: Sendable {
   let console: Console
   let session: Session
   let observer: (any NodeObserver)?
+  private let cancelFlag = Atomic<Bool>(false)
+
+  /// Whether someone cancelled the job (rather than a node stopping its input).
+  public var cancelRequested: Bool { cancelFlag.load(ordering: .relaxed) }
+
+  func markCancelled() { cancelFlag.store(true, ordering: .relaxed) }
+
   /// Node iterators of this job still alive; 0 once the job has let go of everything.
   public let liveIterators = Atomic<Int>(0)
 

@@ -104,16 +104,14 @@ public final class JobTable: Sendable {
       }
       // Every node of the job has stopped before the job counts as ended.
       for node in built.2 { await node.waitUntilEnded() }
-      // A foreground job holds the session clock as it ends, so time does not move before the
-      // shell has taken back control.
-      if !background, !ownsDriver { driver?.hold() }
+      Job.liveTasks.subtract(1, ordering: .relaxed)
+      table.liveTasks.subtract(1, ordering: .relaxed)
+      if job.shouldPauseClockOnEnd, !ownsDriver { driver?.hold() }
       job.end(outcome.0, failure: outcome.1) {
         console.flush()
         onEnd?(job)
       }
       if ownsDriver { driver?.finish() }
-      Job.liveTasks.subtract(1, ordering: .relaxed)
-      table.liveTasks.subtract(1, ordering: .relaxed)
     }
     let task: Task<Void, Never>
     if let driver {

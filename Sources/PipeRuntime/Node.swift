@@ -51,10 +51,39 @@ public final class Node: Sendable {
   /// returns to what it was before (the `Node` records stay, for `inspect`).
   public static let live = Atomic<Int>(0)
 
+  /// The node that consumes this one's output (nil for the last one: the sink consumes it).
+  private let downstreamStorage = Mutex<Node?>(nil)
+  /// Whether this node is the last of a combinator's input, so its consumer is the combinator.
+  private let feedsCombinatorStorage = Atomic<Bool>(false)
+
   init(id: Int, text: String, inputs: [[Node]]) {
     self.id = id
     self.text = text
     self.inputs = inputs
+    for input in inputs {
+      for (node, next) in zip(input, input.dropFirst()) { node.downstream = next }
+      input.last?.downstream = self
+      input.last?.feedsCombinatorStorage.store(true, ordering: .relaxed)
+    }
+  }
+
+  var downstream: Node? {
+    get { downstreamStorage.withLock { $0 } }
+    set { downstreamStorage.withLock { $0 = newValue } }
+  }
+
+  /// Why a node whose consumer stopped asking was stopped: what became of that consumer.
+  func cancellationReason(jobCancelled: Bool) -> String {
+    if jobCancelled { return "job cancelled" }
+    guard let downstream else { return "downstream finished" }
+    let feedsCombinator = feedsCombinatorStorage.load(ordering: .relaxed)
+    switch downstream.state {
+    case .finished: return feedsCombinator ? "sibling finished" : "downstream finished"
+    case .failed: return "downstream failed"
+    case .cancelled: return downstream.reason == "job cancelled" ? "job cancelled" : "downstream cancelled"
+    case .idle, .running:
+      return feedsCombinator ? "sibling finished" : "downstream stopped asking"
+    }
   }
 
   /// Elements the node passed on.

@@ -28,7 +28,9 @@ struct NodeSequence: AsyncSequence, Sendable {
     deinit {
       Node.live.subtract(1, ordering: .relaxed)
       context.liveIterators.subtract(1, ordering: .relaxed)
-      end(.cancelled, reason: Task.isCancelled ? "job cancelled" : "consumer stopped")
+      if node.state == .idle || node.state == .running {
+        end(.cancelled, reason: node.cancellationReason(jobCancelled: context.cancelRequested))
+      }
     }
 
     func end(_ state: NodeState, reason: String? = nil) {
@@ -50,14 +52,18 @@ struct NodeSequence: AsyncSequence, Sendable {
       if node.started() { tracker.context.record(node, .start) }
       do {
         guard let value = try await base.next() else {
-          tracker.end(Task.isCancelled ? .cancelled : .finished, reason: Task.isCancelled ? "job cancelled" : nil)
+          if Task.isCancelled {
+            tracker.end(.cancelled, reason: node.cancellationReason(jobCancelled: tracker.context.cancelRequested))
+          } else {
+            tracker.end(.finished)
+          }
           return nil
         }
         node.counters.add(1, ordering: .relaxed)
         if tracker.context.observing { tracker.context.record(node, .element(value)) }
         return value
       } catch is CancellationError {
-        tracker.end(.cancelled, reason: "job cancelled")
+        tracker.end(.cancelled, reason: node.cancellationReason(jobCancelled: tracker.context.cancelRequested))
         throw CancellationError()
       } catch {
         tracker.end(.failed, reason: "\(error)")

@@ -32,8 +32,8 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     var nextSequence = 0
     /// No more work will come: leave once nothing is left to run.
     var finishing = false
-    /// Holds that keep time from moving (the shell is issuing statements).
-    var holds = 0
+    /// The shell is issuing statements: nothing runs and time does not move.
+    var shellActive = false
   }
 
   private let state = Mutex(State())
@@ -41,20 +41,39 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   private var condition = pthread_cond_t()
   private var thread = pthread_t()
 
-  /// Tasks that live outside every virtual world (the shell's own tasks, real-clock jobs), by
-  /// address, with a count of registrations. The hook never pulls them into a driver, even when a
-  /// virtual task resumes them (a job ending, a channel handing over a value).
-  static let foreign = Mutex<[UInt: Int]>([:])
+  /// Tasks that live outside every virtual world, by address: the shell's own tasks and
+  /// real-clock jobs. The hook never pulls them into a driver, even when a virtual task resumes
+  /// them (a job ending, a channel handing over a value). A shell task resumed from a driver
+  /// pauses that driver at once, so time does not move before the shell has acted.
+  struct Outsider {
+    var registrations = 0
+    var isShell = false
+  }
 
-  /// Runs `body` with the current task marked as outside every virtual world.
+  static let outsiders = Mutex<[UInt: Outsider]>([:])
+
+  /// Runs `body` with the current task marked as a real-clock job, outside every virtual world.
   public static func asForeign<T>(_ body: () async -> T) async -> T {
+    await registered(shell: false, body)
+  }
+
+  /// Runs `body` with the current task marked as the shell's: outside every virtual world, and
+  /// pausing a driver that resumes it.
+  public static func asShell<T>(_ body: () async -> T) async -> T {
+    await registered(shell: true, body)
+  }
+
+  private static func registered<T>(shell: Bool, _ body: () async -> T) async -> T {
     let address = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
     guard let address else { return await body() }
-    foreign.withLock { $0[address, default: 0] += 1 }
+    outsiders.withLock {
+      $0[address, default: Outsider()].registrations += 1
+      $0[address, default: Outsider()].isShell = $0[address, default: Outsider()].isShell || shell
+    }
     defer {
-      foreign.withLock { table in
-        table[address, default: 1] -= 1
-        if table[address] == 0 { table[address] = nil }
+      outsiders.withLock { table in
+        table[address, default: Outsider()].registrations -= 1
+        if table[address, default: Outsider()].registrations <= 0 { table[address] = nil }
       }
     }
     return await body()
@@ -62,10 +81,15 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
 
   static let hookInstalled: Bool = {
     swift_task_enqueueGlobal_hook = { job, original in
-      if let raw = pipe_current_driver(), foreign.withLock({ $0[UInt(bitPattern: job)] == nil }) {
-        let driver = Unmanaged<VirtualDriver>.fromOpaque(raw).takeUnretainedValue()
+      guard let raw = pipe_current_driver() else { return original(job) }
+      let driver = Unmanaged<VirtualDriver>.fromOpaque(raw).takeUnretainedValue()
+      switch outsiders.withLock({ $0[UInt(bitPattern: job)]?.isShell }) {
+      case nil:
         driver.enqueue(unsafeBitCast(job, to: UnownedJob.self))
-      } else {
+      case true?:
+        driver.hold()
+        original(job)
+      case false?:
         original(job)
       }
     }
@@ -110,11 +134,11 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   /// holds the clock while it issues statements, so every statement up to the next wait starts at
   /// the same instant and the tasks then run in the order the statements made them.
   public func hold() {
-    state.withLock { $0.holds += 1 }
+    state.withLock { $0.shellActive = true }
   }
 
   public func release() {
-    state.withLock { $0.holds = max(0, $0.holds - 1) }
+    state.withLock { $0.shellActive = false }
     signal()
   }
 
@@ -170,7 +194,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
 
   private func nextStep() -> Step {
     state.withLock { state -> Step in
-      if state.holds > 0, !state.finishing { return .idle }
+      if state.shellActive, !state.finishing { return .idle }
       if let job = state.queue.popFirst() { return .run(job) }
       if state.finishing {
         if state.sleepers.isEmpty { return .exit }
@@ -204,7 +228,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
       case .idle:
         pthread_mutex_lock(&mutex)
         let empty = state.withLock {
-          ($0.holds > 0 || ($0.queue.isEmpty && $0.sleepers.isEmpty)) && !$0.finishing
+          ($0.shellActive || ($0.queue.isEmpty && $0.sleepers.isEmpty)) && !$0.finishing
         }
         if empty { pthread_cond_wait(&condition, &mutex) }
         pthread_mutex_unlock(&mutex)

@@ -19,15 +19,15 @@ extension Shell {
           console.line("error: cancel: no job \(id)", to: .error)
           continue
         }
-        job.cancel()
-        await releasingClock { await job.wait() }
+        await onClock { job.cancel() }
+        await awaitJob(job)
       }
     case .cancelAll:
       let running = jobs.running
-      for job in running { job.cancel() }
-      await releasingClock {
-        for job in running { await job.wait() }
+      await onClock {
+        for job in running { job.cancel() }
       }
+      await waitForAll(running)
       if interactive { console.line("cancelled \(running.count) job\(running.count == 1 ? "" : "s")") }
     case .wait(let ids):
       var waited: [Job] = []
@@ -40,12 +40,9 @@ extension Shell {
       }
       if ids.isEmpty { waited = jobs.running }
       let targets = waited
-      await interruptibly {
+      await interruptibly { [self] in
         for job in targets {
-          await withTaskCancellationHandler {
-            await job.wait()
-          } onCancel: {
-          }
+          await self.awaitJob(job)
           if Task.isCancelled { return }
         }
       }
@@ -65,14 +62,15 @@ extension Shell {
       for line in Format.table(rows, gap: 3) { console.line(line) }
     case .send(let name, let values):
       let channel = session.channel(name)
-      await interruptibly {
+      await interruptibly { [self] in
         for value in values {
-          await channel.send(value)
+          await self.onClock { await channel.send(value) }
           if Task.isCancelled { return }
         }
       }
     case .close(let name):
-      session.close(name)
+      let session = self.session
+      await onClock { session.close(name) }
     case .help(let topic):
       await help(topic)
     case .ops:

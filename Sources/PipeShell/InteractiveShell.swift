@@ -67,9 +67,7 @@ public final class InteractiveShell {
       await shell.runLine(text)
     }
     let running = shell.jobs.cancelAll()
-    await shell.releasingClock {
-      for job in shell.jobs.all { await job.wait() }
-    }
+    await shell.waitForAll(shell.jobs.all)
     shell.console.line("bye: cancelled \(running) running job\(running == 1 ? "" : "s")")
     return 0
   }

@@ -34,7 +34,7 @@ public enum Launcher {
   }
 
   public static func run(_ options: Options) async -> Int32 {
-    await VirtualDriver.asForeign { await runForeign(options) }
+    await VirtualDriver.asShell { await runForeign(options) }
   }
 
   static func runForeign(_ options: Options) async -> Int32 {

@@ -17,7 +17,8 @@ public final class Shell: @unchecked Sendable {
   var environment = Environment()
   /// The session's virtual clock, made when the first virtual-time job starts. The shell holds it
   /// while it runs statements and releases it while it waits.
-  private var sessionDriver: VirtualDriver?
+  private let driverBox = Mutex<VirtualDriver?>(nil)
+  private var sessionDriver: VirtualDriver? { driverBox.withLock { $0 } }
   /// Lines said in this session, for `history`; the line editor keeps its own.
   public var historyProvider: (@Sendable () -> [String])?
   /// Set by `quit`/`exit`.
@@ -40,16 +41,43 @@ public final class Shell: @unchecked Sendable {
     let driver = VirtualDriver()
     driver.hold()
     driver.start()
-    sessionDriver = driver
+    driverBox.withLock { $0 = driver }
     return .virtual(driver)
   }
 
-  /// Lets the session clock move while `body` waits; the clock is held again afterwards unless a
-  /// foreground job already holds it for the shell.
-  public func releasingClock(rehold: Bool = true, _ body: () async -> Void) async {
+  /// Lets the session clock move while `body` waits for the virtual world, and holds it again
+  /// afterwards. `body` must make one wait: a shell task resumed from the driver pauses it, so a
+  /// second wait inside would never end.
+  public func releasingClock(_ body: () async -> Void) async {
     sessionDriver?.release()
     await body()
-    if rehold { sessionDriver?.hold() }
+    sessionDriver?.hold()
+  }
+
+  /// Runs `body` in a task on the session's virtual clock when there is one, so what it resumes
+  /// (a consumer waiting on a channel) stays in the virtual world; inline otherwise. The task is
+  /// made while the clock is paused, then the clock runs until the task ends and pauses it again
+  /// on the driver, so time cannot move on before the shell is back.
+  public func onClock(_ body: @escaping @Sendable () async -> Void) async {
+    guard let driver = sessionDriver else { return await body() }
+    let task = Task(executorPreference: driver) {
+      await body()
+      driver.hold()
+    }
+    driver.release()
+    await task.value
+    driver.hold()
+  }
+
+  /// Waits for each job in turn, letting the session clock run meanwhile.
+  public func waitForAll(_ jobs: [Job]) async {
+    for job in jobs { await awaitJob(job) }
+  }
+
+  /// Waits for a job with the session clock running; the job pauses the clock as it ends.
+  public func awaitJob(_ job: Job) async {
+    job.pausesClockOnEnd()
+    await releasingClock { await job.wait() }
   }
 
   /// Reads input with the session clock running, so background virtual-time jobs go on meanwhile.
@@ -112,7 +140,7 @@ public final class Shell: @unchecked Sendable {
 
   /// Runs a whole script: checked as a whole first, nothing runs on an error. Returns the exit status.
   public func runScript(_ source: SourceFile) async -> Int32 {
-    await VirtualDriver.asForeign { await runScriptForeign(source) }
+    await VirtualDriver.asShell { await runScriptForeign(source) }
   }
 
   private func runScriptForeign(_ source: SourceFile) async -> Int32 {
@@ -120,9 +148,7 @@ public final class Shell: @unchecked Sendable {
     if quitRequested || wasInterrupted {
       jobs.cancelAll()
     }
-    await releasingClock {
-      for job in jobs.all { await job.wait() }
-    }
+    await waitForAll(jobs.all)
     console.flush()
     if wasInterrupted { return 130 }
     return status != 0 ? status : (hadFailure ? 1 : 0)
@@ -148,7 +174,7 @@ public final class Shell: @unchecked Sendable {
 
   /// Parses, checks and runs one line typed at the prompt; statements before an error still run.
   public func runLine(_ text: String) async {
-    await VirtualDriver.asForeign { await runLineForeign(text) }
+    await VirtualDriver.asShell { await runLineForeign(text) }
   }
 
   private func runLineForeign(_ text: String) async {
@@ -202,9 +228,7 @@ public final class Shell: @unchecked Sendable {
 
   func runForeground(_ job: Job) async {
     foreground.withLock { $0 = job }
-    // A foreground job on the session clock holds it as it ends (see JobTable.start).
-    let holdsOnEnd: Bool = if case .virtual = job.clockChoice { true } else { false }
-    await releasingClock(rehold: !holdsOnEnd) { await job.wait() }
+    await awaitJob(job)
     foreground.withLock { $0 = nil }
     if interactive, job.state == .cancelled {
       // After the terminal's own "^C".
@@ -214,9 +238,9 @@ public final class Shell: @unchecked Sendable {
 
   /// Runs `body` so that Ctrl-C cancels it (and not the jobs it waits for).
   func interruptibly(_ body: @escaping @Sendable () async -> Void) async {
-    let task = Task { await VirtualDriver.asForeign(body) }
+    let task = Task { await VirtualDriver.asShell(body) }
     waitingTask.withLock { $0 = task }
-    await releasingClock { await task.value }
+    await task.value
     waitingTask.withLock { $0 = nil }
   }
 }

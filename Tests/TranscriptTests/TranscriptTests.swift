@@ -18,18 +18,39 @@ struct TranscriptTests {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts")
   }()
 
-  static let scripts: [String] = {
+  /// The repository's `Examples/`: their comments pin their virtual-time output too.
+  static let examples: URL = {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Examples")
+  }()
+
+  static func pipeFiles(in directory: URL) -> [String] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
     return names.filter { $0.hasSuffix(".pipe") }.sorted()
-  }()
+  }
+
+  static let scripts = pipeFiles(in: directory)
 
   @Test("script", arguments: scripts)
   func transcript(_ name: String) throws {
-    let text = try String(contentsOf: Self.directory.appendingPathComponent(name), encoding: .utf8)
+    try Self.check(name, in: Self.directory)
+  }
+
+  @Test("example", arguments: pipeFiles(in: examples))
+  func example(_ name: String) throws {
+    try Self.check(name, in: Self.examples)
+  }
+
+  @Test func thereAreTenExamples() {
+    #expect(Self.pipeFiles(in: Self.examples).count >= 10)
+  }
+
+  static func check(_ name: String, in directory: URL) throws {
+    let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
     let expectation = Expectation(parsing: text)
     let arguments = expectation.arguments(file: name, text: text)
     let stdin = expectation.arguments.contains("--stdin") ? expectation.body(of: text) : expectation.stdin
-    let result = try Pipesh.run(arguments, stdin: stdin, directory: Self.directory)
+    let result = try Pipesh.run(arguments, stdin: stdin, directory: directory)
     #expect(result.stdout == expectation.stdout, "stdout of \(name)")
     #expect(result.stderr == expectation.stderr, "stderr of \(name)")
     #expect(result.status == expectation.status, "exit status of \(name)")
@@ -154,5 +175,19 @@ struct DeterminismTests {
       #expect(again.stdout == first.stdout)
       #expect(again.stderr == first.stderr)
     }
+  }
+}
+
+/// Starting and cancelling 1,000 background jobs in the shell leaves nothing of them running.
+@Suite("lifetimes")
+struct LifetimeTests {
+  @Test func thousandJobsCancelledLeaveStatsAtZero() throws {
+    let script = String(repeating: "timer 1 | map { $0 + 1 } | drain &\n", count: 1000) + "cancel all\nstats\njobs\n"
+    let result = try Pipesh.run(["-c", script])
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.first == "jobs: 0 running · tasks: 0 live · nodes: 0 live")
+    #expect(lines.dropFirst(2).allSatisfy { $0.contains("cancelled") })
+    #expect(lines.count == 1002)
   }
 }
