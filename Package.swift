@@ -21,21 +21,22 @@ let package = Package(
       providers: [.apt(["libedit-dev"])]
     ),
     .target(name: "CPipeSupport"),
+    .target(name: "Locking", swiftSettings: strict),
     .target(name: "PipeSyntax", swiftSettings: strict),
     .target(name: "PipeSema", dependencies: ["PipeSyntax"], swiftSettings: strict),
     .target(
       name: "PipeRuntime",
       dependencies: [
-        "PipeSyntax", "PipeSema", "CPipeSupport",
+        "PipeSyntax", "PipeSema", "CPipeSupport", "Locking",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
         .product(name: "DequeModule", package: "swift-collections"),
       ],
       swiftSettings: strict
     ),
-    .target(name: "LineEditor", dependencies: ["CEditLine"], swiftSettings: strict),
+    .target(name: "LineEditor", dependencies: ["CEditLine", "Locking"], swiftSettings: strict),
     .target(
       name: "PipeShell",
-      dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "LineEditor"],
+      dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "LineEditor", "Locking"],
       swiftSettings: strict
     ),
     .executableTarget(

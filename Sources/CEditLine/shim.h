@@ -38,6 +38,9 @@ static inline void pipe_el_no_isig(EditLine *el) { el_set(el, EL_SETTY, "-d", "-
 
 static inline void pipe_el_refresh(EditLine *el) { el_set(el, EL_REFRESH); }
 
+/// Puts the terminal in libedit's edit (raw) mode now, or back.
+static inline void pipe_el_prep_term(EditLine *el, int raw) { el_set(el, EL_PREP_TERM, raw); }
+
 /// Reads ~/.editrc (or $EDITRC).
 static inline int pipe_el_source(EditLine *el) { return el_source(el, NULL); }
 

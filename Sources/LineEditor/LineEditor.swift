@@ -1,4 +1,5 @@
 import CEditLine
+import Locking
 import Synchronization
 
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ public final class LineEditor: @unchecked Sendable {
   private let editLine: OpaquePointer
   private let history: OpaquePointer
   private let historyPath: String
-  private let lock = Mutex(ReadState())
+  private let lock = Locked(ReadState())
 
   private struct ReadState {
     var reading = false
@@ -79,8 +80,12 @@ public final class LineEditor: @unchecked Sendable {
       $0.prompt = prompt
     }
     interrupted.store(false, ordering: .relaxed)
+    // Edit mode before the prompt shows: el_gets prints the prompt and only then leaves cooked
+    // mode, and a Ctrl-D typed in that gap would reach it as a NUL.
+    pipe_el_prep_term(editLine, 1)
     var count: Int32 = 0
     let raw = pipe_el_gets(editLine, &count)
+    pipe_el_prep_term(editLine, 0)
     lock.withLock { $0.reading = false }
     if interrupted.load(ordering: .relaxed) {
       Self.write("^C\r\n")

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
   import Glibc
@@ -20,7 +20,7 @@ public final class Console: Sendable {
     var lineWriter: (@Sendable (String, Stream) -> Void)?
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
   public let isTerminal: Bool
 
   public init() {

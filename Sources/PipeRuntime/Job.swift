@@ -1,3 +1,4 @@
+import Locking
 import PipeSema
 import Synchronization
 
@@ -29,7 +30,7 @@ public final class Job: Sendable {
     var waiters: [UnsafeContinuation<Void, Never>] = []
   }
 
-  private let status = Mutex(Status())
+  private let status = Locked(Status())
 
   /// Jobs whose task is still alive, process-wide.
   public static let liveTasks = Atomic<Int>(0)

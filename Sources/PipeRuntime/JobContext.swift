@@ -1,4 +1,5 @@
 import AsyncAlgorithms
+import Locking
 import PipeSema
 import Synchronization
 
@@ -53,8 +54,8 @@ public final class JobContext: Sendable {
 
 /// What outlives a job within one shell session: channels and the hot parts of `share` fragments.
 public final class Session: Sendable {
-  private let channels = Mutex<[String: AsyncChannel<Value>]>([:])
-  private let shared = Mutex<[Int: ValueSequence]>([:])
+  private let channels = Locked<[String: AsyncChannel<Value>]>([:])
+  private let shared = Locked<[Int: ValueSequence]>([:])
 
   public init() {}
 

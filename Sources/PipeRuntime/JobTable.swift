@@ -1,3 +1,4 @@
+import Locking
 import PipeSema
 import Synchronization
 
@@ -19,13 +20,13 @@ public final class JobTable: Sendable {
     var nextID = 1
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
   public let console: Console
   public let session: Session
   /// Job tasks of this table still alive.
   public let liveTasks = Atomic<Int>(0)
   /// Called once a job has ended (the shell prints notices, scripts print failures).
-  private let onEnd: Mutex<(@Sendable (Job) -> Void)?> = Mutex(nil)
+  private let onEnd: Locked<(@Sendable (Job) -> Void)?> = Locked(nil)
 
   public init(console: Console, session: Session) {
     self.console = console

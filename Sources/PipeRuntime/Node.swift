@@ -1,3 +1,4 @@
+import Locking
 import PipeSema
 import Synchronization
 
@@ -43,16 +44,16 @@ public final class Node: Sendable {
   /// The nodes of each input pipeline of a combinator, group or shared fragment.
   public let inputs: [[Node]]
   let counters = Atomic<Int>(0)
-  private let stateStorage = Mutex(NodeState.idle)
-  private let waiters = Mutex<[UnsafeContinuation<Void, Never>]>([])
-  private let reasonStorage = Mutex<String?>(nil)
+  private let stateStorage = Locked(NodeState.idle)
+  private let waiters = Locked<[UnsafeContinuation<Void, Never>]>([])
+  private let reasonStorage = Locked<String?>(nil)
 
   /// Node iterators alive in the process: what a running pipeline holds. After a job ends it
   /// returns to what it was before (the `Node` records stay, for `inspect`).
   public static let live = Atomic<Int>(0)
 
   /// The node that consumes this one's output (nil for the last one: the sink consumes it).
-  private let downstreamStorage = Mutex<Node?>(nil)
+  private let downstreamStorage = Locked<Node?>(nil)
   /// Whether this node is the last of a combinator's input, so its consumer is the combinator.
   private let feedsCombinatorStorage = Atomic<Bool>(false)
 

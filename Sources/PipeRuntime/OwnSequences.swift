@@ -1,7 +1,7 @@
 import AsyncAlgorithms
 import Dispatch
+import Locking
 import PipeSema
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -69,7 +69,7 @@ struct NeverSequence: AsyncSequence, Sendable {
 
 /// A continuation that resumes once, whether the resume or the store comes first.
 final class ContinuationBox: Sendable {
-  private let state = Mutex<(continuation: UnsafeContinuation<Void, Never>?, resumed: Bool)>((nil, false))
+  private let state = Locked<(continuation: UnsafeContinuation<Void, Never>?, resumed: Bool)>((nil, false))
 
   func store(_ continuation: UnsafeContinuation<Void, Never>) {
     let resumeNow = state.withLock { state -> Bool in
@@ -92,7 +92,7 @@ final class ContinuationBox: Sendable {
 
 /// A throwing continuation resumed by whichever comes first: the result or cancellation.
 final class OnceContinuation: Sendable {
-  private let state = Mutex<
+  private let state = Locked<
     (continuation: UnsafeContinuation<String?, any Error>?, early: Result<String?, any Error>?)
   >(
     (nil, nil))

@@ -1,6 +1,6 @@
 import AsyncAlgorithms
+import Locking
 import PipeSema
-import Synchronization
 
 /// `delay INTERVAL`: each element is passed on INTERVAL after it arrived. Arrival is stamped in
 /// a `buffer(policy: .unbounded)` task, so a slow consumer does not move the stamps.
@@ -42,7 +42,7 @@ struct TimeoutSequence: AsyncSequence, Sendable {
   /// Owns the pump task; cancels it when the iterator goes away.
   final class Pump: Sendable {
     let channel = AsyncThrowingChannel<Value, any Error>()
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let task = Locked<Task<Void, Never>?>(nil)
     private let base: ValueSequence
 
     init(base: ValueSequence) {

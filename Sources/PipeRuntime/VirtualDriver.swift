@@ -1,6 +1,6 @@
 import CPipeSupport
 import DequeModule
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
   import Glibc
@@ -36,7 +36,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     var shellActive = false
   }
 
-  private let state = Mutex(State())
+  private let state = Locked(State())
   private var mutex = pthread_mutex_t()
   private var condition = pthread_cond_t()
   private var thread = pthread_t()
@@ -50,7 +50,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     var isShell = false
   }
 
-  static let outsiders = Mutex<[UInt: Outsider]>([:])
+  static let outsiders = Locked<[UInt: Outsider]>([:])
 
   /// Runs `body` with the current task marked as a real-clock job, outside every virtual world.
   public static func asForeign<T>(_ body: () async -> T) async -> T {

@@ -1,7 +1,7 @@
+import Locking
 import PipeRuntime
 import PipeSema
 import PipeSyntax
-import Synchronization
 
 extension Shell {
   func help(_ topic: String?) async {
@@ -42,7 +42,7 @@ extension Shell {
 
   /// Runs a statement on the virtual clock in a fresh session and returns what it printed.
   public static func runExample(_ text: String) async -> [String] {
-    let captured = Mutex<[String]>([])
+    let captured = Locked<[String]>([])
     let console = Console()
     console.setLineWriter { line, _ in captured.withLock { $0.append(line) } }
     let shell = Shell(console: console, interactive: false, virtualTime: true)

@@ -1,9 +1,9 @@
 import Dispatch
 import LineEditor
+import Locking
 import PipeRuntime
 import PipeSema
 import PipeSyntax
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -95,7 +95,7 @@ public final class InteractiveShell {
 
 /// The completion context, shared with the editor's thread.
 final class CompletionContextBox: Sendable {
-  let value = Mutex(CompletionContext())
+  let value = Locked(CompletionContext())
 }
 
 /// Keeps the terminal's settings from start-up and puts them back at exit, also after SIGTERM or

@@ -1,6 +1,6 @@
+import Locking
 import PipeRuntime
 import PipeSema
-import Synchronization
 
 /// `trace`: prints one line per lifecycle event, `+TIME [JOB] NODE EVENT`.
 final class TraceObserver: NodeObserver {
@@ -27,7 +27,7 @@ final class TraceObserver: NodeObserver {
 
 /// `draw`: keeps every node's events, to draw one marble line per node when the job ends.
 final class DrawObserver: NodeObserver {
-  private let events = Mutex<[Int: [(Duration, NodeEvent.Kind)]]>([:])
+  private let events = Locked<[Int: [(Duration, NodeEvent.Kind)]]>([:])
 
   func record(_ event: NodeEvent) {
     events.withLock { $0[ObjectIdentifier(event.node).hashValue, default: []].append((event.time, event.kind)) }

@@ -1,4 +1,5 @@
 import Dispatch
+import Locking
 import PipeRuntime
 import PipeSema
 import PipeSyntax
@@ -17,18 +18,18 @@ public final class Shell: @unchecked Sendable {
   var environment = Environment()
   /// The session's virtual clock, made when the first virtual-time job starts. The shell holds it
   /// while it runs statements and releases it while it waits.
-  private let driverBox = Mutex<VirtualDriver?>(nil)
+  private let driverBox = Locked<VirtualDriver?>(nil)
   private var sessionDriver: VirtualDriver? { driverBox.withLock { $0 } }
   /// Lines said in this session, for `history`; the line editor keeps its own.
   public var historyProvider: (@Sendable () -> [String])?
   /// Set by `quit`/`exit`.
   public private(set) var quitRequested = false
 
-  private let foreground = Mutex<Job?>(nil)
+  private let foreground = Locked<Job?>(nil)
   private let anyFailed = Atomic<Bool>(false)
   private let interrupted = Atomic<Bool>(false)
   /// Set while `wait` or `send` waits, so Ctrl-C can stop the waiting.
-  private let waitingTask = Mutex<Task<Void, Never>?>(nil)
+  private let waitingTask = Locked<Task<Void, Never>?>(nil)
 
   deinit {
     sessionDriver?.finish()

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Drives the real `pipesh` in a pseudo-terminal made by util-linux `script`, as a person would type.
+/// Drives the real `pipesh` in a pseudo-terminal, as a person would type.
 /// Waits are for output to appear (with a generous deadline as a failure bound), never fixed
 /// sleeps. Carriage returns are dropped from what the terminal shows before matching.
 @Suite("interactive shell in a pseudo-terminal")
@@ -113,12 +113,12 @@ struct InteractiveTests {
   }
 }
 
-/// A pipesh running in a pseudo-terminal: `script` makes the terminal, we type into its input.
+/// A pipesh running in a pseudo-terminal of its own: the test holds the master side, pipesh gets
+/// the slave as its standard input, output and controlling terminal (through util-linux `setsid -c`).
 final class Terminal: @unchecked Sendable {
-  // @unchecked: `output` is guarded by `condition`.
+  // @unchecked: `output` and `consumed` are guarded by `condition`.
   private let process = Process()
-  private let input = Pipe()
-  private let outputPipe = Pipe()
+  private let master: FileHandle
   private let condition = NSCondition()
   private var output = ""
   /// How many UTF-8 bytes of `output` earlier expectations have matched.
@@ -130,40 +130,62 @@ final class Terminal: @unchecked Sendable {
     var description: String { "did not see \(expected.debugDescription) in:\n\(output)" }
   }
 
+  struct NoTerminal: Error {}
+
   init(history: String? = nil) throws {
     let historyPath =
       history ?? FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-history-\(UUID())").path
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-    let command = "stty cols 100 rows 40; exec \(Pipesh.executable.path)"
-    process.arguments = ["-qfec", command, "/dev/null"]
+    // posix_openpt and friends are not visible from Swift's Glibc module; this is what they do on
+    // Linux: open the multiplexer, unlock the new slave, ask for its number.
+    let masterFD = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+    var unlock: Int32 = 0
+    var number: UInt32 = 0
+    guard masterFD >= 0, ioctl(masterFD, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0,
+      ioctl(masterFD, 0x8004_5430 /* TIOCGPTN */, &number) == 0
+    else { throw NoTerminal() }
+    let name = "/dev/pts/\(number)"
+    var size = winsize(ws_row: 40, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+    _ = ioctl(masterFD, UInt(TIOCSWINSZ), &size)
+    let slave = FileHandle(forUpdatingAtPath: name)
+    guard let slave else { throw NoTerminal() }
+    master = FileHandle(fileDescriptor: masterFD, closeOnDealloc: true)
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+    process.arguments = ["-c", Pipesh.executable.path]
     var environment = ProcessInfo.processInfo.environment
     environment["PIPESH_HISTORY"] = historyPath
     environment["TERM"] = "xterm"
     environment["EDITRC"] = "/dev/null"
     process.environment = environment
-    process.standardInput = input
-    process.standardOutput = outputPipe
-    process.standardError = outputPipe
-    outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      guard let self, !data.isEmpty else { return }
-      self.condition.lock()
+    process.standardInput = slave
+    process.standardOutput = slave
+    process.standardError = slave
+    master.readabilityHandler = { [weak self] handle in
+      // read(2) rather than availableData: the master reports EIO once pipesh has exited.
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      let count = read(handle.fileDescriptor, &buffer, buffer.count)
+      guard let self, count > 0 else {
+        handle.readabilityHandler = nil
+        return
+      }
+      let data = Data(buffer[0..<count])
       // Carriage returns depend on the terminal's output settings, not on pipesh: drop them.
-      self.output += String(
-        String.UnicodeScalarView(String(decoding: data, as: UTF8.self).unicodeScalars.filter { $0 != "\r" }))
+      let text = String(decoding: data, as: UTF8.self).unicodeScalars.filter { $0 != "\r" }
+      self.condition.lock()
+      self.output += String(String.UnicodeScalarView(text))
       self.condition.broadcast()
       self.condition.unlock()
     }
     try process.run()
+    try slave.close()
   }
 
   deinit {
     if process.isRunning { process.terminate() }
-    outputPipe.fileHandleForReading.readabilityHandler = nil
+    master.readabilityHandler = nil
   }
 
   func type(_ text: String) {
-    input.fileHandleForWriting.write(Data(text.utf8))
+    master.write(Data(text.utf8))
   }
 
   /// Waits until `text` appears after what earlier expectations matched.
@@ -191,7 +213,9 @@ final class Terminal: @unchecked Sendable {
       exited.signal()
     }
     guard exited.wait(timeout: .now() + 60) == .success else {
-      throw Timeout(expected: "exit", output: output)
+      var settings = termios()
+      tcgetattr(master.fileDescriptor, &settings)
+      throw Timeout(expected: "exit (lflag \(String(settings.c_lflag, radix: 16)))", output: output)
     }
     #expect(process.terminationStatus == status)
   }
