@@ -1,5 +1,11 @@
 import PipeSema
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Compiles a checked pipeline into a tree of real async-sequence nodes, each wrapped to keep its
 /// `Node` record.
 struct PipelineCompiler {
@@ -18,7 +24,17 @@ struct PipelineCompiler {
   mutating func build(_ pipeline: CheckedPipeline) throws -> (sequence: ValueSequence, nodes: [Node]) {
     var upstream = ValueSequence([Value]().async)
     var nodes: [Node] = []
-    for stage in pipeline.stages where stage.role != .sink {
+    let stages = pipeline.stages.filter { $0.role != .sink }
+    var position = 0
+    while position < stages.count {
+      if let (sequence, fused, next) = try fuse(stages, from: position, after: upstream, nodes.last) {
+        nodes.append(contentsOf: fused)
+        upstream = sequence
+        position = next
+        continue
+      }
+      let stage = stages[position]
+      position += 1
       var inputNodes: [[Node]] = []
       let sequence: ValueSequence
       switch stage.node {
@@ -51,8 +67,78 @@ struct PipelineCompiler {
       nodes.last?.downstream = node
       nodes.append(node)
       if !buildingShared { owned.append(node) }
-      upstream = ValueSequence(NodeSequence(base: sequence, node: node, context: context))
+      upstream =
+        Instrumentation.isOn || context.observing
+        ? ValueSequence(NodeSequence(base: sequence, node: node, context: context)) : sequence
     }
     return (upstream, nodes)
+  }
+
+  /// Fuses the run of synchronous stages starting at `start` (with a `range`/`from` source before
+  /// them when the run starts the pipeline) into one node. Nil when there is nothing to fuse, or
+  /// when someone observes the job's events (trace, draw), which then come from unfused nodes.
+  private mutating func fuse(
+    _ stages: [CheckedStage], from start: Int, after upstream: ValueSequence, _ previous: Node?
+  ) throws -> (ValueSequence, [Node], Int)? {
+    guard !context.observing, Instrumentation.fusion else { return nil }
+    var source: FusedSource = .upstream(upstream)
+    var sourceStage: CheckedStage?
+    var index = start
+    if start == 0, case .signature(let name) = stages[0].node {
+      let input = StageInput(stage: stages[0], upstream: upstream, inputs: [], context: context)
+      switch (name, input.value("from"), input.value("through"), input.value("by") ?? .int(1)) {
+      case ("range", .int(let from)?, .int(let through)?, .int(let by)):
+        source = .integers(from: from, through: through, by: by)
+        sourceStage = stages[0]
+      case ("from", _, _, _):
+        if case .values(let values, _) = stages[0].arguments["values"] {
+          source = .values(values)
+          sourceStage = stages[0]
+        }
+      default:
+        break
+      }
+      if sourceStage != nil { index = 1 }
+    }
+    var steps: [SyncStep] = []
+    var fusedStages: [CheckedStage] = []
+    while index < stages.count, case .signature = stages[index].node,
+      let step = SyncStep.make(StageInput(stage: stages[index], upstream: upstream, inputs: [], context: context))
+    {
+      steps.append(step)
+      fusedStages.append(stages[index])
+      index += 1
+    }
+    // One stage alone gains nothing from fusing unless a source is fused with it.
+    guard steps.count >= 2 || (sourceStage != nil && !steps.isEmpty) else { return nil }
+    var sourceNode: Node?
+    if let sourceStage {
+      nextNodeID += 1
+      sourceNode = Node(id: nextNodeID, text: sourceStage.text, inputs: [])
+    }
+    var fused: [Node] = []
+    for stage in fusedStages {
+      nextNodeID += 1
+      fused.append(Node(id: nextNodeID, text: stage.text, inputs: []))
+    }
+    let chain = [previous, sourceNode].compactMap { $0 } + fused
+    for (node, next) in zip(chain, chain.dropFirst()) { node.downstream = next }
+    let all = [sourceNode].compactMap { $0 } + fused
+    if !buildingShared { owned.append(contentsOf: all) }
+    let sequence = FusedSequence(source: source, sourceNode: sourceNode, steps: steps, nodes: fused, context: context)
+    return (ValueSequence(sequence), all, index)
+  }
+}
+
+/// Switches for measuring: `PIPESH_FUSION=off` builds every stage as its own node, and
+/// `PIPESH_INSTRUMENTATION=off` leaves out the per-node records (no live counts for `jobs`,
+/// `inspect` and `stats`; `trace` and `draw` keep theirs). Both are on by default.
+public enum Instrumentation {
+  public static let isOn = !isOff("PIPESH_INSTRUMENTATION")
+  public static let fusion = !isOff("PIPESH_FUSION")
+
+  private static func isOff(_ name: String) -> Bool {
+    guard let value = getenv(name) else { return false }
+    return String(cString: value) == "off"
   }
 }

@@ -10,15 +10,18 @@ struct NodeSequence: AsyncSequence, Sendable {
   let context: JobContext
 
   func makeAsyncIterator() -> Iterator {
-    Iterator(base: base.makeAsyncIterator(), tracker: Tracker(node: node, context: context))
+    Iterator(base: base.makeAsyncIterator(), node: node, context: context)
   }
 
-  /// Ends the node as cancelled when the iterator goes away before its end.
-  final class Tracker {
+  /// A class, so its `deinit` records how the node ended before the upstream iterator it holds is
+  /// released: the upstream then sees this node already cancelled.
+  final class Iterator: AsyncIteratorProtocol {
+    var base: ValueSequence.Iterator
     let node: Node
     let context: JobContext
 
-    init(node: Node, context: JobContext) {
+    init(base: ValueSequence.Iterator, node: Node, context: JobContext) {
+      self.base = base
       self.node = node
       self.context = context
       Node.live.add(1, ordering: .relaxed)
@@ -41,32 +44,26 @@ struct NodeSequence: AsyncSequence, Sendable {
       default: context.record(node, .cancelled(reason ?? ""))
       }
     }
-  }
 
-  struct Iterator: AsyncIteratorProtocol {
-    var base: ValueSequence.Iterator
-    let tracker: Tracker
-
-    mutating func next() async throws -> Value? {
-      let node = tracker.node
-      if node.started() { tracker.context.record(node, .start) }
+    func next() async throws -> Value? {
+      if node.started() { context.record(node, .start) }
       do {
         guard let value = try await base.next() else {
           if Task.isCancelled {
-            tracker.end(.cancelled, reason: node.cancellationReason(jobCancelled: tracker.context.cancelRequested))
+            end(.cancelled, reason: node.cancellationReason(jobCancelled: context.cancelRequested))
           } else {
-            tracker.end(.finished)
+            end(.finished)
           }
           return nil
         }
         node.counters.add(1, ordering: .relaxed)
-        if tracker.context.observing { tracker.context.record(node, .element(value)) }
+        if context.observing { context.record(node, .element(value)) }
         return value
       } catch is CancellationError {
-        tracker.end(.cancelled, reason: node.cancellationReason(jobCancelled: tracker.context.cancelRequested))
+        end(.cancelled, reason: node.cancellationReason(jobCancelled: context.cancelRequested))
         throw CancellationError()
       } catch {
-        tracker.end(.failed, reason: "\(error)")
+        end(.failed, reason: "\(error)")
         throw error
       }
     }

@@ -126,13 +126,16 @@ enum Pipesh {
     return URL(fileURLWithPath: ".build/debug/pipesh")
   }
 
-  static func run(_ arguments: [String], stdin: String? = nil, directory: URL? = nil) throws -> Result {
+  static func run(
+    _ arguments: [String], stdin: String? = nil, directory: URL? = nil, environment extra: [String: String] = [:]
+  ) throws -> Result {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
+    environment.merge(extra) { $1 }
     process.environment = environment
     let output = Pipe()
     let error = Pipe()
@@ -189,5 +192,31 @@ struct LifetimeTests {
     #expect(lines.first == "jobs: 0 running · tasks: 0 live · nodes: 0 live")
     #expect(lines.dropFirst(2).allSatisfy { $0.contains("cancelled") })
     #expect(lines.count == 1002)
+  }
+}
+
+/// Fusing synchronous stages into one node changes nothing `inspect`, `jobs` or the output show.
+@Suite("fusion")
+struct FusionTests {
+  static let script = """
+    range 1 10 | map { $0 * 2 } | filter { $0 % 3 == 0 } | take 2 | count
+    inspect 1
+    from 1 2 0 4 | map { 10 / $0 } | filter { $0 > 0 } | drain
+    inspect 2
+    range 1 20 | enumerated | dropWhile { $0.0 < 3 } | takeWhile { $0.1 < 9 } | compactMap { $0.0 > 4 ? $0.1 : nil } | collect
+    inspect 3
+    timer 1 | map { $0 + 1 } | filter { $0 % 2 == 0 } | take 3 | collect
+    inspect 4
+    range 1 5 | map { $0 } | drop 2 | drain
+    jobs
+    """
+
+  @Test func fusedAndUnfusedReportTheSame() throws {
+    let fused = try Pipesh.run(["--virtual-time", "-c", Self.script])
+    let unfused = try Pipesh.run(["--virtual-time", "-c", Self.script], environment: ["PIPESH_FUSION": "off"])
+    #expect(fused.stdout.contains("range 1 10              cancelled (downstream cancelled)"))
+    #expect(fused.stdout == unfused.stdout)
+    #expect(fused.stderr == unfused.stderr)
+    #expect(fused.status == 1)
   }
 }
