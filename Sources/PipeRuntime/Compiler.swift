@@ -109,8 +109,8 @@ struct PipelineCompiler {
       fusedStages.append(stages[index])
       index += 1
     }
-    // One stage alone gains nothing from fusing unless a source is fused with it.
-    guard steps.count >= 2 || (sourceStage != nil && !steps.isEmpty) else { return nil }
+    // One operator alone gains nothing from fusing; a source does (one layer instead of three).
+    guard steps.count >= 2 || sourceStage != nil else { return nil }
     var sourceNode: Node?
     if let sourceStage {
       nextNodeID += 1

@@ -67,6 +67,7 @@ public final class Job: Sendable {
 
   /// Waits until the job has ended.
   public func wait() async {
+    if state != .running { return }
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let done = status.withLock { status -> Bool in
         if status.state != .running { return true }

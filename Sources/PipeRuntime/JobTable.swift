@@ -25,8 +25,14 @@ public final class JobTable: Sendable {
   public let session: Session
   /// Job tasks of this table still alive.
   public let liveTasks = Atomic<Int>(0)
-  /// Called once a job has ended (the shell prints notices, scripts print failures).
-  private let onEnd: Locked<(@Sendable (Job) -> Void)?> = Locked(nil)
+  /// Called once a job has ended (the shell prints notices, scripts print failures). The closure
+  /// sits in a struct: stored bare in a generic `Locked`, every `inout` access would re-abstract it
+  /// and wrap it in one more thunk, making each call slower than the last.
+  private struct EndHandler {
+    let call: @Sendable (Job) -> Void
+  }
+
+  private let onEnd = Locked<EndHandler?>(nil)
 
   public init(console: Console, session: Session) {
     self.console = console
@@ -34,7 +40,7 @@ public final class JobTable: Sendable {
   }
 
   public func setOnEnd(_ handler: @escaping @Sendable (Job) -> Void) {
-    onEnd.withLock { $0 = handler }
+    onEnd.withLock { $0 = EndHandler(call: handler) }
   }
 
   public var all: [Job] {
@@ -110,7 +116,7 @@ public final class JobTable: Sendable {
       if job.shouldPauseClockOnEnd, !ownsDriver { driver?.hold() }
       job.end(outcome.0, failure: outcome.1) {
         console.flush()
-        onEnd?(job)
+        onEnd?.call(job)
       }
       if ownsDriver { driver?.finish() }
     }

@@ -120,6 +120,7 @@ public final class Node: Sendable {
   /// Waits until a running node has ended; a node that never started is ended as cancelled.
   func waitUntilEnded() async {
     if state == .idle, ended(.cancelled, reason: "never started") { return }
+    if state != .running { return }
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let done = waiters.withLock { waiters -> Bool in
         if state != .running { return true }

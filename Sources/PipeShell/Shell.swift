@@ -5,6 +5,12 @@ import PipeSema
 import PipeSyntax
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Runs statements: the same code serves the interactive shell, script files, `-c` and stdin.
 public final class Shell: @unchecked Sendable {
   // @unchecked: the mutable fields are used only by the one task that runs statements; signal
@@ -211,7 +217,35 @@ public final class Shell: @unchecked Sendable {
 
   // MARK: statements
 
+  /// `PIPESH_TIMING=1`: after each statement, `timing: MS ms rss KB kB: STATEMENT` on stderr,
+  /// for the benchmarks.
+  static let timing = getenv("PIPESH_TIMING") != nil
+
   func execute(_ statement: CheckedStatement, source: SourceFile) async {
+    guard Self.timing else { return await executeUntimed(statement, source: source) }
+    let start = ContinuousClock.now
+    await executeUntimed(statement, source: source)
+    let elapsed = ContinuousClock.now - start
+    let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+    let text: String =
+      switch statement {
+      case .run(let pipeline, _): pipeline.text
+      case .binding(let binding): "let \(binding.name)"
+      case .command(_, let range): source.text(of: range)
+      }
+    console.line("timing: \(milliseconds) ms rss \(Self.residentKilobytes()) kB: \(text)", to: .error)
+  }
+
+  /// The process's resident memory, from /proc/self/status.
+  static func residentKilobytes() -> Int {
+    guard let status = readFile("/proc/self/status") else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+      return Int(line.split(separator: " ")[1]) ?? 0
+    }
+    return 0
+  }
+
+  private func executeUntimed(_ statement: CheckedStatement, source: SourceFile) async {
     switch statement {
     case .run(let pipeline, let background):
       let job = jobs.start(pipeline, background: background, clock: clockChoice)

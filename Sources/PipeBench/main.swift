@@ -1,0 +1,83 @@
+import AsyncAlgorithms
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The typed-Swift side of `Scripts/bench`: the same work as pipesh's benchmark pipelines, written
+/// directly over AsyncAlgorithms, built with the same settings. Prints `NAME SECONDS [EXTRA]`.
+
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func residentKilobytes() -> Int {
+  guard let file = fopen("/proc/self/status", "r") else { return 0 }
+  defer { fclose(file) }
+  var line = [CChar](repeating: 0, count: 256)
+  while fgets(&line, Int32(line.count), file) != nil {
+    let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    if text.hasPrefix("VmRSS:") {
+      return Int(text.split(separator: " ").dropFirst().first ?? "0") ?? 0
+    }
+  }
+  return 0
+}
+
+/// The benchmarks run off the main actor, as pipesh's jobs do: top-level code in main.swift is
+/// main-actor isolated, and iterating there would hop executors on every element.
+enum Bench {
+  nonisolated static func throughput() async -> String {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var count = 0
+    for await _ in (1...1_000_000).async.map({ $0 * 2 }).filter({ $0 % 3 == 0 }) { count += 1 }
+    return "throughput \(seconds(clock.now - start)) \(count)"
+  }
+
+  nonisolated static func merged() async -> String {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var count = 0
+    for await _ in merge((1...500_000).async, (1...500_000).async) { count += 1 }
+    return "merge \(seconds(clock.now - start)) \(count)"
+  }
+
+  nonisolated static func zipped() async -> String {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var count = 0
+    for await _ in zip((1...500_000).async, (1...500_000).async) { count += 1 }
+    return "zip \(seconds(clock.now - start)) \(count)"
+  }
+
+  /// Raw tasks, each iterating an AsyncTimerSequence: memory per task and the time to cancel all.
+  nonisolated static func tasks(_ count: Int) async -> String {
+    let clock = ContinuousClock()
+    let before = residentKilobytes()
+    var tasks: [Task<Void, Never>] = []
+    for _ in 0..<count {
+      tasks.append(
+        Task {
+          for await _ in AsyncTimerSequence(interval: .seconds(1), clock: ContinuousClock()) {}
+        })
+    }
+    try? await Task.sleep(for: .milliseconds(500))
+    let after = residentKilobytes()
+    let start = clock.now
+    for task in tasks { task.cancel() }
+    for task in tasks { await task.value }
+    return "tasks \(seconds(clock.now - start)) \(Double(after - before) / Double(count))"
+  }
+}
+
+let mode = CommandLine.arguments.dropFirst().first ?? "throughput"
+switch mode {
+case "throughput": print(await Bench.throughput())
+case "merge": print(await Bench.merged())
+case "zip": print(await Bench.zipped())
+case "tasks": print(await Bench.tasks(Int(CommandLine.arguments.dropFirst(2).first ?? "10000") ?? 10_000))
+default: print("usage: PipeBench throughput|merge|zip|tasks [N]")
+}
