@@ -100,6 +100,13 @@ struct InteractiveTests {
     try terminal.expectExit(0)
   }
 
+  @Test func ctrlCInterruptsAScriptWithStatus130() throws {
+    let terminal = try Terminal(arguments: ["-c", "timer 0.2 | print"])
+    try terminal.expect("0\n")
+    terminal.type("\u{3}")
+    try terminal.expectExit(130)
+  }
+
   @Test func helpShowsAnExampleWithItsRealOutput() throws {
     let terminal = try Terminal()
     try terminal.expect("pipesh[0]> ")
@@ -114,7 +121,8 @@ struct InteractiveTests {
 }
 
 /// A pipesh running in a pseudo-terminal of its own: the test holds the master side, pipesh gets
-/// the slave as its standard input, output and controlling terminal (through util-linux `setsid -c`).
+/// the slave as its standard input, output and controlling terminal (through util-linux `setsid -w -c`,
+/// which also hands back pipesh's exit status).
 final class Terminal: @unchecked Sendable {
   // @unchecked: `output` and `consumed` are guarded by `condition`.
   private let process = Process()
@@ -132,7 +140,7 @@ final class Terminal: @unchecked Sendable {
 
   struct NoTerminal: Error {}
 
-  init(history: String? = nil) throws {
+  init(history: String? = nil, arguments: [String] = []) throws {
     let historyPath =
       history ?? FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-history-\(UUID())").path
     // posix_openpt and friends are not visible from Swift's Glibc module; this is what they do on
@@ -150,7 +158,7 @@ final class Terminal: @unchecked Sendable {
     guard let slave else { throw NoTerminal() }
     master = FileHandle(fileDescriptor: masterFD, closeOnDealloc: true)
     process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-    process.arguments = ["-c", Pipesh.executable.path]
+    process.arguments = ["-w", "-c", Pipesh.executable.path] + arguments
     var environment = ProcessInfo.processInfo.environment
     environment["PIPESH_HISTORY"] = historyPath
     environment["TERM"] = "xterm"
