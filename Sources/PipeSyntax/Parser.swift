@@ -169,19 +169,9 @@ public struct Parser {
     advance()
     if current.isPunctuation("("), !current.spaceBefore {
       let open = advance()
-      var inputs: [Pipeline] = []
       combinatorDepth += 1
       defer { combinatorDepth -= 1 }
-      if !current.isPunctuation(")") {
-        repeat {
-          inputs.append(parsePipeline())
-        } while consume(",") != nil
-      }
-      if consume(")") == nil {
-        diagnostics.append(DiagnosticMessages.unbalanced("(", at: open.range, found: current))
-        skipStage()
-        _ = consume(")")
-      }
+      let inputs = parseList(after: open, closing: ")") { $0.parsePipeline() }
       return Stage(.combinator(name, inputs), SourceRange(start, previousEnd))
     }
     let arguments = parseArguments()
@@ -377,32 +367,11 @@ public struct Parser {
       return parseClosure()
     case .punctuation where token.text == "[":
       let open = advance()
-      var elements: [Expr] = []
-      if !current.isPunctuation("]") {
-        repeat {
-          if current.isPunctuation("]") { break }
-          elements.append(parseExpression())
-        } while consume(",") != nil
-      }
-      if consume("]") == nil {
-        diagnostics.append(DiagnosticMessages.unbalanced("[", at: open.range, found: current))
-        skipStage()
-        _ = consume("]")
-      }
+      let elements = parseList(after: open, closing: "]") { $0.parseExpression() }
       return Expr(.array(elements), SourceRange(open.range.start, previousEnd))
     case .punctuation where token.text == "(":
       let open = advance()
-      var elements: [Expr] = []
-      if !current.isPunctuation(")") {
-        repeat {
-          elements.append(parseExpression())
-        } while consume(",") != nil
-      }
-      if consume(")") == nil {
-        diagnostics.append(DiagnosticMessages.unbalanced("(", at: open.range, found: current))
-        skipStage()
-        _ = consume(")")
-      }
+      let elements = parseList(after: open, closing: ")") { $0.parseExpression() }
       let range = SourceRange(open.range.start, previousEnd)
       return elements.count == 1 ? Expr(elements[0].kind, range) : Expr(.tuple(elements), range)
     default:
@@ -410,6 +379,26 @@ public struct Parser {
       if token.kind == .invalid { advance() }
       return Expr(.missing, token.range)
     }
+  }
+
+  /// Parses `element (, element)*` up to `closing`, after the opening bracket `open`; a missing
+  /// closing bracket is reported at `open`, and parsing resumes after it.
+  private mutating func parseList<Element>(
+    after open: Token, closing: String, _ element: (inout Parser) -> Element
+  ) -> [Element] {
+    var elements: [Element] = []
+    if !current.isPunctuation(closing) {
+      repeat {
+        if current.isPunctuation(closing) { break }  // a trailing comma
+        elements.append(element(&self))
+      } while consume(",") != nil
+    }
+    if consume(closing) == nil {
+      diagnostics.append(DiagnosticMessages.unbalanced(open.text, at: open.range, found: current))
+      skipStage()
+      _ = consume(closing)
+    }
+    return elements
   }
 
   private mutating func parseClosure() -> Expr {
