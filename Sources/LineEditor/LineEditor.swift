@@ -40,7 +40,20 @@ public final class LineEditor: @unchecked Sendable {
 
   /// The editor whose callbacks are running (libedit's C callbacks cannot capture).
   nonisolated(unsafe) private static var current: LineEditor?
-  nonisolated(unsafe) private static var promptBuffer: UnsafeMutablePointer<CChar>?
+  /// The prompt libedit asks for, from the reading thread or (on a redraw) the printing one. The
+  /// C strings are interned and never freed, so a pointer libedit still holds stays valid.
+  private static let prompts = Locked<(current: String, interned: [String: UnsafeMutablePointer<CChar>])>(("", [:]))
+
+  private static func setPrompt(_ prompt: String) {
+    prompts.withLock { state in
+      state.current = prompt
+      if state.interned[prompt] == nil { state.interned[prompt] = strdup(prompt) }
+    }
+  }
+
+  private static func promptPointer() -> UnsafeMutablePointer<CChar>? {
+    prompts.withLock { $0.interned[$0.current] }
+  }
   private let completer: Completer
   private let interrupted = Atomic<Bool>(false)
   /// Gives the prompt anew when lines are printed above it (the running job count may change).
@@ -56,7 +69,7 @@ public final class LineEditor: @unchecked Sendable {
     pipe_history_load(history, historyPath)
     pipe_el_editor(editLine, "emacs")
     pipe_el_history(editLine, history)
-    pipe_el_prompt(editLine) { _ in LineEditor.promptBuffer }
+    pipe_el_prompt(editLine) { _ in LineEditor.promptPointer() }
     pipe_el_addfn(editLine, "pipe-complete", "complete a word", { _, _ in LineEditor.current?.complete() ?? 6 }, "^I")
     pipe_el_addfn(
       editLine, "pipe-interrupt", "abandon the line", { _, _ in LineEditor.current?.abandonLine() ?? 6 }, "^C")
@@ -73,8 +86,7 @@ public final class LineEditor: @unchecked Sendable {
 
   /// Reads one line with `prompt`. Blocks: call it off the cooperative pool.
   public func readLine(prompt: String) -> LineInput {
-    Self.promptBuffer.map { free($0) }
-    Self.promptBuffer = strdup(prompt)
+    Self.setPrompt(prompt)
     lock.withLock {
       $0.reading = true
       $0.prompt = prompt
@@ -121,9 +133,7 @@ public final class LineEditor: @unchecked Sendable {
     if reading {
       if let fresh = promptProvider?(), fresh != prompt, !prompt.hasPrefix(" ") {
         lock.withLock { $0.prompt = fresh }
-        let old = Self.promptBuffer
-        Self.promptBuffer = strdup(fresh)
-        old.map { free($0) }
+        Self.setPrompt(fresh)
       }
       Self.write("\r\u{1B}[K" + text.replacingNewlines + "\r\n")
       pipe_el_refresh(editLine)
