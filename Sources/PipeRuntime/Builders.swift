@@ -9,12 +9,14 @@ struct StageInput {
   /// The built inputs of a combinator.
   let inputs: [ValueSequence]
   let context: JobContext
+  /// The id of the node being built.
+  let nodeID: Int
 
   var clock: PipeClock { context.clock }
 
   func closure(_ name: String) -> CompiledClosure {
     guard case .closure(let expr) = stage.arguments[name] else { return { _, _ in .none } }
-    return Evaluator(stage: stage.text).compile(expr)
+    return Evaluator(stage: stage.text, nodeID: nodeID).compile(expr)
   }
 
   func value(_ name: String) -> Value? {
@@ -124,13 +126,14 @@ enum Builders {
     (
       "lines",
       { input in
-        ValueSequence(LinesSequence(path: input.string("file") ?? "", stage: input.stage.text))
+        ValueSequence(
+          LinesSequence(path: input.string("file") ?? "", stage: input.stage.text, driver: input.clock.driver))
       }
     ),
     (
       "stdin",
       { input in
-        ValueSequence(LinesSequence(path: nil, stage: input.stage.text))
+        ValueSequence(LinesSequence(path: nil, stage: input.stage.text, driver: input.clock.driver))
       }
     ),
     (
@@ -271,14 +274,14 @@ enum Builders {
     (
       "buffer",
       { input in
-        guard case .int(let size) = input.value("size") else {
-          return ValueSequence(input.upstream.buffer(policy: .unbounded))
+        let policy: AsyncBufferSequencePolicy
+        switch (input.value("size"), input.name("policy")) {
+        case (.int(let size)?, "newest"): policy = .bufferingLatest(size)
+        case (.int(let size)?, "oldest"): policy = .bufferingOldest(size)
+        case (.int(let size)?, _): policy = .bounded(size)
+        default: policy = .unbounded
         }
-        switch input.name("policy") {
-        case "newest": return ValueSequence(input.upstream.buffer(policy: .bufferingLatest(size)))
-        case "oldest": return ValueSequence(input.upstream.buffer(policy: .bufferingOldest(size)))
-        default: return ValueSequence(input.upstream.buffer(policy: .bounded(size)))
-        }
+        return ValueSequence(CancellingWhenDropped(base: input.upstream.buffer(policy: policy)))
       }
     ),
     ("share", { input in ValueSequence(input.upstream.share()) }),
@@ -319,7 +322,8 @@ enum Builders {
         let clock = input.clock
         let stamped = input.upstream.map { value in (clock.now, value) }.buffer(policy: .unbounded)
         return ValueSequence(
-          DelaySequence(base: stamped, interval: input.duration("interval") ?? .seconds(1), clock: clock))
+          CancellingWhenDropped(
+            base: DelaySequence(base: stamped, interval: input.duration("interval") ?? .seconds(1), clock: clock)))
       }
     ),
     (

@@ -11,13 +11,23 @@ import PipeSema
 struct PipelineCompiler {
   let context: JobContext
   private(set) var nextNodeID = 0
-  /// The nodes the job waits for before it ends: all but the hot part of a `share` fragment,
-  /// which outlives the job that built it.
-  private(set) var owned: [Node] = []
-  private var buildingShared = false
+  /// Where the nodes being built count as live: the job's count, or the session's while building
+  /// the hot part of a `share` fragment, which outlives the job that built it.
+  private var owner: LiveCount
 
   init(context: JobContext) {
     self.context = context
+    self.owner = context.liveNodes
+  }
+
+  private mutating func newNodeID() -> Int {
+    nextNodeID += 1
+    return nextNodeID
+  }
+
+  /// The node of a pipeline's sink, after the nodes `build` made.
+  mutating func sinkNode(_ stage: CheckedStage) -> Node {
+    Node(id: newNodeID(), text: stage.text, inputs: [], isSink: true)
   }
 
   /// The pipeline's last non-sink node and the nodes of its stages, source first.
@@ -35,6 +45,7 @@ struct PipelineCompiler {
       }
       let stage = stages[position]
       position += 1
+      let id = newNodeID()
       var inputNodes: [[Node]] = []
       let sequence: ValueSequence
       switch stage.node {
@@ -42,11 +53,12 @@ struct PipelineCompiler {
         let (inner, innerNodes) = try build(stage.inputs[0])
         inputNodes = [innerNodes]
         sequence = inner
-      case .shared(let id):
+      case .shared(let bindingID):
         var shareNodes: [Node] = []
-        sequence = try context.session.shared(id) {
-          buildingShared = true
-          defer { buildingShared = false }
+        sequence = try context.session.shared(bindingID) {
+          let jobOwner = owner
+          owner = context.session.sharedNodes
+          defer { owner = jobOwner }
           let (inner, innerNodes) = try build(stage.inputs[0])
           shareNodes = innerNodes
           return inner
@@ -59,17 +71,18 @@ struct PipelineCompiler {
           inputs.append(inner)
           inputNodes.append(innerNodes)
         }
-        let builder = Builders.table[name] ?? { input in input.upstream }
-        sequence = try builder(StageInput(stage: stage, upstream: upstream, inputs: inputs, context: context))
+        guard let builder = Builders.table[name] else {
+          throw PipelineError(
+            stage: stage.text, message: "pipesh has no builder for '\(name)' (a bug: please report it)")
+        }
+        sequence = try builder(
+          StageInput(stage: stage, upstream: upstream, inputs: inputs, context: context, nodeID: id))
       }
-      nextNodeID += 1
-      let node = Node(id: nextNodeID, text: stage.text, inputs: inputNodes)
+      let node = Node(id: id, text: stage.text, inputs: inputNodes)
       nodes.last?.downstream = node
       nodes.append(node)
-      if !buildingShared { owned.append(node) }
-      upstream =
-        Instrumentation.isOn || context.observing
-        ? ValueSequence(NodeSequence(base: sequence, node: node, context: context)) : sequence
+      upstream = ValueSequence(
+        NodeSequence(base: sequence, node: node, context: context, lifetime: NodeLifetime(owner)))
     }
     return (upstream, nodes)
   }
@@ -84,8 +97,9 @@ struct PipelineCompiler {
     var source: FusedSource = .upstream(upstream)
     var sourceStage: CheckedStage?
     var index = start
+    let firstID = nextNodeID + 1
     if start == 0, case .signature(let name) = stages[0].node {
-      let input = StageInput(stage: stages[0], upstream: upstream, inputs: [], context: context)
+      let input = StageInput(stage: stages[0], upstream: upstream, inputs: [], context: context, nodeID: firstID)
       switch (name, input.value("from"), input.value("through"), input.value("by") ?? .int(1)) {
       case ("range", .int(let from)?, .int(let through)?, .int(let by)):
         source = .integers(from: from, through: through, by: by)
@@ -103,7 +117,10 @@ struct PipelineCompiler {
     var steps: [SyncStep] = []
     var fusedStages: [CheckedStage] = []
     while index < stages.count, case .signature = stages[index].node,
-      let step = SyncStep.make(StageInput(stage: stages[index], upstream: upstream, inputs: [], context: context))
+      let step = SyncStep.make(
+        StageInput(
+          stage: stages[index], upstream: upstream, inputs: [], context: context,
+          nodeID: firstID + (sourceStage == nil ? 0 : 1) + steps.count))
     {
       steps.append(step)
       fusedStages.append(stages[index])
@@ -113,19 +130,18 @@ struct PipelineCompiler {
     guard steps.count >= 2 || sourceStage != nil else { return nil }
     var sourceNode: Node?
     if let sourceStage {
-      nextNodeID += 1
-      sourceNode = Node(id: nextNodeID, text: sourceStage.text, inputs: [])
+      sourceNode = Node(id: newNodeID(), text: sourceStage.text, inputs: [])
     }
     var fused: [Node] = []
     for stage in fusedStages {
-      nextNodeID += 1
-      fused.append(Node(id: nextNodeID, text: stage.text, inputs: []))
+      fused.append(Node(id: newNodeID(), text: stage.text, inputs: []))
     }
     let chain = [previous, sourceNode].compactMap { $0 } + fused
     for (node, next) in zip(chain, chain.dropFirst()) { node.downstream = next }
     let all = [sourceNode].compactMap { $0 } + fused
-    if !buildingShared { owned.append(contentsOf: all) }
-    let sequence = FusedSequence(source: source, sourceNode: sourceNode, steps: steps, nodes: fused, context: context)
+    let lifetimes = all.map { _ in NodeLifetime(owner) }
+    let sequence = FusedSequence(
+      source: source, sourceNode: sourceNode, steps: steps, nodes: fused, context: context, lifetimes: lifetimes)
     return (ValueSequence(sequence), all, index)
   }
 }

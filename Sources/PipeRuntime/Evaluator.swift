@@ -8,14 +8,18 @@ public typealias CompiledClosure = @Sendable (Value, Value) throws(PipelineError
 public struct Evaluator: Sendable {
   /// The stage text errors are reported against.
   let stage: String
+  /// The node errors are reported against, when the closure belongs to one.
+  let nodeID: Int?
 
-  public init(stage: String) {
+  public init(stage: String, nodeID: Int? = nil) {
     self.stage = stage
+    self.nodeID = nodeID
   }
 
   public func compile(_ expr: TypedExpr) -> CompiledClosure {
     let stage = self.stage
-    let fail: @Sendable (String) -> PipelineError = { PipelineError(stage: stage, message: $0) }
+    let nodeID = self.nodeID
+    let fail: @Sendable (String) -> PipelineError = { PipelineError(stage: stage, message: $0, nodeID: nodeID) }
     switch expr.kind {
     case .constant(let value):
       return { _, _ in value }

@@ -51,6 +51,8 @@ struct FusedSequence: AsyncSequence, Sendable {
   let steps: [SyncStep]
   let nodes: [Node]
   let context: JobContext
+  /// The lifetimes of the source node and the stage nodes.
+  let lifetimes: [NodeLifetime]
 
   func makeAsyncIterator() -> Iterator {
     Iterator(sequence: self)
@@ -68,6 +70,7 @@ struct FusedSequence: AsyncSequence, Sendable {
     private let nodes: [Node]
     private let sourceNode: Node?
     private let context: JobContext
+    private let lifetimes: [NodeLifetime]
     private var started = false
     private var ended = false
     private let counting = Instrumentation.isOn
@@ -92,18 +95,17 @@ struct FusedSequence: AsyncSequence, Sendable {
       nodes = sequence.nodes
       sourceNode = sequence.sourceNode
       context = sequence.context
+      lifetimes = sequence.lifetimes
       switch sequence.source {
       case .upstream(let base): upstream = base.makeAsyncIterator()
       case .integers(let from, let through, let by):
         integer = (from, through, by, by > 0 ? from > through : from < through)
       case .values(let list): values = list
       }
-      context.liveIterators.add(nodes.count + (sourceNode == nil ? 0 : 1), ordering: .relaxed)
     }
 
     deinit {
       publish()
-      context.liveIterators.subtract(nodes.count + (sourceNode == nil ? 0 : 1), ordering: .relaxed)
       guard !ended else { return }
       // The consumer stopped asking: every stage still running was cancelled by it.
       for node in ([sourceNode].compactMap { $0 } + nodes).reversed() where node.state == .running {
@@ -182,7 +184,8 @@ struct FusedSequence: AsyncSequence, Sendable {
           if passed { return value }
         }
       } catch let error as PipelineError {
-        let failing = nodes.firstIndex { $0.text == error.stage } ?? 0
+        // The stage that threw, by id; an error from upstream passes through every stage.
+        let failing = nodes.firstIndex { $0.id == error.nodeID } ?? 0
         publish()
         for node in nodes[failing...] { _ = node.ended(.failed, reason: "\(error)") }
         ended = true

@@ -15,19 +15,18 @@ public final class Job: Sendable {
   public let id: Int
   public let text: String
   public let background: Bool
-  public let clockChoice: ClockChoice
   public let context: JobContext
-  /// The nodes of the pipeline, source first (the sink is not a node).
+  /// The nodes of the pipeline, source first, the sink last.
   public let nodes: [Node]
-  /// Elements the sink received.
-  public let received = Atomic<Int>(0)
 
   private struct Status {
     var state: JobState = .running
     var failure: PipelineError?
     var elapsedAtEnd: Duration?
     var task: Task<Void, Never>?
-    var waiters: [UnsafeContinuation<Void, Never>] = []
+    var cancelRequested = false
+    var waiters: [Int: UnsafeContinuation<Void, Never>] = [:]
+    var nextWaiter = 0
   }
 
   private let status = Locked(Status())
@@ -35,55 +34,65 @@ public final class Job: Sendable {
   /// Jobs whose task is still alive, process-wide.
   public static let liveTasks = Atomic<Int>(0)
 
-  init(id: Int, text: String, background: Bool, clockChoice: ClockChoice, context: JobContext, nodes: [Node]) {
+  init(id: Int, text: String, background: Bool, context: JobContext, nodes: [Node]) {
     self.id = id
-    self.clockChoice = clockChoice
     self.text = text
     self.background = background
     self.context = context
     self.nodes = nodes
   }
 
-  private let pauseOnEnd = Atomic<Bool>(false)
-
-  /// Asks the job to pause its virtual clock as it ends: the shell waits for it and must act
-  /// before time moves on.
-  public func pausesClockOnEnd() { pauseOnEnd.store(true, ordering: .relaxed) }
-
-  var shouldPauseClockOnEnd: Bool { pauseOnEnd.load(ordering: .relaxed) }
-
   public var state: JobState { status.withLock { $0.state } }
   public var failure: PipelineError? { status.withLock { $0.failure } }
-  public var output: Int { received.load(ordering: .relaxed) }
+  /// Elements the sink received.
+  public var output: Int { nodes.last { $0.isSink }?.input ?? 0 }
 
   /// Run time so far, or until it ended.
   public var elapsed: Duration { status.withLock { $0.elapsedAtEnd } ?? context.elapsed }
 
+  /// Cancels the job's task. On a virtual clock the cancellation runs on the clock's thread, the
+  /// only thread that runs the job's code.
   public func cancel() {
     context.markCancelled()
-    let task = status.withLock { $0.task }
-    task?.cancel()
+    let task = status.withLock { status -> Task<Void, Never>? in
+      status.cancelRequested = true
+      return status.task
+    }
+    guard let task else { return }
+    if let driver = context.clock.driver {
+      driver.perform { task.cancel() }
+    } else {
+      task.cancel()
+    }
   }
 
-  /// Waits until the job has ended.
+  /// Waits until the job has ended, or until the waiting task is cancelled.
   public func wait() async {
-    if state != .running { return }
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let done = status.withLock { status -> Bool in
-        if status.state != .running { return true }
-        status.waiters.append(continuation)
-        return false
+    let id = status.withLock { status -> Int in
+      defer { status.nextWaiter += 1 }
+      return status.nextWaiter
+    }
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        let done = status.withLock { status -> Bool in
+          if status.state != .running || Task.isCancelled { return true }
+          status.waiters[id] = continuation
+          return false
+        }
+        if done { continuation.resume() }
       }
-      if done { continuation.resume() }
+    } onCancel: {
+      let waiter = status.withLock { $0.waiters.removeValue(forKey: id) }
+      waiter?.resume()
     }
   }
 
   func attach(_ task: Task<Void, Never>) {
     let cancelled = status.withLock { status -> Bool in
       status.task = task
-      return status.state != .running
+      return status.cancelRequested
     }
-    if cancelled { task.cancel() }
+    if cancelled { cancel() }
   }
 
   /// Records how the job ended; `then` runs before anyone waiting is resumed.
@@ -94,7 +103,7 @@ public final class Job: Sendable {
       status.elapsedAtEnd = context.elapsed
       status.task = nil
       defer { status.waiters.removeAll() }
-      return status.waiters
+      return status.waiters.keys.sorted().compactMap { status.waiters[$0] }
     }
     then()
     for waiter in waiters { waiter.resume() }

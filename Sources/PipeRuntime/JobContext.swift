@@ -20,8 +20,8 @@ public final class JobContext: Sendable {
 
   func markCancelled() { cancelFlag.store(true, ordering: .relaxed) }
 
-  /// Node iterators of this job still alive; 0 once the job has let go of everything.
-  public let liveIterators = Atomic<Int>(0)
+  /// Nodes of this job still alive; 0 once the job has let go of everything.
+  public let liveNodes = LiveCount()
 
   init(
     jobID: Int, clock: PipeClock, background: Bool, console: Console, session: Session,
@@ -56,6 +56,8 @@ public final class JobContext: Sendable {
 public final class Session: Sendable {
   private let channels = Locked<[String: AsyncChannel<Value>]>([:])
   private let shared = Locked<[Int: ValueSequence]>([:])
+  /// Nodes of the hot parts of `share` fragments still alive: they outlive the jobs that built them.
+  public let sharedNodes = LiveCount()
 
   public init() {}
 

@@ -6,10 +6,8 @@ import Synchronization
 public enum ClockChoice: Sendable {
   /// The real `ContinuousClock`.
   case real
-  /// The session's virtual clock (already started), shared by all its virtual-time jobs.
+  /// A virtual clock: the session's, or one of its own (`draw`, `help` examples).
   case virtual(VirtualDriver)
-  /// A virtual clock of the job's own (`draw`, `help` examples).
-  case privateVirtual
 }
 
 /// The jobs of a session, by id. Ids count up from 1 and are never reused.
@@ -51,7 +49,8 @@ public final class JobTable: Sendable {
 
   public var running: [Job] { all.filter { $0.state == .running } }
 
-  /// Starts a job for `pipeline` (which must end with a sink) and returns it at once.
+  /// Starts a job for `pipeline` (which must end with a sink) and returns it at once. On a
+  /// virtual clock the job's task only runs while someone runs that clock.
   @discardableResult
   public func start(
     _ pipeline: CheckedPipeline, background: Bool, clock choice: ClockChoice, observer: (any NodeObserver)? = nil
@@ -60,29 +59,18 @@ public final class JobTable: Sendable {
       defer { state.nextID += 1 }
       return state.nextID
     }
-    let driver: VirtualDriver?
-    let ownsDriver: Bool
+    let clock: PipeClock
     switch choice {
-    case .real: (driver, ownsDriver) = (nil, false)
-    case .virtual(let shared): (driver, ownsDriver) = (shared, false)
-    case .privateVirtual: (driver, ownsDriver) = (VirtualDriver(), true)
+    case .real: clock = .real()
+    case .virtual(let driver): clock = PipeClock(kind: .virtual(driver))
     }
-    let clock = driver.map { PipeClock(kind: .virtual($0)) } ?? .real()
     let context = JobContext(
       jobID: id, clock: clock, background: background, console: console, session: session, observer: observer)
     var compiler = PipelineCompiler(context: context)
-    var buildError: (any Error)?
-    var sequence = ValueSequence([Value]().async)
-    var nodes: [Node] = []
-    var owned: [Node] = []
-    do {
-      (sequence, nodes) = try compiler.build(pipeline)
-      owned = compiler.owned
-    } catch {
-      buildError = error
-    }
-    let job = Job(
-      id: id, text: pipeline.text, background: background, clockChoice: choice, context: context, nodes: nodes)
+    let built = Result { try compiler.build(pipeline) }
+    let sinkNode = pipeline.sink.map { compiler.sinkNode($0) }
+    let nodes = ((try? built.get().nodes) ?? []) + [sinkNode].compactMap { $0 }
+    let job = Job(id: id, text: pipeline.text, background: background, context: context, nodes: nodes)
     state.withLock { state in
       state.jobs[id] = job
       state.order.append(id)
@@ -90,49 +78,55 @@ public final class JobTable: Sendable {
     Job.liveTasks.add(1, ordering: .relaxed)
     liveTasks.add(1, ordering: .relaxed)
     let table = self
-    let sink = pipeline.sink
-    let built = (sequence, buildError, owned)
+    let handle = PipelineHandle(built.map(\.sequence))
     let onEnd = self.onEnd.withLock { $0 }
     let console = self.console
     let operation: @Sendable () async -> Void = {
-      let outcome: (JobState, PipelineError?)
-      do {
-        if let error = built.1 { throw error }
-        if let sink {
-          try await Sinks.run(sink, built.0, context, job)
-        }
-        outcome = (Task.isCancelled ? .cancelled : .finished, nil)
-      } catch is CancellationError {
-        outcome = (.cancelled, nil)
-      } catch let error as PipelineError {
-        outcome = Task.isCancelled ? (.cancelled, nil) : (.failed, error)
-      } catch {
-        outcome = (.failed, PipelineError(stage: pipeline.text, message: "\(error)"))
-      }
-      // Every node of the job has stopped before the job counts as ended.
-      for node in built.2 { await node.waitUntilEnded() }
+      let outcome = await Self.runSink(handle, pipeline, sinkNode, context)
+      // The job ends only after every node of it has let go: operator tasks ended, iterators freed.
+      await context.liveNodes.waitUntilZero()
+      for node in Node.flattened(nodes) { node.endIfNeverStarted() }
       Job.liveTasks.subtract(1, ordering: .relaxed)
       table.liveTasks.subtract(1, ordering: .relaxed)
-      if job.shouldPauseClockOnEnd, !ownsDriver { driver?.hold() }
       job.end(outcome.0, failure: outcome.1) {
         console.flush()
         onEnd?.call(job)
       }
-      if ownsDriver { driver?.finish() }
     }
     let task: Task<Void, Never>
-    if let driver {
-      task = Task(executorPreference: driver, operation: operation)
-      if ownsDriver { driver.start() }
-    } else {
-      task = Task { await VirtualDriver.asForeign(operation) }
+    switch choice {
+    case .virtual(let driver): task = Task(executorPreference: driver, operation: operation)
+    case .real: task = Task { await VirtualDriver.asForeign(operation) }
     }
     job.attach(task)
     return job
   }
 
-  /// Node iterators alive in this table's jobs.
-  public var liveIterators: Int { all.reduce(0) { $0 + $1.context.liveIterators.load(ordering: .relaxed) } }
+  /// Runs the sink over the pipeline and says how the job ended. The pipeline's sequences are
+  /// released when this returns, so operators that live as long as their sequence (`share`) stop.
+  private static func runSink(
+    _ handle: PipelineHandle, _ pipeline: CheckedPipeline, _ sinkNode: Node?, _ context: JobContext
+  ) async -> (JobState, PipelineError?) {
+    do {
+      let sequence = try handle.take().get()
+      guard let sink = pipeline.sink, let sinkNode else {
+        return (
+          .failed, PipelineError(stage: pipeline.text, message: "the pipeline has no sink (a bug: please report it)")
+        )
+      }
+      try await Sinks.run(sink, sequence, context, sinkNode)
+      return (Task.isCancelled ? .cancelled : .finished, nil)
+    } catch is CancellationError {
+      return (.cancelled, nil)
+    } catch let error as PipelineError {
+      return Task.isCancelled ? (.cancelled, nil) : (.failed, error)
+    } catch {
+      return (.failed, PipelineError(stage: pipeline.text, message: "\(error)"))
+    }
+  }
+
+  /// Nodes alive in this table's jobs.
+  public var liveNodes: Int { all.reduce(0) { $0 + $1.context.liveNodes.value } }
 
   /// Cancels every running job; returns how many there were.
   @discardableResult
@@ -140,5 +134,22 @@ public final class JobTable: Sendable {
     let running = self.running
     for job in running { job.cancel() }
     return running.count
+  }
+}
+
+/// The compiled pipeline of a job until its sink takes it: after that nothing but the running
+/// iterators holds the pipeline's sequences.
+final class PipelineHandle: Sendable {
+  private let sequence: Locked<Result<ValueSequence, any Error>?>
+
+  init(_ sequence: Result<ValueSequence, any Error>) {
+    self.sequence = Locked(sequence)
+  }
+
+  func take() -> Result<ValueSequence, any Error> {
+    sequence.withLock { stored in
+      defer { stored = nil }
+      return stored ?? .failure(CancellationError())
+    }
   }
 }

@@ -43,13 +43,17 @@ public final class Node: Sendable {
   public let text: String
   /// The nodes of each input pipeline of a combinator, group or shared fragment.
   public let inputs: [[Node]]
+  /// Elements it passed on (a sink: results it printed or sent).
   let counters = Atomic<Int>(0)
+  /// Elements a sink received; other nodes' input is their upstream's output.
+  let received = Atomic<Int>(0)
+  /// Whether this is the sink of its pipeline.
+  public let isSink: Bool
   private let stateStorage = Locked(NodeState.idle)
-  private let waiters = Locked<[UnsafeContinuation<Void, Never>]>([])
   private let reasonStorage = Locked<String?>(nil)
 
-  /// Node iterators alive in the process: what a running pipeline holds. After a job ends it
-  /// returns to what it was before (the `Node` records stay, for `inspect`).
+  /// Nodes alive in the process: built and not yet let go of by their sequence and iterators.
+  /// After a job ends it returns to what it was before (the `Node` records stay, for `inspect`).
   public static let live = Atomic<Int>(0)
 
   /// The node that consumes this one's output (nil for the last one: the sink consumes it).
@@ -57,8 +61,9 @@ public final class Node: Sendable {
   /// Whether this node is the last of a combinator's input, so its consumer is the combinator.
   private let feedsCombinatorStorage = Atomic<Bool>(false)
 
-  init(id: Int, text: String, inputs: [[Node]]) {
+  init(id: Int, text: String, inputs: [[Node]], isSink: Bool = false) {
     self.id = id
+    self.isSink = isSink
     self.text = text
     self.inputs = inputs
     for input in inputs {
@@ -66,6 +71,11 @@ public final class Node: Sendable {
       input.last?.downstream = self
       input.last?.feedsCombinatorStorage.store(true, ordering: .relaxed)
     }
+  }
+
+  /// Every node of a tree, each node's inputs before it (the order `draw` lists them in).
+  public static func flattened(_ nodes: [Node]) -> [Node] {
+    nodes.flatMap { node in node.inputs.flatMap { flattened($0) } + [node] }
   }
 
   var downstream: Node? {
@@ -89,6 +99,8 @@ public final class Node: Sendable {
 
   /// Elements the node passed on.
   public var output: Int { counters.load(ordering: .relaxed) }
+  /// Elements a sink received.
+  public var input: Int { received.load(ordering: .relaxed) }
   public var state: NodeState { stateStorage.withLock { $0 } }
   /// Why it was cancelled or how it failed, where known.
   public var reason: String? { reasonStorage.withLock { $0 } }
@@ -109,25 +121,11 @@ public final class Node: Sendable {
       return true
     }
     if changed, let reason { reasonStorage.withLock { $0 = reason } }
-    if changed {
-      for waiter in waiters.withLock({ waiters in
-        defer { waiters.removeAll() }; return waiters
-      }) { waiter.resume() }
-    }
     return changed
   }
 
-  /// Waits until a running node has ended; a node that never started is ended as cancelled.
-  func waitUntilEnded() async {
-    if state == .idle, ended(.cancelled, reason: "never started") { return }
-    if state != .running { return }
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let done = waiters.withLock { waiters -> Bool in
-        if state != .running { return true }
-        waiters.append(continuation)
-        return false
-      }
-      if done { continuation.resume() }
-    }
+  /// Ends a node that was never asked for an element: it is cancelled with its job.
+  func endIfNeverStarted() {
+    if state == .idle { _ = ended(.cancelled, reason: "never started") }
   }
 }

@@ -2,15 +2,18 @@ import PipeSema
 
 /// Wraps a node's output to keep its `Node` record: start, elements out, and how it ended. An
 /// iterator dropped before its end means the consumer stopped asking: the node was cancelled.
+/// The sequence and its iterators hold the node's `NodeLifetime`, so the job knows when the node
+/// has let go of everything.
 struct NodeSequence: AsyncSequence, Sendable {
   typealias Element = Value
 
   let base: ValueSequence
   let node: Node
   let context: JobContext
+  let lifetime: NodeLifetime
 
   func makeAsyncIterator() -> Iterator {
-    Iterator(base: base.makeAsyncIterator(), node: node, context: context)
+    Iterator(base: base.makeAsyncIterator(), node: node, context: context, lifetime: lifetime)
   }
 
   /// A class, so its `deinit` records how the node ended before the upstream iterator it holds is
@@ -19,18 +22,17 @@ struct NodeSequence: AsyncSequence, Sendable {
     var base: ValueSequence.Iterator
     let node: Node
     let context: JobContext
+    let lifetime: NodeLifetime
+    private let counting = Instrumentation.isOn
 
-    init(base: ValueSequence.Iterator, node: Node, context: JobContext) {
+    init(base: ValueSequence.Iterator, node: Node, context: JobContext, lifetime: NodeLifetime) {
       self.base = base
       self.node = node
       self.context = context
-      Node.live.add(1, ordering: .relaxed)
-      context.liveIterators.add(1, ordering: .relaxed)
+      self.lifetime = lifetime
     }
 
     deinit {
-      Node.live.subtract(1, ordering: .relaxed)
-      context.liveIterators.subtract(1, ordering: .relaxed)
       if node.state == .idle || node.state == .running {
         end(.cancelled, reason: node.cancellationReason(jobCancelled: context.cancelRequested))
       }
@@ -56,7 +58,7 @@ struct NodeSequence: AsyncSequence, Sendable {
           }
           return nil
         }
-        node.counters.add(1, ordering: .relaxed)
+        if counting { node.counters.add(1, ordering: .relaxed) }
         if context.observing { context.record(node, .element(value)) }
         return value
       } catch is CancellationError {
@@ -66,6 +68,57 @@ struct NodeSequence: AsyncSequence, Sendable {
         end(.failed, reason: "\(error)")
         throw error
       }
+    }
+  }
+}
+
+/// Wraps an operator whose iterator leaves a task of its own running when it is dropped before
+/// its end (swift-async-algorithms' `buffer` producer keeps iterating, or waiting, until the
+/// consumer's task is cancelled inside `next()`). When the consumer stops asking, this asks once
+/// more from a cancelled task: the operator's cancellation handler then stops its task, and the
+/// upstream iterators it held are released.
+struct CancellingWhenDropped<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == Value {
+  typealias Element = Value
+  let base: Base
+
+  func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator()) }
+
+  final class Iterator: AsyncIteratorProtocol {
+    private var base: Base.AsyncIterator?
+
+    init(base: Base.AsyncIterator) {
+      self.base = base
+    }
+
+    func next() async throws -> Value? {
+      do {
+        let value = try await base?.next()
+        if value == nil { base = nil }
+        return value
+      } catch {
+        base = nil
+        throw error
+      }
+    }
+
+    deinit {
+      guard let base else { return }
+      let handOver = HandOver(base)
+      let task = Task {
+        var iterator = handOver.iterator
+        _ = try? await iterator.next()
+      }
+      task.cancel()
+    }
+  }
+
+  /// Moves the dropped iterator into the task that stops it.
+  private struct HandOver: @unchecked Sendable {
+    // @unchecked: the iterator is handed over from a deinit; nothing else holds it any more.
+    let iterator: Base.AsyncIterator
+
+    init(_ iterator: Base.AsyncIterator) {
+      self.iterator = iterator
     }
   }
 }

@@ -106,14 +106,17 @@ final class OnceContinuation: Sendable {
     if let early { continuation.resume(with: early) }
   }
 
-  func resume(with result: Result<String?, any Error>) {
-    let continuation = state.withLock { state -> UnsafeContinuation<String?, any Error>? in
-      guard state.early == nil else { return nil }
+  /// Resumes with `result` unless something came first; true when this was the first.
+  @discardableResult
+  func resume(with result: Result<String?, any Error>) -> Bool {
+    let (first, continuation) = state.withLock { state -> (Bool, UnsafeContinuation<String?, any Error>?) in
+      guard state.early == nil else { return (false, nil) }
       state.early = result
       defer { state.continuation = nil }
-      return state.continuation
+      return (true, state.continuation)
     }
     continuation?.resume(with: result)
+    return first
   }
 }
 
@@ -186,8 +189,10 @@ struct LinesSequence: AsyncSequence, Sendable {
   /// The path, or nil for standard input.
   let path: String?
   let stage: String
+  /// The job's virtual clock, if it has one: reads then take no virtual time.
+  let driver: VirtualDriver?
 
-  func makeAsyncIterator() -> Iterator { Iterator(reader: LineReader(path: path, stage: stage)) }
+  func makeAsyncIterator() -> Iterator { Iterator(reader: LineReader(path: path, stage: stage, driver: driver)) }
 
   struct Iterator: AsyncIteratorProtocol {
     let reader: LineReader
@@ -207,10 +212,12 @@ final class LineReader: @unchecked Sendable {
   private var opened = false
   private let path: String?
   private let stage: String
+  private let driver: VirtualDriver?
 
-  init(path: String?, stage: String) {
+  init(path: String?, stage: String, driver: VirtualDriver?) {
     self.path = path
     self.stage = stage
+    self.driver = driver
   }
 
   deinit {
@@ -218,16 +225,28 @@ final class LineReader: @unchecked Sendable {
   }
 
   /// The next line; cancellation returns nil at once (a read already under way finishes unseen).
+  /// Each read runs on a thread of its own, so a read that blocks (a FIFO) holds up no other.
+  /// On a virtual clock the clock stands still until the read is back, and the reading task is
+  /// resumed on the clock's thread.
   func nextLine() async throws -> String? {
     let once = OnceContinuation()
+    let driver = self.driver
+    let deliver: @Sendable (Result<String?, any Error>) -> Void = { result in
+      guard let driver else {
+        once.resume(with: result)
+        return
+      }
+      driver.perform { if once.resume(with: result) { driver.externalWorkEnded() } }
+    }
+    driver?.externalWorkBegan()
     return try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<String?, any Error>) in
         once.store(continuation)
         let reader = self
-        BlockingReads.queue.async { once.resume(with: Result { try reader.readLine() }) }
+        DispatchQueue.global().async { deliver(Result { try reader.readLine() }) }
       }
     } onCancel: {
-      once.resume(with: .success(nil))
+      deliver(.success(nil))
     }
   }
 
@@ -254,9 +273,4 @@ final class LineReader: @unchecked Sendable {
     if line.hasSuffix("\n") { line.removeLast() }
     return line
   }
-}
-
-/// A serial queue of blocking reads, off the cooperative pool.
-enum BlockingReads {
-  static let queue = DispatchQueue(label: "pipesh.blocking-reads")
 }

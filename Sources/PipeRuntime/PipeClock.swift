@@ -30,9 +30,10 @@ public struct PipeClock: Clock, Sendable {
   /// The real clock, with its origin now.
   public static func real() -> PipeClock { PipeClock(kind: .real(ContinuousClock.now)) }
 
-  public var isVirtual: Bool {
-    if case .virtual = kind { return true }
-    return false
+  /// The virtual clock's driver, or nil for the real clock.
+  var driver: VirtualDriver? {
+    if case .virtual(let driver) = kind { return driver }
+    return nil
   }
 
   public var now: PipeInstant {

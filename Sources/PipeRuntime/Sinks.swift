@@ -1,126 +1,185 @@
 import PipeSema
 import Synchronization
 
-/// Runs the sink of a job: iterates the last node and prints the result.
+/// How a sink's input ended.
+enum SinkEnd {
+  case finished
+  case failed
+  case cancelled
+}
+
+/// What a sink prints or sends: each result counts as the sink node's output and is an event of it.
+struct SinkOutput {
+  let context: JobContext
+  let node: Node
+
+  /// Passes on one result: prints `text` for it, or with `print: false` only counts it (`into`).
+  func emit(_ value: Value, text: String? = nil, print: Bool = true) {
+    node.counters.add(1, ordering: .relaxed)
+    if context.observing { context.record(node, .element(value)) }
+    if print { context.emit(text ?? value.printed) }
+  }
+}
+
+/// What one kind of sink does with its input.
+protocol SinkBody {
+  /// Takes one element; false when the sink needs no more (`first`).
+  mutating func receive(_ value: Value, _ output: SinkOutput) async throws -> Bool
+  /// The input ended: print what is due.
+  mutating func end(_ how: SinkEnd, _ output: SinkOutput)
+}
+
+/// A sink that prints one result when its input finishes (`count`, `sum`, `collect`, …).
+struct Reduction: SinkBody {
+  var result: Value
+  let step: (Value, Value) throws -> (result: Value, more: Bool)
+
+  mutating func receive(_ value: Value, _ output: SinkOutput) throws -> Bool {
+    let (next, more) = try step(result, value)
+    result = next
+    return more
+  }
+
+  func end(_ how: SinkEnd, _ output: SinkOutput) {
+    if how == .finished { output.emit(result) }
+  }
+}
+
+/// A sink that acts on every element (`print`, `drain`, `into`).
+struct ForEach: SinkBody {
+  let action: @Sendable (Value, SinkOutput) async -> Void
+
+  func receive(_ value: Value, _ output: SinkOutput) async -> Bool {
+    await action(value, output)
+    return true
+  }
+
+  func end(_ how: SinkEnd, _ output: SinkOutput) {}
+}
+
+/// `diagram`: one marble line when the input ends, however it ends.
+struct DiagramSink: SinkBody {
+  var recorder: DiagramRecorder
+  let context: JobContext
+
+  mutating func receive(_ value: Value, _ output: SinkOutput) -> Bool {
+    recorder.add(context.elapsed, .value(value.printed))
+    return true
+  }
+
+  mutating func end(_ how: SinkEnd, _ output: SinkOutput) {
+    switch how {
+    case .finished: recorder.add(context.elapsed, .finish)
+    case .failed: recorder.add(context.elapsed, .fail)
+    case .cancelled: recorder.add(context.elapsed, .cancel)
+    }
+    output.emit(.string(recorder.line), text: recorder.line)
+  }
+}
+
+/// Runs the sink of a job: the last node of the pipeline, consuming the one before it.
 enum Sinks {
-  /// Consumes `upstream` as `stage` says; `received` counts the elements the sink got.
   static func run(
-    _ stage: CheckedStage, _ upstream: ValueSequence, _ context: JobContext, _ job: Job
+    _ stage: CheckedStage, _ upstream: ValueSequence, _ context: JobContext, _ node: Node
   )
     async throws
   {
-    let input = StageInput(stage: stage, upstream: upstream, inputs: [], context: context)
-    switch stage.name {
-    case "count":
-      var count = 0
-      for try await _ in upstream {
-        count += 1
-        job.received.add(1, ordering: .relaxed)
-      }
-      try finish(context, .int(count))
-    case "sum":
-      var total: Value = stage.outputType == .double ? .double(0) : .int(0)
+    let input = StageInput(stage: stage, upstream: upstream, inputs: [], context: context, nodeID: node.id)
+    var body = try makeBody(input)
+    let output = SinkOutput(context: context, node: node)
+    if node.started() { context.record(node, .start) }
+    do {
       for try await value in upstream {
-        job.received.add(1, ordering: .relaxed)
-        switch (total, value) {
-        case (.int(let a), .int(let b)):
-          let (sum, overflow) = a.addingReportingOverflow(b)
-          if overflow { throw PipelineError(stage: stage.text, message: "integer overflow in \(a) + \(b)") }
-          total = .int(sum)
-        case (.double(let a), .double(let b)): total = .double(a + b)
-        case (.double(let a), .int(let b)): total = .double(a + Double(b))
-        default: break
-        }
+        node.received.add(1, ordering: .relaxed)
+        guard try await body.receive(value, output) else { break }
       }
-      try finish(context, total)
-    case "min", "max":
-      let wantsMin = stage.name == "min"
-      var best: Value?
-      for try await value in upstream {
-        job.received.add(1, ordering: .relaxed)
-        if let current = best {
-          if Evaluator.less(value, current) == wantsMin, value != current { best = value }
-        } else {
-          best = value
-        }
-      }
-      try finish(context, best ?? .none)
-    case "first":
-      var first: Value = .none
-      for try await value in upstream {
-        job.received.add(1, ordering: .relaxed)
-        first = value
-        break
-      }
-      try finish(context, first)
-    case "last":
-      var last: Value = .none
-      for try await value in upstream {
-        job.received.add(1, ordering: .relaxed)
-        last = value
-      }
-      try finish(context, last)
-    case "collect":
-      var all: [Value] = []
-      for try await value in upstream {
-        job.received.add(1, ordering: .relaxed)
-        all.append(value)
-      }
-      try finish(context, .array(all))
-    case "reduce":
-      let next = input.closure("next")
-      var result = input.value("initial") ?? .none
-      for try await value in upstream {
-        job.received.add(1, ordering: .relaxed)
-        result = try next(result, value)
-      }
-      try finish(context, result)
-    case "drain":
-      for try await _ in upstream { job.received.add(1, ordering: .relaxed) }
-    case "into":
-      let channel = context.session.channel(input.name("name") ?? "")
-      for try await value in upstream {
-        job.received.add(1, ordering: .relaxed)
-        await channel.send(value)
-      }
-    case "diagram":
-      try await diagram(input, job)
-    default:
-      let label = input.string("label").map { "\($0): " } ?? ""
-      let time = input.bool("time") ?? false
-      for try await value in upstream {
-        job.received.add(1, ordering: .relaxed)
-        let stamp = time ? formatSeconds(context.elapsed, decimals: 3).withPlus + " " : ""
-        context.emit(stamp + label + value.printed)
-      }
+      let cancelled = Task.isCancelled
+      body.end(cancelled ? .cancelled : .finished, output)
+      end(node, context, cancelled ? .cancelled : .finished)
+      if cancelled { throw CancellationError() }
+    } catch is CancellationError {
+      body.end(.cancelled, output)
+      end(node, context, .cancelled)
+      throw CancellationError()
+    } catch {
+      body.end(.failed, output)
+      end(node, context, .failed, reason: "\(error)")
+      throw error
     }
   }
 
-  /// Prints a one-shot sink's result, unless the job was cancelled before the end.
-  private static func finish(_ context: JobContext, _ value: Value) throws {
-    try Task.checkCancellation()
-    context.emit(value.printed)
+  private static func end(_ node: Node, _ context: JobContext, _ state: NodeState, reason: String? = nil) {
+    let reason = state == .cancelled ? reason ?? (context.cancelRequested ? "job cancelled" : nil) : reason
+    guard node.ended(state, reason: reason) else { return }
+    switch state {
+    case .finished: context.record(node, .finished)
+    case .failed: context.record(node, .failed(reason ?? ""))
+    default: context.record(node, .cancelled(reason ?? ""))
+    }
   }
 
-  private static func diagram(_ input: StageInput, _ job: Job) async throws {
-    let tick = input.duration("tick") ?? .seconds(1)
-    var recorder = DiagramRecorder(tick: tick)
+  /// The body of the sink `input.stage` names.
+  private static func makeBody(_ input: StageInput) throws -> any SinkBody {
+    let stage = input.stage
     let context = input.context
-    do {
-      for try await value in input.upstream {
-        job.received.add(1, ordering: .relaxed)
-        recorder.add(context.elapsed, .value(value.printed))
+    switch stage.name {
+    case "count":
+      return Reduction(result: .int(0)) { count, _ in
+        guard case .int(let n) = count else { return (count, true) }
+        return (.int(n + 1), true)
       }
-      recorder.add(context.elapsed, Task.isCancelled ? .cancel : .finish)
-      context.emit(recorder.line)
-    } catch is CancellationError {
-      recorder.add(context.elapsed, .cancel)
-      context.emit(recorder.line)
-      throw CancellationError()
-    } catch {
-      recorder.add(context.elapsed, .fail)
-      context.emit(recorder.line)
-      throw error
+    case "sum":
+      return Reduction(result: stage.outputType == .double ? .double(0) : .int(0)) { total, value in
+        switch (total, value) {
+        case (.int(let a), .int(let b)):
+          let (sum, overflow) = a.addingReportingOverflow(b)
+          if overflow {
+            throw PipelineError(stage: stage.text, message: "integer overflow in \(a) + \(b)", nodeID: input.nodeID)
+          }
+          return (.int(sum), true)
+        case (.double(let a), .double(let b)): return (.double(a + b), true)
+        case (.double(let a), .int(let b)): return (.double(a + Double(b)), true)
+        default: return (total, true)
+        }
+      }
+    case "min", "max":
+      let wantsMin = stage.name == "min"
+      return Reduction(result: .none) { best, value in
+        if best == .none { return (value, true) }
+        return (Evaluator.less(value, best) == wantsMin && value != best ? value : best, true)
+      }
+    case "first":
+      return Reduction(result: .none) { _, value in (value, false) }
+    case "last":
+      return Reduction(result: .none) { _, value in (value, true) }
+    case "collect":
+      return Reduction(result: .array([])) { all, value in
+        guard case .array(var values) = all else { return (all, true) }
+        values.append(value)
+        return (.array(values), true)
+      }
+    case "reduce":
+      let next = input.closure("next")
+      return Reduction(result: input.value("initial") ?? .none) { result, value in (try next(result, value), true) }
+    case "drain":
+      return ForEach { _, _ in }
+    case "into":
+      let channel = context.session.channel(input.name("name") ?? "")
+      return ForEach { value, output in
+        await channel.send(value)
+        output.emit(value, print: false)
+      }
+    case "diagram":
+      return DiagramSink(recorder: DiagramRecorder(tick: input.duration("tick") ?? .seconds(1)), context: context)
+    case "print":
+      let label = input.string("label").map { "\($0): " } ?? ""
+      let time = input.bool("time") ?? false
+      return ForEach { value, output in
+        let stamp = time ? formatSeconds(context.elapsed, decimals: 3).withPlus + " " : ""
+        output.emit(value, text: stamp + label + value.printed)
+      }
+    default:
+      throw PipelineError(stage: stage.text, message: "pipesh has no sink '\(stage.name)' (a bug: please report it)")
     }
   }
 }

@@ -1,5 +1,4 @@
 import CPipeSupport
-import DequeModule
 import Locking
 
 #if canImport(Glibc)
@@ -8,230 +7,223 @@ import Locking
   import Darwin
 #endif
 
-/// The virtual clock of one job and the thread that runs the job's tasks. Time stands still while
-/// any task of the job can run, and jumps to the next deadline when every one of them waits on the
-/// clock; ties wake in the order they went to sleep, so a run is the same every time.
+/// A virtual clock and the one thread that runs every task on it. Time stands still while any
+/// task can run, and jumps to the next deadline when all of them wait on the clock; tasks that
+/// become runnable at the same instant run in the order they became runnable, so a run prints the
+/// same bytes every time and in every build.
 ///
-/// The job's root task prefers this executor; tasks that the operators start with `Task { }` are
-/// caught by the runtime's global-enqueue hook when they are enqueued from this driver's thread.
+/// Tasks get here two ways: a job's root task prefers this executor, and tasks the operators start
+/// with `Task { }` are caught by the runtime's global-enqueue hook when they are enqueued from this
+/// driver's thread. The transitions live in `VirtualClockStateMachine`.
+///
+/// The only way to let time move is `run(until:)`.
 public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
-  // @unchecked: every mutable field is guarded by `state`'s mutex or only touched on the driver thread.
+  // @unchecked: `machine` is only touched while `mutex` is held; the thread handle only in `start`.
 
-  struct Sleeper {
-    let deadline: PipeInstant
-    let sequence: Int
-    let continuation: UnsafeContinuation<Void, any Error>
+  private var machine = VirtualClockStateMachine()
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+  public init() {
+    _ = Self.hookInstalled
+    pthread_mutex_init(mutex, nil)
+    pthread_cond_init(condition, nil)
+    start()
   }
 
-  struct State {
-    /// Jobs ready to run, in the order they became ready.
-    var queue = Deque<UnownedJob>()
-    /// Tasks waiting for a deadline, keyed by their sequence number.
-    var sleepers: [Int: Sleeper] = [:]
-    var now = PipeInstant(offset: .zero)
-    var nextSequence = 0
-    /// No more work will come: leave once nothing is left to run.
-    var finishing = false
-    /// The shell is issuing statements: nothing runs and time does not move.
-    var shellActive = false
+  deinit {
+    pthread_cond_destroy(condition)
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+    condition.deallocate()
   }
 
-  private let state = Locked(State())
-  private var mutex = pthread_mutex_t()
-  private var condition = pthread_cond_t()
-  private var thread = pthread_t()
-
-  /// Tasks that live outside every virtual world, by address: the shell's own tasks and
-  /// real-clock jobs. The hook never pulls them into a driver, even when a virtual task resumes
-  /// them (a job ending, a channel handing over a value). A shell task resumed from a driver
-  /// pauses that driver at once, so time does not move before the shell has acted.
-  struct Outsider {
-    var registrations = 0
-    var isShell = false
+  /// Runs `body` under the lock, then wakes the driver thread.
+  private func update<T>(_ body: (inout VirtualClockStateMachine) -> T) -> T {
+    pthread_mutex_lock(mutex)
+    defer {
+      pthread_cond_signal(condition)
+      pthread_mutex_unlock(mutex)
+    }
+    return body(&machine)
   }
 
-  static let outsiders = Locked<[UInt: Outsider]>([:])
+  public var now: PipeInstant {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return machine.now
+  }
 
-  /// Runs `body` with the current task marked as a real-clock job, outside every virtual world.
+  // MARK: the one entry point
+
+  /// Lets the clock run until `body`, run as a task on this clock, returns; then pauses it before
+  /// any other task runs, and returns `body`'s result. `onStall` is called (once, on the driver
+  /// thread) if nothing can run and nobody sleeps while `body` has not returned. Cancelling the
+  /// calling task cancels `body`.
+  public func run<T: Sendable>(
+    until body: @escaping @Sendable () async -> T, onStall: (@Sendable () -> Void)? = nil
+  ) async -> T {
+    let started = Locked<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+    return await withTaskCancellationHandler {
+      await withUnsafeContinuation { (waiter: UnsafeContinuation<T, Never>) in
+        let id = update { $0.runStarted(onStall: onStall) }
+        let task = Task(executorPreference: self) {
+          let value = await body()
+          self.update { $0.runEnded(id, resume: { waiter.resume(returning: value) }) }
+        }
+        let cancelled = started.withLock { state -> Bool in
+          state.task = task
+          return state.cancelled
+        }
+        if cancelled { perform { task.cancel() } }
+      }
+    } onCancel: {
+      let task = started.withLock { state -> Task<Void, Never>? in
+        state.cancelled = true
+        return state.task
+      }
+      if let task { perform { task.cancel() } }
+    }
+  }
+
+  /// Does `action` on the driver thread, even while the clock is paused: cancellations of tasks
+  /// on this clock go this way, so no other thread ever runs their cancellation handlers (which
+  /// take the operators' locks) while the driver runs their code.
+  public func perform(_ action: @escaping @Sendable () -> Void) {
+    update { $0.actionRequested(action) }
+  }
+
+  /// Does `action` on the driver thread and returns once it is done. The shell changes the
+  /// virtual world this way (closing a channel), so what the change makes runnable is queued in
+  /// the order of the statements.
+  public func perform(andWait action: @escaping @Sendable () -> Void) async {
+    await withUnsafeContinuation { (waiter: UnsafeContinuation<Void, Never>) in
+      perform {
+        action()
+        self.outsideTheClock { waiter.resume() }
+      }
+    }
+  }
+
+  /// Calls `body` on the driver thread as if from no driver's thread: a task it resumes goes back
+  /// to the global executor instead of into this clock.
+  private func outsideTheClock(_ body: () -> Void) {
+    pipe_set_current_driver(nil)
+    body()
+    pipe_set_current_driver(Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  /// Work outside the clock that a task of it waits for (a file read) began: until it ends, no
+  /// task runs and time does not move, so the read takes no virtual time and nothing overtakes it.
+  func externalWorkBegan() {
+    update { $0.externalWorkBegan() }
+  }
+
+  /// The external work ended; call it on the driver thread (inside `perform`).
+  func externalWorkEnded() {
+    update { $0.externalWorkEnded() }
+  }
+
+  /// No one will use the clock again: the thread runs what is queued, cancels the tasks still
+  /// sleeping on it, and ends.
+  public func shutdown() {
+    update { $0.shutdownRequested() }
+  }
+
+  // MARK: the clock
+
+  func sleep(until deadline: PipeInstant) async throws {
+    try Task.checkCancellation()
+    let sequence = update { $0.sleepSequence() }
+    try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+        let sleeping = update { $0.slept(until: deadline, sequence: sequence, continuation: continuation) }
+        if !sleeping { continuation.resume() }
+      }
+    } onCancel: {
+      let sleeper = update { $0.sleepCancelled(sequence) }
+      sleeper?.continuation.resume(throwing: CancellationError())
+    }
+  }
+
+  // MARK: the executor
+
+  public func enqueue(_ job: UnownedJob) {
+    update { $0.enqueued(job) }
+  }
+
+  static let hookInstalled: Bool = {
+    swift_task_enqueueGlobal_hook = { job, original in
+      guard let raw = pipe_current_driver(),
+        !foreignTasks.withLock({ $0[UInt(bitPattern: job)] != nil })
+      else { return original(job) }
+      let driver = Unmanaged<VirtualDriver>.fromOpaque(raw).takeUnretainedValue()
+      driver.enqueue(unsafeBitCast(job, to: UnownedJob.self))
+    }
+    return true
+  }()
+
+  /// Root tasks of real-clock jobs, by address, with how many times each is registered: the hook
+  /// leaves them on the global executor even when a virtual task resumes them (a channel handing
+  /// over a value).
+  static let foreignTasks = Locked<[UInt: Int]>([:])
+
+  /// Runs `body` with the current task marked as a real-clock job's, outside every virtual clock.
   public static func asForeign<T>(_ body: () async -> T) async -> T {
-    await registered(shell: false, body)
-  }
-
-  /// Runs `body` with the current task marked as the shell's: outside every virtual world, and
-  /// pausing a driver that resumes it.
-  public static func asShell<T>(_ body: () async -> T) async -> T {
-    await registered(shell: true, body)
-  }
-
-  private static func registered<T>(shell: Bool, _ body: () async -> T) async -> T {
     let address = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
     guard let address else { return await body() }
-    outsiders.withLock {
-      $0[address, default: Outsider()].registrations += 1
-      $0[address, default: Outsider()].isShell = $0[address, default: Outsider()].isShell || shell
-    }
+    foreignTasks.withLock { $0[address, default: 0] += 1 }
     defer {
-      outsiders.withLock { table in
-        table[address, default: Outsider()].registrations -= 1
-        if table[address, default: Outsider()].registrations <= 0 { table[address] = nil }
+      foreignTasks.withLock { table in
+        let count = table[address, default: 1] - 1
+        table[address] = count > 0 ? count : nil
       }
     }
     return await body()
   }
 
-  static let hookInstalled: Bool = {
-    swift_task_enqueueGlobal_hook = { job, original in
-      guard let raw = pipe_current_driver() else { return original(job) }
-      let driver = Unmanaged<VirtualDriver>.fromOpaque(raw).takeUnretainedValue()
-      switch outsiders.withLock({ $0[UInt(bitPattern: job)]?.isShell }) {
-      case nil:
-        driver.enqueue(unsafeBitCast(job, to: UnownedJob.self))
-      case true?:
-        driver.hold()
-        original(job)
-      case false?:
-        original(job)
-      }
-    }
-    return true
-  }()
+  // MARK: the thread
 
-  public init() {
-    _ = Self.hookInstalled
-    pthread_mutex_init(&mutex, nil)
-    pthread_cond_init(&condition, nil)
-  }
-
-  deinit {
-    pthread_cond_destroy(&condition)
-    pthread_mutex_destroy(&mutex)
-  }
-
-  public var now: PipeInstant { state.withLock { $0.now } }
-
-  /// Starts the driver thread; it holds the driver until the job is over.
-  public func start() {
+  private func start() {
+    var thread = pthread_t()
     let retained = Unmanaged.passRetained(self).toOpaque()
     pthread_create(
       &thread, nil,
       { raw in
         guard let raw else { return nil }
-        let driver = Unmanaged<VirtualDriver>.fromOpaque(raw).takeRetainedValue()
-        driver.run()
+        Unmanaged<VirtualDriver>.fromOpaque(raw).takeRetainedValue().loop()
         return nil
       }, retained)
     pthread_detach(thread)
   }
 
-  /// Tells the driver no more work will come: it leaves once the queue is empty, cancelling
-  /// any sleepers left behind.
-  public func finish() {
-    state.withLock { $0.finishing = true }
-    signal()
-  }
-
-  /// Pauses the job's world until `release()`: nothing runs and time does not move. The shell
-  /// holds the clock while it issues statements, so every statement up to the next wait starts at
-  /// the same instant and the tasks then run in the order the statements made them.
-  public func hold() {
-    state.withLock { $0.shellActive = true }
-  }
-
-  public func release() {
-    state.withLock { $0.shellActive = false }
-    signal()
-  }
-
-  public func enqueue(_ job: UnownedJob) {
-    state.withLock { $0.queue.append(job) }
-    signal()
-  }
-
-  private func signal() {
-    pthread_mutex_lock(&mutex)
-    pthread_cond_signal(&condition)
-    pthread_mutex_unlock(&mutex)
-  }
-
-  func sleep(until deadline: PipeInstant) async throws {
-    if deadline <= now {
-      try Task.checkCancellation()
-      return
-    }
-    let sequence = state.withLock { state -> Int in
-      state.nextSequence += 1
-      return state.nextSequence
-    }
-    try await withTaskCancellationHandler {
-      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-        let resumeNow = state.withLock { state -> Bool in
-          if Task.isCancelled { return true }
-          state.sleepers[sequence] = Sleeper(deadline: deadline, sequence: sequence, continuation: continuation)
-          return false
-        }
-        if resumeNow { continuation.resume(throwing: CancellationError()) }
-        signal()
-      }
-    } onCancel: {
-      let sleeper = state.withLock { $0.sleepers.removeValue(forKey: sequence) }
-      sleeper?.continuation.resume(throwing: CancellationError())
-    }
-  }
-
-  /// What the driver does next.
-  private enum Step {
-    /// Run this job.
-    case run(UnownedJob)
-    /// Time moved on: wake these sleepers.
-    case wake([Sleeper])
-    /// The root ended, the job left sleepers behind: cancel them.
-    case cancelLeftovers([Sleeper])
-    /// Nothing can run and nobody sleeps: wait for a job from outside.
-    case idle
-    /// The job is over.
-    case exit
-  }
-
-  private func nextStep() -> Step {
-    state.withLock { state -> Step in
-      if state.shellActive, !state.finishing { return .idle }
-      if let job = state.queue.popFirst() { return .run(job) }
-      if state.finishing {
-        if state.sleepers.isEmpty { return .exit }
-        let leftovers = state.sleepers.values.sorted { $0.sequence < $1.sequence }
-        state.sleepers.removeAll()
-        return .cancelLeftovers(leftovers)
-      }
-      guard let earliest = state.sleepers.values.min(by: { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) })
-      else { return .idle }
-      if earliest.deadline > state.now { state.now = earliest.deadline }
-      let due = state.sleepers.values.filter { $0.deadline <= state.now }.sorted {
-        ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence)
-      }
-      for sleeper in due { state.sleepers[sleeper.sequence] = nil }
-      return .wake(due)
-    }
-  }
-
-  private func run() {
+  private func loop() {
     pipe_set_current_driver(Unmanaged.passUnretained(self).toOpaque())
     defer { pipe_set_current_driver(nil) }
     let executor = asUnownedTaskExecutor()
     while true {
-      switch nextStep() {
+      pthread_mutex_lock(mutex)
+      var action = machine.next()
+      while case .block = action {
+        pthread_cond_wait(condition, mutex)
+        action = machine.next()
+      }
+      pthread_mutex_unlock(mutex)
+      switch action {
+      case .resumeWaiter(let resume):
+        outsideTheClock(resume)
+      case .perform(let body):
+        body()
       case .run(let job):
         job.runSynchronously(on: executor)
       case .wake(let sleepers):
         for sleeper in sleepers { sleeper.continuation.resume() }
-      case .cancelLeftovers(let sleepers):
+      case .reportStall(let handlers):
+        for handler in handlers { handler() }
+      case .cancelSleepers(let sleepers):
         for sleeper in sleepers { sleeper.continuation.resume(throwing: CancellationError()) }
-      case .idle:
-        pthread_mutex_lock(&mutex)
-        let empty = state.withLock {
-          ($0.shellActive || ($0.queue.isEmpty && $0.sleepers.isEmpty)) && !$0.finishing
-        }
-        if empty { pthread_cond_wait(&condition, &mutex) }
-        pthread_mutex_unlock(&mutex)
+      case .block:
+        continue
       case .exit:
         return
       }

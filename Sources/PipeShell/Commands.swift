@@ -1,3 +1,4 @@
+import Locking
 import PipeRuntime
 import PipeSema
 import PipeSyntax
@@ -19,14 +20,12 @@ extension Shell {
           console.line("error: cancel: no job \(id)", to: .error)
           continue
         }
-        await onClock { job.cancel() }
-        await awaitJob(job)
+        job.cancel()
+        await waitFor { await job.wait() }
       }
     case .cancelAll:
       let running = jobs.running
-      await onClock {
-        for job in running { job.cancel() }
-      }
+      for job in running { job.cancel() }
       await waitForAll(running)
       if interactive { console.line("cancelled \(running.count) job\(running.count == 1 ? "" : "s")") }
     case .wait(let ids):
@@ -38,14 +37,7 @@ extension Shell {
         }
         waited.append(job)
       }
-      if ids.isEmpty { waited = jobs.running }
-      let targets = waited
-      await interruptibly { [self] in
-        for job in targets {
-          await self.awaitJob(job)
-          if Task.isCancelled { return }
-        }
-      }
+      await waitForAll(ids.isEmpty ? jobs.running : waited)
     case .inspect(let id):
       guard let job = jobs.job(id) else {
         console.line("error: inspect: no job \(id)", to: .error)
@@ -54,23 +46,17 @@ extension Shell {
       for line in Inspector.lines(job) { console.line(line) }
     case .trace(let pipeline):
       let observer = TraceObserver(console: console, labels: Inspector.labels(pipeline))
-      await runForeground(jobs.start(pipeline, background: false, clock: clockChoice, observer: observer))
+      await runForeground(jobs.start(pipeline, background: false, clock: nextClock, observer: observer))
     case .draw(let pipeline):
       await draw(pipeline)
     case .check(let pipeline):
       let rows = pipeline.stages.map { [$0.text, $0.outputType.description] }
       for line in Format.table(rows, gap: 3) { console.line(line) }
     case .send(let name, let values):
-      let channel = session.channel(name)
-      await interruptibly { [self] in
-        for value in values {
-          await self.onClock { await channel.send(value) }
-          if Task.isCancelled { return }
-        }
-      }
+      await send(values, to: name)
     case .close(let name):
       let session = self.session
-      await onClock { session.close(name) }
+      await changeWorld { session.close(name) }
     case .help(let topic):
       await help(topic)
     case .ops:
@@ -86,11 +72,40 @@ extension Shell {
     case .stats:
       let running = jobs.running.count
       console.line(
-        "jobs: \(running) running · tasks: \(jobs.liveTasks.load(ordering: .relaxed)) live · nodes: \(jobs.liveIterators) live"
+        "jobs: \(running) running · tasks: \(jobs.liveTasks.load(ordering: .relaxed)) live · nodes: \(jobs.liveNodes) live"
       )
     case .history:
       let lines = historyProvider?() ?? []
       for (index, line) in lines.enumerated() { console.line(Format.padLeft(String(index + 1), 5) + "  " + line) }
+    }
+  }
+
+  /// `send NAME V…`: each value waits until a consumer takes it. When none does, the shell says so
+  /// once (on a virtual clock: when nothing else can run; on the real clock: after a second), and
+  /// Ctrl-C stops the sending.
+  func send(_ values: [Value], to name: String) async {
+    let channel = session.channel(name)
+    let taken = Locked(0)
+    let console = self.console
+    let waiting: @Sendable () -> Void = {
+      let next = taken.withLock { $0 }
+      guard next < values.count else { return }
+      console.line(
+        "send: waiting for a consumer of '\(name)' to take \(values[next].printed) (Ctrl-C stops)", to: .error)
+    }
+    let realClock = !virtualTime
+    await waitFor(onStall: waiting) {
+      let notice = realClock ? Task { if (try? await Task.sleep(for: .seconds(1))) != nil { waiting() } } : nil
+      defer { notice?.cancel() }
+      for value in values {
+        await channel.send(value)
+        if Task.isCancelled { return }
+        taken.withLock { $0 += 1 }
+      }
+    }
+    let sent = taken.withLock { $0 }
+    if sent < values.count {
+      console.line("send: stopped, no consumer took \(values[sent].printed)", to: .error)
     }
   }
 

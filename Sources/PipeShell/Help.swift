@@ -47,6 +47,7 @@ extension Shell {
     console.setLineWriter { line, _ in captured.withLock { $0.append(line) } }
     let shell = Shell(console: console, interactive: false, virtualTime: true)
     _ = await shell.runScript(SourceFile(name: nil, text: text))
+    shell.close()
     return captured.withLock { $0 }
   }
 }

@@ -67,7 +67,8 @@ public final class InteractiveShell {
       await shell.runLine(text)
     }
     let running = shell.jobs.cancelAll()
-    await shell.waitForAll(shell.jobs.all)
+    await shell.waitForAll(shell.jobs.all, interruptible: false)
+    shell.close()
     shell.console.line("bye: cancelled \(running) running job\(running == 1 ? "" : "s")")
     return 0
   }
@@ -75,9 +76,10 @@ public final class InteractiveShell {
   /// Reads a line on the editor's own thread, with the session clock running meanwhile.
   private func read(_ editor: LineEditor, prompt: String) async -> LineInput {
     let queue = readQueue
+    let box = EditorBox(editor)
     return await shell.whileReading {
       await withCheckedContinuation { continuation in
-        queue.async { continuation.resume(returning: editor.readLine(prompt: prompt)) }
+        queue.async { continuation.resume(returning: box.editor.readLine(prompt: prompt)) }
       }
     }
   }
@@ -90,6 +92,16 @@ public final class InteractiveShell {
     context.jobIDs = shell.jobs.all.map(\.id)
     context.channels = Array(Set(shell.session.channelNames + shell.environment.channels.keys)).sorted()
     completionContext.value.withLock { $0 = context }
+  }
+}
+
+/// Hands the line editor to the reading queue.
+struct EditorBox: @unchecked Sendable {
+  // @unchecked: only the one reading queue calls the editor while a line is read.
+  let editor: LineEditor
+
+  init(_ editor: LineEditor) {
+    self.editor = editor
   }
 }
 

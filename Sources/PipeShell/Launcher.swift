@@ -34,10 +34,6 @@ public enum Launcher {
   }
 
   public static func run(_ options: Options) async -> Int32 {
-    await VirtualDriver.asShell { await runForeign(options) }
-  }
-
-  static func runForeign(_ options: Options) async -> Int32 {
     let console = Console()
     if let path = options.checkFile {
       guard let text = readFile(path) else {
@@ -69,6 +65,7 @@ public enum Launcher {
     let shell = Shell(console: console, interactive: false, virtualTime: options.virtualTime)
     let signal = InterruptSignal { shell.interrupt() }
     let status = await shell.runScript(source)
+    shell.close()
     withExtendedLifetime(signal) {}
     if options.stats { printStats(console) }
     console.flush()

@@ -56,11 +56,6 @@ enum Inspector {
     pipeline.stages.flatMap { stage in stage.inputs.flatMap { labels($0) } + [stage.text] }
   }
 
-  /// Nodes with their inputs first, as `draw` lists them.
-  static func flattened(_ nodes: [Node]) -> [Node] {
-    nodes.flatMap { node in node.inputs.flatMap { flattened($0) } + [node] }
-  }
-
   static func lines(_ job: Job) -> [String] {
     var rows: [[String]] = [["NODE", "STATE", "IN", "OUT"]]
     func add(_ nodes: [Node], prefix: String, branch: String) {
@@ -68,7 +63,7 @@ enum Inspector {
       for (index, node) in nodes.enumerated() {
         let lead = index == 0 ? branch : prefix
         let inputs = node.inputs.compactMap { $0.last?.output }
-        let inCount = previousOut ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
+        let inCount = node.isSink ? node.input : previousOut ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
         let state = node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue
         rows.append([lead + node.text, state, inCount.map(String.init) ?? "-", String(node.output)])
         for (inputIndex, input) in node.inputs.enumerated() {
@@ -79,22 +74,24 @@ enum Inspector {
       }
     }
     add(job.nodes, prefix: "", branch: "")
-    let sinkState = job.state == .running ? "running" : job.state.rawValue
-    rows.append(["(sink)", sinkState, String(job.output), "-"])
     let header = "[\(job.id)] \(job.state.rawValue) after \(Format.seconds(job.elapsed)): \(job.text)"
     return [header] + Format.table(rows)
   }
 }
 
 extension Shell {
-  /// `draw`: runs on the virtual clock and prints one labelled marble line per node.
+  /// `draw`: runs on a virtual clock of its own (the session's stands still) and prints one
+  /// labelled marble line per node; an implicit sink is left out.
   func draw(_ pipeline: CheckedPipeline) async {
     let observer = DrawObserver()
     let drained = pipeline.withDrainSinkIfImplicit()
-    let job = jobs.start(drained, background: false, clock: .privateVirtual, observer: observer)
-    await runForeground(job)
+    let clock = VirtualDriver()
+    defer { clock.shutdown() }
+    let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer)
+    await runForeground(job, on: clock)
     let tick = pipeline.marbleTick ?? .seconds(1)
-    let nodes = Inspector.flattened(job.nodes)
+    let implicitSink = drained.sink?.text != pipeline.sink?.text
+    let nodes = Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }
     let rows = nodes.map { [$0.text, observer.line(for: $0, tick: tick)] }
     for line in Format.table(rows, gap: 3) { console.line(line) }
   }

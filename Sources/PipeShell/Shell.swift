@@ -22,10 +22,9 @@ public final class Shell: @unchecked Sendable {
   public let interactive: Bool
   public var virtualTime: Bool
   var environment = Environment()
-  /// The session's virtual clock, made when the first virtual-time job starts. The shell holds it
-  /// while it runs statements and releases it while it waits.
+  /// The session's virtual clock, made when the first virtual-time job starts. It runs only while
+  /// the shell waits for something (`waitFor`), and stands still while the shell runs statements.
   private let driverBox = Locked<VirtualDriver?>(nil)
-  private var sessionDriver: VirtualDriver? { driverBox.withLock { $0 } }
   /// Lines said in this session, for `history`; the line editor keeps its own.
   public var historyProvider: (@Sendable () -> [String])?
   /// Set by `quit`/`exit`.
@@ -34,64 +33,79 @@ public final class Shell: @unchecked Sendable {
   private let foreground = Locked<Job?>(nil)
   private let anyFailed = Atomic<Bool>(false)
   private let interrupted = Atomic<Bool>(false)
-  /// Set while `wait` or `send` waits, so Ctrl-C can stop the waiting.
+  /// Ctrl-Cs so far: a wait that began before the latest one is stopped.
+  private let interrupts = Atomic<Int>(0)
+  /// The wait Ctrl-C stops: a foreground job, `wait`, `send`, `sleep`.
   private let waitingTask = Locked<Task<Void, Never>?>(nil)
 
   deinit {
-    sessionDriver?.finish()
+    close()
   }
 
-  /// The clock for the next job.
-  var clockChoice: ClockChoice {
-    guard virtualTime else { return .real }
-    if let sessionDriver { return .virtual(sessionDriver) }
-    let driver = VirtualDriver()
-    driver.hold()
-    driver.start()
-    driverBox.withLock { $0 = driver }
-    return .virtual(driver)
-  }
-
-  /// Lets the session clock move while `body` waits for the virtual world, and holds it again
-  /// afterwards. `body` must make one wait: a shell task resumed from the driver pauses it, so a
-  /// second wait inside would never end.
-  public func releasingClock(_ body: () async -> Void) async {
-    sessionDriver?.release()
-    await body()
-    sessionDriver?.hold()
-  }
-
-  /// Runs `body` in a task on the session's virtual clock when there is one, so what it resumes
-  /// (a consumer waiting on a channel) stays in the virtual world; inline otherwise. The task is
-  /// made while the clock is paused, then the clock runs until the task ends and pauses it again
-  /// on the driver, so time cannot move on before the shell is back.
-  public func onClock(_ body: @escaping @Sendable () async -> Void) async {
-    guard let driver = sessionDriver else { return await body() }
-    let task = Task(executorPreference: driver) {
-      await body()
-      driver.hold()
+  /// Ends the session's clock; its thread goes once its last task has ended.
+  public func close() {
+    driverBox.withLock { driver in
+      driver?.shutdown()
+      driver = nil
     }
-    driver.release()
+  }
+
+  /// The clock for the next job: the real one, or the session's virtual clock.
+  var nextClock: ClockChoice {
+    guard virtualTime else { return .real }
+    return .virtual(
+      driverBox.withLock { driver in
+        if let driver { return driver }
+        let made = VirtualDriver()
+        driver = made
+        return made
+      })
+  }
+
+  /// Waits until `body` returns. Meanwhile `clock` (by default the session's virtual clock, if
+  /// there is one) runs, and stops again the moment `body` returns. With `interruptible`, Ctrl-C
+  /// cancels `body`'s task; `onStall` is called once if nothing on the clock can run any more.
+  func waitFor(
+    on clock: VirtualDriver? = nil, interruptible: Bool = true, onStall: (@Sendable () -> Void)? = nil,
+    _ body: @escaping @Sendable () async -> Void
+  ) async {
+    let operation: @Sendable () async -> Void
+    if let driver = clock ?? driverBox.withLock({ $0 }) {
+      operation = { await driver.run(until: body, onStall: onStall) }
+    } else {
+      operation = body
+    }
+    let interruptsBefore = interrupts.load(ordering: .relaxed)
+    let task = Task { await operation() }
+    if interruptible {
+      waitingTask.withLock { $0 = task }
+      if interrupts.load(ordering: .relaxed) != interruptsBefore { task.cancel() }
+    }
     await task.value
-    driver.hold()
+    if interruptible { waitingTask.withLock { $0 = nil } }
   }
 
-  /// Waits for each job in turn, letting the session clock run meanwhile.
-  public func waitForAll(_ jobs: [Job]) async {
-    for job in jobs { await awaitJob(job) }
+  /// Waits for each job in turn.
+  public func waitForAll(_ jobs: [Job], interruptible: Bool = true) async {
+    await waitFor(interruptible: interruptible) {
+      for job in jobs {
+        await job.wait()
+        if Task.isCancelled { return }
+      }
+    }
   }
 
-  /// Waits for a job with the session clock running; the job pauses the clock as it ends.
-  public func awaitJob(_ job: Job) async {
-    job.pausesClockOnEnd()
-    await releasingClock { await job.wait() }
+  /// Does `action` where the session's virtual world lives (on its clock's thread), and returns
+  /// when it is done; inline when there is no virtual clock.
+  func changeWorld(_ action: @escaping @Sendable () -> Void) async {
+    guard let driver = driverBox.withLock({ $0 }) else { return action() }
+    await driver.perform(andWait: action)
   }
 
   /// Reads input with the session clock running, so background virtual-time jobs go on meanwhile.
-  public func whileReading<T>(_ read: () async -> T) async -> T {
-    sessionDriver?.release()
-    defer { sessionDriver?.hold() }
-    return await read()
+  public func whileReading<T: Sendable>(_ read: @escaping @Sendable () async -> T) async -> T {
+    guard let driver = driverBox.withLock({ $0 }) else { return await read() }
+    return await driver.run(until: read)
   }
 
   public init(console: Console, interactive: Bool, virtualTime: Bool) {
@@ -128,17 +142,17 @@ public final class Shell: @unchecked Sendable {
 
   // MARK: Ctrl-C
 
-  /// Ctrl-C: cancels the foreground job or stops a `wait`; returns false when nothing was running.
+  /// Ctrl-C: cancels the foreground job and stops what the shell waits for; returns false when
+  /// nothing was running.
   @discardableResult
   public func interrupt() -> Bool {
     interrupted.store(true, ordering: .relaxed)
-    if let waiting = waitingTask.withLock({ $0 }) {
-      waiting.cancel()
-      return true
-    }
-    guard let job = foreground.withLock({ $0 }) else { return false }
-    job.cancel()
-    return true
+    interrupts.add(1, ordering: .relaxed)
+    let job = foreground.withLock { $0 }
+    job?.cancel()
+    let waiting = waitingTask.withLock { $0 }
+    waiting?.cancel()
+    return job != nil || waiting != nil
   }
 
   public func clearInterrupt() { interrupted.store(false, ordering: .relaxed) }
@@ -147,15 +161,11 @@ public final class Shell: @unchecked Sendable {
 
   /// Runs a whole script: checked as a whole first, nothing runs on an error. Returns the exit status.
   public func runScript(_ source: SourceFile) async -> Int32 {
-    await VirtualDriver.asShell { await runScriptForeign(source) }
-  }
-
-  private func runScriptForeign(_ source: SourceFile) async -> Int32 {
     let status = await runScriptInline(source)
     if quitRequested || wasInterrupted {
       jobs.cancelAll()
     }
-    await waitForAll(jobs.all)
+    await waitForAll(jobs.all, interruptible: false)
     console.flush()
     if wasInterrupted { return 130 }
     return status != 0 ? status : (hadFailure ? 1 : 0)
@@ -181,10 +191,6 @@ public final class Shell: @unchecked Sendable {
 
   /// Parses, checks and runs one line typed at the prompt; statements before an error still run.
   public func runLine(_ text: String) async {
-    await VirtualDriver.asShell { await runLineForeign(text) }
-  }
-
-  private func runLineForeign(_ text: String) async {
     let source = SourceFile(name: nil, text: text)
     let script = Parser.parse(source)
     if !script.diagnostics.isEmpty {
@@ -248,7 +254,7 @@ public final class Shell: @unchecked Sendable {
   private func executeUntimed(_ statement: CheckedStatement, source: SourceFile) async {
     switch statement {
     case .run(let pipeline, let background):
-      let job = jobs.start(pipeline, background: background, clock: clockChoice)
+      let job = jobs.start(pipeline, background: background, clock: nextClock)
       if background {
         if interactive { console.line("[\(job.id)] \(pipeline.text)") }
       } else {
@@ -261,21 +267,16 @@ public final class Shell: @unchecked Sendable {
     }
   }
 
-  func runForeground(_ job: Job) async {
+  /// Runs a job in the foreground: the statement ends when the job has ended. Ctrl-C cancels it;
+  /// a second Ctrl-C stops waiting for a job that does not end.
+  func runForeground(_ job: Job, on clock: VirtualDriver? = nil) async {
     foreground.withLock { $0 = job }
-    await awaitJob(job)
+    await waitFor(on: clock) { await job.wait() }
+    if job.state == .running { await waitFor(on: clock) { await job.wait() } }
     foreground.withLock { $0 = nil }
     if interactive, job.state == .cancelled {
       // After the terminal's own "^C".
       console.line("\n[\(job.id)] \(Self.endNotice(job))")
     }
-  }
-
-  /// Runs `body` so that Ctrl-C cancels it (and not the jobs it waits for).
-  func interruptibly(_ body: @escaping @Sendable () async -> Void) async {
-    let task = Task { await VirtualDriver.asShell(body) }
-    waitingTask.withLock { $0 = task }
-    await task.value
-    waitingTask.withLock { $0 = nil }
   }
 }

@@ -1,0 +1,152 @@
+import DequeModule
+
+/// Every state and transition of a virtual clock, in one place. It holds no lock and causes no
+/// effect: `VirtualDriver` calls it under its lock and carries out the action it returns outside.
+///
+/// The clock is paused unless someone waits on it. A wait is a *run*: the shell asks the clock to
+/// run until something happens (a job ends, a `send` is taken, a line is read), and the run ends
+/// on the driver's own thread the moment that thing happens, before any other task runs.
+struct VirtualClockStateMachine {
+  struct Sleeper {
+    let deadline: PipeInstant
+    let sequence: Int
+    let continuation: UnsafeContinuation<Void, any Error>
+  }
+
+  /// What the driver thread does next.
+  enum Action {
+    /// Resume the shell whose run just ended; the clock is paused again when no run is left.
+    case resumeWaiter(@Sendable () -> Void)
+    /// Carry out a control action asked for from outside (a cancellation), paused or not.
+    case perform(@Sendable () -> Void)
+    /// Run one job of a task that became runnable, in the order they became runnable.
+    case run(UnownedJob)
+    /// Time jumped to the next deadline: resume these sleepers, in the order they went to sleep.
+    case wake([Sleeper])
+    /// Nothing can run and nobody sleeps, yet a run waits: tell its waiter once (a `send` no one takes).
+    case reportStall([@Sendable () -> Void])
+    /// The clock is being shut down and tasks still sleep on it: cancel them.
+    case cancelSleepers([Sleeper])
+    /// Nothing to do until something changes.
+    case block
+    /// Shut down and nothing is left: the thread ends.
+    case exit
+  }
+
+  /// Tasks ready to run, in the order they became ready.
+  private var ready = Deque<UnownedJob>()
+  /// The job the driver thread runs now, by address, until it asks for its next action.
+  private var running: UInt?
+  /// Control actions, in the order they were asked for.
+  private var actions = Deque<@Sendable () -> Void>()
+  /// Waiters of runs that ended, to resume in order.
+  private var endedRuns = Deque<@Sendable () -> Void>()
+  /// Tasks waiting for a deadline, by the order they went to sleep.
+  private var sleepers: [Int: Sleeper] = [:]
+  /// Runs under way, by id, with what to call if the run stalls.
+  private var runs: [Int: (@Sendable () -> Void)?] = [:]
+  private var nextRunID = 0
+  private var nextSleepSequence = 0
+  /// Whether the current stall was reported already; cleared when anything runs again.
+  private var stallReported = false
+  private var shuttingDown = false
+  /// Reads outside the clock that tasks of it wait for: while any is under way, nothing runs.
+  private var externalWork = 0
+  private(set) var now = PipeInstant(offset: .zero)
+
+  /// Whether tasks may run and time may move.
+  private var isRunning: Bool { !runs.isEmpty || shuttingDown }
+
+  mutating func next() -> Action {
+    running = nil
+    if let waiter = endedRuns.popFirst() { return .resumeWaiter(waiter) }
+    if let action = actions.popFirst() { return .perform(action) }
+    guard isRunning, externalWork == 0 else { return .block }
+    if let job = ready.popFirst() {
+      stallReported = false
+      running = unsafeBitCast(job, to: UInt.self)
+      return .run(job)
+    }
+    if shuttingDown {
+      guard !sleepers.isEmpty else { return .exit }
+      let leftovers = sleepers.values.sorted { $0.sequence < $1.sequence }
+      sleepers.removeAll()
+      return .cancelSleepers(leftovers)
+    }
+    if let earliest = sleepers.values.min(by: { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }) {
+      if now < earliest.deadline { now = earliest.deadline }
+      let due = sleepers.values.filter { $0.deadline <= now }.sorted { $0.sequence < $1.sequence }
+      for sleeper in due { sleepers[sleeper.sequence] = nil }
+      stallReported = false
+      return .wake(due)
+    }
+    guard !stallReported else { return .block }
+    stallReported = true
+    return .reportStall(runs.keys.sorted().compactMap { runs[$0] ?? nil })
+  }
+
+  /// A task became runnable. The running task enqueueing itself is a hop between executors (the
+  /// compiler leaves more of them in debug builds than in release builds): it goes on at once, as
+  /// if it had not hopped, so the order of tasks does not depend on the build.
+  mutating func enqueued(_ job: UnownedJob) {
+    if unsafeBitCast(job, to: UInt.self) == running {
+      ready.prepend(job)
+    } else {
+      ready.append(job)
+    }
+  }
+
+  /// Someone outside asked for `action` to be done on the driver thread.
+  mutating func actionRequested(_ action: @escaping @Sendable () -> Void) {
+    actions.append(action)
+  }
+
+  /// A run began: the clock runs until `runEnded(_:)` names it. Returns its id.
+  mutating func runStarted(onStall: (@Sendable () -> Void)?) -> Int {
+    nextRunID += 1
+    runs[nextRunID] = onStall
+    stallReported = false
+    return nextRunID
+  }
+
+  /// The thing run `id` waited for happened (called on the driver thread, inside a task).
+  mutating func runEnded(_ id: Int, resume waiter: @escaping @Sendable () -> Void) {
+    runs[id] = nil
+    endedRuns.append(waiter)
+  }
+
+  /// A task sleeps until `deadline`; returns false when the deadline has passed already.
+  mutating func slept(
+    until deadline: PipeInstant, sequence: Int, continuation: UnsafeContinuation<Void, any Error>
+  ) -> Bool {
+    guard now < deadline else { return false }
+    sleepers[sequence] = Sleeper(deadline: deadline, sequence: sequence, continuation: continuation)
+    return true
+  }
+
+  /// The number that orders a new sleeper among those with the same deadline.
+  mutating func sleepSequence() -> Int {
+    nextSleepSequence += 1
+    return nextSleepSequence
+  }
+
+  /// A sleeping task was cancelled: it leaves the sleepers (nil when it had been woken already).
+  mutating func sleepCancelled(_ sequence: Int) -> Sleeper? {
+    sleepers.removeValue(forKey: sequence)
+  }
+
+  /// A task of the clock waits for a read outside it.
+  mutating func externalWorkBegan() {
+    externalWork += 1
+  }
+
+  /// That read ended.
+  mutating func externalWorkEnded() {
+    externalWork -= 1
+  }
+
+  /// No one will use the clock again: run what is left, cancel the sleepers, end the thread.
+  mutating func shutdownRequested() {
+    shuttingDown = true
+  }
+}
