@@ -55,12 +55,6 @@ public final class Console: Sendable {
     }
   }
 
-  /// Writes text as it is, with no newline added (prompts, partial output).
-  public func raw(_ text: String) {
-    flush()
-    Self.write(Array(text.utf8), to: 1)
-  }
-
   public func flush() {
     let pending = state.withLock { state -> [UInt8] in
       defer { state.buffer.removeAll(keepingCapacity: true) }

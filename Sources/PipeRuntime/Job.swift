@@ -25,6 +25,8 @@ public final class Job: Sendable {
     var elapsedAtEnd: Duration?
     var task: Task<Void, Never>?
     var cancelRequested = false
+    /// Set once the end is recorded and reported: waiters see the job ended only then.
+    var ended = false
     var waiters: [Int: UnsafeContinuation<Void, Never>] = [:]
     var nextWaiter = 0
   }
@@ -75,7 +77,7 @@ public final class Job: Sendable {
     await withTaskCancellationHandler {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
         let done = status.withLock { status -> Bool in
-          if status.state != .running || Task.isCancelled { return true }
+          if status.ended || Task.isCancelled { return true }
           status.waiters[id] = continuation
           return false
         }
@@ -97,15 +99,18 @@ public final class Job: Sendable {
 
   /// Records how the job ended; `then` runs before anyone waiting is resumed.
   func end(_ state: JobState, failure: PipelineError? = nil, then: () -> Void) {
-    let waiters = status.withLock { status -> [UnsafeContinuation<Void, Never>] in
+    status.withLock { status in
       status.state = state
       status.failure = failure
       status.elapsedAtEnd = context.elapsed
       status.task = nil
+    }
+    then()
+    let waiters = status.withLock { status -> [UnsafeContinuation<Void, Never>] in
+      status.ended = true
       defer { status.waiters.removeAll() }
       return status.waiters.keys.sorted().compactMap { status.waiters[$0] }
     }
-    then()
     for waiter in waiters { waiter.resume() }
   }
 }

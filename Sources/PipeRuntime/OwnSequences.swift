@@ -97,13 +97,17 @@ final class OnceContinuation: Sendable {
   >(
     (nil, nil))
 
-  func store(_ continuation: UnsafeContinuation<String?, any Error>) {
+  /// Keeps the continuation, or resumes it at once with what came first; true when kept.
+  @discardableResult
+  func store(_ continuation: UnsafeContinuation<String?, any Error>) -> Bool {
     let early = state.withLock { state -> Result<String?, any Error>? in
       if let early = state.early { return early }
       state.continuation = continuation
       return nil
     }
-    if let early { continuation.resume(with: early) }
+    guard let early else { return true }
+    continuation.resume(with: early)
+    return false
   }
 
   /// Resumes with `result` unless something came first; true when this was the first.
@@ -231,17 +235,23 @@ final class LineReader: @unchecked Sendable {
   func nextLine() async throws -> String? {
     let once = OnceContinuation()
     let driver = self.driver
+    // Both touched on the driver thread only, when there is a driver.
+    let reading = Locked(false)
     let deliver: @Sendable (Result<String?, any Error>) -> Void = { result in
       guard let driver else {
         once.resume(with: result)
         return
       }
-      driver.perform { if once.resume(with: result) { driver.externalWorkEnded() } }
+      driver.perform {
+        if once.resume(with: result), reading.withLock({ $0 }) { driver.externalWorkEnded() }
+      }
     }
-    driver?.externalWorkBegan()
     return try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<String?, any Error>) in
-        once.store(continuation)
+        guard once.store(continuation) else { return }
+        // Here, not before the await: the task may hop executors on the way, and must not be held up.
+        reading.withLock { $0 = true }
+        driver?.externalWorkBegan()
         let reader = self
         DispatchQueue.global().async { deliver(Result { try reader.readLine() }) }
       }

@@ -46,6 +46,8 @@ struct VirtualClockStateMachine {
   /// Runs under way, by id, with what to call if the run stalls.
   private var runs: [Int: (@Sendable () -> Void)?] = [:]
   private var nextRunID = 0
+  /// Runs whose task ended before the run was marked started.
+  private var endedBeforeStart: Set<Int> = []
   private var nextSleepSequence = 0
   /// Whether the current stall was reported already; cleared when anything runs again.
   private var stallReported = false
@@ -101,17 +103,24 @@ struct VirtualClockStateMachine {
     actions.append(action)
   }
 
-  /// A run began: the clock runs until `runEnded(_:)` names it. Returns its id.
-  mutating func runStarted(onStall: (@Sendable () -> Void)?) -> Int {
+  /// The id of a run about to start. Its task is queued first, then the run starts, so nothing
+  /// can run between the start and the queueing.
+  mutating func runPrepared() -> Int {
     nextRunID += 1
-    runs[nextRunID] = onStall
-    stallReported = false
     return nextRunID
+  }
+
+  /// Run `id` began: the clock runs until `runEnded` names it (unless that happened already, while
+  /// another run kept the clock going).
+  mutating func runStarted(_ id: Int, onStall: (@Sendable () -> Void)?) {
+    guard endedBeforeStart.remove(id) == nil else { return }
+    runs[id] = onStall
+    stallReported = false
   }
 
   /// The thing run `id` waited for happened (called on the driver thread, inside a task).
   mutating func runEnded(_ id: Int, resume waiter: @escaping @Sendable () -> Void) {
-    runs[id] = nil
+    if runs.removeValue(forKey: id) == nil { endedBeforeStart.insert(id) }
     endedRuns.append(waiter)
   }
 

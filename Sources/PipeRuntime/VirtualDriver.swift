@@ -66,11 +66,12 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     let started = Locked<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
     return await withTaskCancellationHandler {
       await withUnsafeContinuation { (waiter: UnsafeContinuation<T, Never>) in
-        let id = update { $0.runStarted(onStall: onStall) }
+        let id = update { $0.runPrepared() }
         let task = Task(executorPreference: self) {
           let value = await body()
           self.update { $0.runEnded(id, resume: { waiter.resume(returning: value) }) }
         }
+        update { $0.runStarted(id, onStall: onStall) }
         let cancelled = started.withLock { state -> Bool in
           state.task = task
           return state.cancelled

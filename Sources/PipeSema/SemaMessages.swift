@@ -6,10 +6,6 @@ enum SemaMessages {
     Diagnostic(id: "unknown-operator", message: "unknown operator '\(name)'", range: range)
   }
 
-  static func unknownCommand(_ name: String, _ range: SourceRange) -> Diagnostic {
-    Diagnostic(id: "unknown-name", message: "unknown command or operator '\(name)'", range: range)
-  }
-
   static func unknownName(_ name: String, _ range: SourceRange) -> Diagnostic {
     Diagnostic(
       id: "unknown-name", message: "unknown name '\(name)' in closure", range: range,

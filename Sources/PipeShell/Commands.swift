@@ -94,6 +94,8 @@ extension Shell {
         "send: waiting for a consumer of '\(name)' to take \(values[next].printed) (Ctrl-C stops)", to: .error)
     }
     let realClock = !virtualTime
+    // On the virtual clock the consumers are virtual jobs: the send is made on that clock too.
+    if !realClock { _ = nextClock }
     await waitFor(onStall: waiting) {
       let notice = realClock ? Task { if (try? await Task.sleep(for: .seconds(1))) != nil { waiting() } } : nil
       defer { notice?.cancel() }
@@ -105,7 +107,9 @@ extension Shell {
     }
     let sent = taken.withLock { $0 }
     if sent < values.count {
-      console.line("send: stopped, no consumer took \(values[sent].printed)", to: .error)
+      // Interactively after the terminal's own "^C".
+      let lead = interactive ? "\n" : ""
+      console.line(lead + "send: stopped, no consumer took \(values[sent].printed)", to: .error)
     }
   }
 

@@ -33,8 +33,10 @@ public final class Shell: @unchecked Sendable {
   private let foreground = Locked<Job?>(nil)
   private let anyFailed = Atomic<Bool>(false)
   private let interrupted = Atomic<Bool>(false)
-  /// Ctrl-Cs so far: a wait that began before the latest one is stopped.
+  /// Ctrl-Cs so far: a wait is stopped by one that came after its statement began.
   private let interrupts = Atomic<Int>(0)
+  /// `interrupts` when the current statement began.
+  private let interruptsAtStatement = Atomic<Int>(0)
   /// The wait Ctrl-C stops: a foreground job, `wait`, `send`, `sleep`.
   private let waitingTask = Locked<Task<Void, Never>?>(nil)
 
@@ -67,19 +69,20 @@ public final class Shell: @unchecked Sendable {
   /// cancels `body`'s task; `onStall` is called once if nothing on the clock can run any more.
   func waitFor(
     on clock: VirtualDriver? = nil, interruptible: Bool = true, onStall: (@Sendable () -> Void)? = nil,
-    _ body: @escaping @Sendable () async -> Void
+    since baseline: Int? = nil, _ body: @escaping @Sendable () async -> Void
   ) async {
+    let interruptsBefore = baseline ?? interruptsAtStatement.load(ordering: .relaxed)
     let operation: @Sendable () async -> Void
     if let driver = clock ?? driverBox.withLock({ $0 }) {
       operation = { await driver.run(until: body, onStall: onStall) }
     } else {
       operation = body
     }
-    let interruptsBefore = interrupts.load(ordering: .relaxed)
     let task = Task { await operation() }
     if interruptible {
       waitingTask.withLock { $0 = task }
-      if interrupts.load(ordering: .relaxed) != interruptsBefore { task.cancel() }
+      // A script that was interrupted waits for nothing more.
+      if interrupts.load(ordering: .relaxed) != interruptsBefore || (!interactive && wasInterrupted) { task.cancel() }
     }
     await task.value
     if interruptible { waitingTask.withLock { $0 = nil } }
@@ -183,8 +186,8 @@ public final class Shell: @unchecked Sendable {
     }
     environment = checkedEnvironment
     for statement in statements {
-      await execute(statement, source: source)
       if quitRequested || wasInterrupted { break }
+      await execute(statement, source: source)
     }
     return 0
   }
@@ -228,6 +231,7 @@ public final class Shell: @unchecked Sendable {
   static let timing = getenv("PIPESH_TIMING") != nil
 
   func execute(_ statement: CheckedStatement, source: SourceFile) async {
+    interruptsAtStatement.store(interrupts.load(ordering: .relaxed), ordering: .relaxed)
     guard Self.timing else { return await executeUntimed(statement, source: source) }
     let start = ContinuousClock.now
     await executeUntimed(statement, source: source)
@@ -272,7 +276,10 @@ public final class Shell: @unchecked Sendable {
   func runForeground(_ job: Job, on clock: VirtualDriver? = nil) async {
     foreground.withLock { $0 = job }
     await waitFor(on: clock) { await job.wait() }
-    if job.state == .running { await waitFor(on: clock) { await job.wait() } }
+    // Interrupted: wait for the cancelled job to end, unless Ctrl-C comes again.
+    if job.state == .running {
+      await waitFor(on: clock, since: interrupts.load(ordering: .relaxed)) { await job.wait() }
+    }
     foreground.withLock { $0 = nil }
     if interactive, job.state == .cancelled {
       // After the terminal's own "^C".

@@ -5,8 +5,6 @@ public struct Diagnostic: Sendable, Hashable, Error {
   public enum Severity: String, Sendable {
     /// Nothing of the input runs.
     case error
-    /// Worth knowing; the input still runs.
-    case warning
   }
 
   public let id: String

@@ -107,6 +107,46 @@ struct InteractiveTests {
     try terminal.expectExit(130)
   }
 
+  /// A script file in a temporary folder.
+  func script(_ text: String) throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-\(UUID()).pipe")
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+  }
+
+  @Test("Ctrl-C stops a script waiting for its jobs", arguments: [[], ["--virtual-time"]])
+  func ctrlCStopsAScriptWaitingForJobs(_ options: [String]) throws {
+    let path = try script("from \"waiting\" | print\ntimer 1 | drain &\nnever | print &\nwait\n")
+    let terminal = try Terminal(arguments: options + [path])
+    try terminal.expect("waiting\n")
+    terminal.type("\u{3}")
+    try terminal.expectExit(130)
+  }
+
+  @Test("Ctrl-C stops a script whose send no consumer takes", arguments: [[], ["--virtual-time"]])
+  func ctrlCStopsASendNoOneTakes(_ options: [String]) throws {
+    let path = try script("channel c of: Int | take 1 | print &\nsend c 1 2\nwait\n")
+    let terminal = try Terminal(arguments: options + [path])
+    try terminal.expect("send: waiting for a consumer of 'c' to take 2 (Ctrl-C stops)\n")
+    terminal.type("\u{3}")
+    try terminal.expect("send: stopped, no consumer took 2\n")
+    try terminal.expectExit(130)
+  }
+
+  @Test func ctrlCStopsASendAtThePrompt() throws {
+    let terminal = try Terminal(arguments: ["--virtual-time"])
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("send c 5\r")
+    try terminal.expect("send: waiting for a consumer of 'c' to take 5 (Ctrl-C stops)\n")
+    terminal.type("\u{3}")
+    try terminal.expect("send: stopped, no consumer took 5\n")
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("wait\r")
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
   @Test func helpShowsAnExampleWithItsRealOutput() throws {
     let terminal = try Terminal()
     try terminal.expect("pipesh[0]> ")

@@ -50,10 +50,15 @@ struct TranscriptTests {
     let expectation = Expectation(parsing: text)
     let arguments = expectation.arguments(file: name, text: text)
     let stdin = expectation.arguments.contains("--stdin") ? expectation.body(of: text) : expectation.stdin
-    let result = try Pipesh.run(arguments, stdin: stdin, directory: directory)
-    #expect(result.stdout == expectation.stdout, "stdout of \(name)")
-    #expect(result.stderr == expectation.stderr, "stderr of \(name)")
-    #expect(result.status == expectation.status, "exit status of \(name)")
+    // Fusing synchronous stages must change nothing a script shows: every transcript runs both ways.
+    for environment in [[:], ["PIPESH_FUSION": "off"]] {
+      let result = try Pipesh.run(arguments, stdin: stdin, directory: directory, environment: environment)
+      let how = environment.isEmpty ? "" : " (fusion off)"
+      #expect(!result.timedOut, "\(name)\(how) did not end")
+      #expect(result.stdout == expectation.stdout, "stdout of \(name)\(how)")
+      #expect(result.stderr == expectation.stderr, "stderr of \(name)\(how)")
+      #expect(result.status == expectation.status, "exit status of \(name)\(how)")
+    }
   }
 
   @Test func thereAreTranscripts() {
@@ -113,6 +118,8 @@ enum Pipesh {
     let stdout: String
     let stderr: String
     let status: Int32
+    /// Whether pipesh had to be killed because it ran past its limit (a hang).
+    let timedOut: Bool
   }
 
   static var executable: URL {
@@ -126,8 +133,11 @@ enum Pipesh {
     return URL(fileURLWithPath: ".build/debug/pipesh")
   }
 
+  /// Runs pipesh to its end; one that runs past `limit` seconds (a hang, not a slow run) is killed
+  /// and reported as timed out.
   static func run(
-    _ arguments: [String], stdin: String? = nil, directory: URL? = nil, environment extra: [String: String] = [:]
+    _ arguments: [String], stdin: String? = nil, directory: URL? = nil, environment extra: [String: String] = [:],
+    limit: Double = 120
   ) throws -> Result {
     let process = Process()
     process.executableURL = executable
@@ -144,14 +154,29 @@ enum Pipesh {
     process.standardError = error
     process.standardInput = input
     try process.run()
+    let killed = NSLock()
+    nonisolated(unsafe) var timedOut = false
+    let watchdog = DispatchWorkItem {
+      killed.withLock { timedOut = true }
+      kill(process.processIdentifier, SIGKILL)
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
+    let errorReader = DispatchQueue(label: "stderr")
+    nonisolated(unsafe) var errData = Data()
+    let errorDone = DispatchSemaphore(value: 0)
+    errorReader.async {
+      errData = error.fileHandleForReading.readDataToEndOfFile()
+      errorDone.signal()
+    }
     let outData = output.fileHandleForReading.readDataToEndOfFile()
-    let errData = error.fileHandleForReading.readDataToEndOfFile()
+    errorDone.wait()
     process.waitUntilExit()
+    watchdog.cancel()
     return Result(
       stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-      status: process.terminationStatus)
+      status: process.terminationStatus, timedOut: killed.withLock { timedOut })
   }
 }
 
@@ -192,6 +217,69 @@ struct LifetimeTests {
     #expect(lines.first == "jobs: 0 running · tasks: 0 live · nodes: 0 live")
     #expect(lines.dropFirst(2).allSatisfy { $0.contains("cancelled") })
     #expect(lines.count == 1002)
+  }
+}
+
+/// A finishing operator (`take`, `first`, `takeWhile`, `zip`'s shorter side) after an operator
+/// that starts a task of its own or waits on the clock ends the job, and the job lets go of
+/// every node: `stats` right after says zero, on both clocks.
+@Suite("finishing operators end their jobs")
+struct FinishingTests {
+  /// The pipeline, and what it prints on the virtual clock.
+  static let cases: [(String, String)] = [
+    ("range 1 100 | buffer 3 | take 1", "1"),
+    ("range 1 100 | buffer 3 policy: newest | first", "1"),
+    ("timer 0.01 | buffer unbounded | take 2 | count", "2"),
+    ("from 1 2 3 | share | take 2 | count", "2"),
+    ("timer 0.01 | share | first", "0"),
+    ("timer 0.02 | delay 0.02 | take 2 | count", "2"),
+    ("timer 0.02 | debounce 0.01 | first", "0"),
+    ("timer 0.01 | throttle 0.02 | take 2 | count", "2"),
+    ("merge(timer 0.01, timer 0.015) | take 3 | count", "3"),
+    ("combineLatest(timer 0.01, timer 0.015) | take 3 | count", "3"),
+    ("zip(timer 0.01, from 1 2) | count", "2"),
+    ("timer 0.01 | chunks 2 every: 0.05 | first", "[0, 1]"),
+    ("timer 0.01 | chunked 0.035 | first", "[0, 1, 2]"),
+    ("timer 0.01 | timeout 1 | take 2 | count", "2"),
+    ("timer 0.01 | buffer 2 | takeWhile { $0 < 2 } | count", "2"),
+    ("let t = timer 0.01 | share\nt | take 2 | count", "2"),
+  ]
+
+  static let stats = "jobs: 0 running · tasks: 0 live · nodes: 0 live"
+
+  @Test("virtual clock", arguments: cases)
+  func onTheVirtualClock(_ pipeline: String, _ printed: String) throws {
+    let result = try Pipesh.run(["--virtual-time", "-c", pipeline + "\nstats"], limit: 60)
+    #expect(!result.timedOut, "did not end")
+    #expect(result.stdout == printed + "\n" + Self.stats + "\n")
+    #expect(result.status == 0)
+  }
+
+  @Test("real clock", arguments: cases)
+  func onTheRealClock(_ pipeline: String, _ printed: String) throws {
+    let result = try Pipesh.run(["-c", pipeline + "\nstats"], limit: 60)
+    #expect(!result.timedOut, "did not end")
+    // The real clock's values may differ by a tick; the end and the counts may not.
+    #expect(result.stdout.split(separator: "\n").last.map(String.init) == Self.stats)
+    #expect(result.stdout.split(separator: "\n").count == 2)
+    #expect(result.status == 0)
+  }
+
+  /// A traced merge on the virtual clock once deadlocked (the cancellation handler of a merge ran
+  /// on another thread than the merge's code): thirty in a row, the same bytes each time.
+  @Test func tracedMergesEndAndRepeat() throws {
+    let one = "trace merge(timer 1 | take 2, timer 1.5 | take 2, from 9) | take 4"
+    let result = try Pipesh.run(["--virtual-time", "-c", Array(repeating: one, count: 30).joined(separator: "\n")])
+    #expect(!result.timedOut, "did not end")
+    #expect(result.status == 0)
+    let runs = result.stdout.components(separatedBy: "[1] ").count
+    #expect(runs > 1)
+    let perJob = (1...30).map { id in
+      result.stdout.split(separator: "\n").filter { $0.contains(" [\(id)] ") }.map {
+        $0.replacingOccurrences(of: " [\(id)] ", with: " [N] ")
+      }
+    }
+    #expect(perJob.allSatisfy { $0 == perJob[0] && !$0.isEmpty })
   }
 }
 
