@@ -36,7 +36,7 @@ let package = Package(
     .target(name: "LineEditor", dependencies: ["CEditLine", "Locking"], swiftSettings: strict),
     .target(
       name: "PipeShell",
-      dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "LineEditor", "Locking"],
+      dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "LineEditor", "Locking", "CPipeSupport"],
       swiftSettings: strict
     ),
     .executableTarget(

@@ -133,7 +133,12 @@ enum Builders {
     (
       "stdin",
       { input in
-        ValueSequence(LinesSequence(path: nil, stage: input.stage.text, driver: input.clock.driver))
+        if input.context.session.terminalInputIsTheEditors.load(ordering: .relaxed) {
+          throw PipelineError(
+            stage: input.stage.text,
+            message: "standard input is the terminal the shell reads; run 'pipesh < FILE' or use lines \"FILE\"")
+        }
+        return ValueSequence(LinesSequence(path: nil, stage: input.stage.text, driver: input.clock.driver))
       }
     ),
     (

@@ -6,9 +6,13 @@ import Locking
   import Darwin
 #endif
 
-/// Where pipesh's output goes. Lines from concurrent jobs never interleave inside a line; output to
-/// a file or pipe is buffered and flushed at job ends, output to a terminal line by line. An
-/// interactive shell installs `lineWriter` to print above the line being edited.
+/// Where pipesh's output goes. Lines from concurrent jobs never interleave inside a line. Output to
+/// a terminal, a pipe or a device is written line by line, as it is produced (`| head -3` sees
+/// lines at once); output to a regular file is buffered and flushed at every job's end, at exit and
+/// on SIGTERM/SIGHUP. An interactive shell installs `lineWriter` to print above the edited line.
+///
+/// A write that fails ends pipesh: quietly with status 141 when the reader went away (EPIPE, as
+/// after `| head -1`), with a message and status 1 otherwise (`> /dev/full`).
 public final class Console: Sendable {
   public enum Stream: Sendable {
     case output
@@ -23,8 +27,16 @@ public final class Console: Sendable {
   private let state = Locked(State())
   public let isTerminal: Bool
 
+  /// Whether every line is written at once rather than buffered.
+  private let lineByLine: Bool
+
   public init() {
     isTerminal = isatty(1) == 1
+    var status = stat()
+    let regularFile = fstat(1, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    lineByLine = !regularFile
+    // A reader that goes away is a write error (EPIPE), handled below, not a signal that kills.
+    signal(SIGPIPE, SIG_IGN)
   }
 
   /// Routes every line through `writer` (the line editor), or back to plain writes with nil.
@@ -44,7 +56,7 @@ public final class Console: Sendable {
       let flushNow = state.withLock { state -> [UInt8]? in
         state.buffer.append(contentsOf: text.utf8)
         state.buffer.append(UInt8(ascii: "\n"))
-        guard isTerminal || state.buffer.count >= 1 << 16 else { return nil }
+        guard lineByLine || state.buffer.count >= 1 << 16 else { return nil }
         defer { state.buffer.removeAll(keepingCapacity: true) }
         return state.buffer
       }
@@ -68,12 +80,19 @@ public final class Console: Sendable {
       var offset = 0
       while offset < buffer.count {
         let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-        if written <= 0 {
-          if written < 0 && errno == EINTR { continue }
-          return
-        }
+        if written < 0, errno == EINTR { continue }
+        if written <= 0 { writeFailed(descriptor, written < 0 ? errno : EIO) }
         offset += written
       }
     }
+  }
+
+  /// Output cannot be written: nothing later could be seen either, so pipesh ends.
+  private static func writeFailed(_ descriptor: Int32, _ code: Int32) -> Never {
+    if code == EPIPE { _exit(141) }
+    let stream = descriptor == 1 ? "standard output" : "standard error"
+    let message = Array("pipesh: cannot write to \(stream): \(String(cString: strerror(code)))\n".utf8)
+    _ = message.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    _exit(1)
   }
 }

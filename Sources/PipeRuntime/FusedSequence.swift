@@ -154,7 +154,7 @@ struct FusedSequence: AsyncSequence, Sendable {
             stop(at: full)
             return nil
           }
-          if Task.isCancelled {
+          if Task.isCancelled || context.cancelRequested {
             finish(.cancelled, reason: "job cancelled")
             return nil
           }

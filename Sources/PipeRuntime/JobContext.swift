@@ -58,6 +58,9 @@ public final class Session: Sendable {
   private let shared = Locked<[Int: ValueSequence]>([:])
   /// Nodes of the hot parts of `share` fragments still alive: they outlive the jobs that built them.
   public let sharedNodes = LiveCount()
+  /// Set by the interactive shell: standard input is the terminal the line editor reads, and no
+  /// job may read it (it would take the keys typed at the prompt).
+  public let terminalInputIsTheEditors = Atomic<Bool>(false)
 
   public init() {}
 

@@ -49,6 +49,12 @@ struct NodeSequence: AsyncSequence, Sendable {
 
     func next() async throws -> Value? {
       if node.started() { context.record(node, .start) }
+      // A job cancelled from another thread while its virtual clock's thread is busy in a loop
+      // that never suspends: the flag is seen before the task's cancellation can be delivered.
+      if context.cancelRequested {
+        end(.cancelled, reason: node.cancellationReason(jobCancelled: true))
+        throw CancellationError()
+      }
       do {
         guard let value = try await base.next() else {
           if Task.isCancelled {
@@ -105,6 +111,14 @@ struct CancellingWhenDropped<Base: AsyncSequence & Sendable>: AsyncSequence, Sen
       guard let base else { return }
       let handOver = HandOver(base)
       let task = Task {
+        // The task may start before `cancel()` below lands: wait for it, so `next()` runs cancelled
+        // (asked uncancelled, a buffer would just hand over an element it holds).
+        let cancelled = ContinuationBox()
+        await withTaskCancellationHandler {
+          await withUnsafeContinuation { cancelled.store($0) }
+        } onCancel: {
+          cancelled.resume()
+        }
         var iterator = handOver.iterator
         _ = try? await iterator.next()
       }

@@ -217,6 +217,8 @@ final class LineReader: @unchecked Sendable {
   private let path: String?
   private let stage: String
   private let driver: VirtualDriver?
+  /// The longest line `lines` and `stdin` read: 1 MiB.
+  static let maximumLineBytes = 1 << 20
 
   init(path: String?, stage: String, driver: VirtualDriver?) {
     self.path = path
@@ -269,18 +271,31 @@ final class LineReader: @unchecked Sendable {
           let reason = String(cString: strerror(errno))
           throw PipelineError(stage: stage, message: "cannot open '\(path)': \(reason)")
         }
+        var status = stat()
+        if let file, fstat(fileno(file), &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+          throw PipelineError(stage: stage, message: "cannot read '\(path)': it is a directory")
+        }
       } else {
         file = fdopen(dup(0), "r")
       }
     }
     guard let file else { return nil }
-    var buffer: UnsafeMutablePointer<CChar>?
-    var capacity = 0
-    defer { free(buffer) }
-    let length = getline(&buffer, &capacity, file)
-    guard length >= 0, let buffer else { return nil }
-    var line = String(cString: buffer)
-    if line.hasSuffix("\n") { line.removeLast() }
-    return line
+    // Byte by byte from the FILE's buffer, so a line without end (`/dev/zero`) is an error, not
+    // all of memory.
+    var line: [UInt8] = []
+    while true {
+      let byte = getc(file)
+      if byte == EOF {
+        if ferror(file) != 0 {
+          throw PipelineError(stage: stage, message: "cannot read: \(String(cString: strerror(errno)))")
+        }
+        return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
+      }
+      if byte == 0x0A { return String(decoding: line, as: UTF8.self) }
+      line.append(UInt8(truncatingIfNeeded: byte))
+      if line.count > Self.maximumLineBytes {
+        throw PipelineError(stage: stage, message: "a line is longer than 1 MiB, the most 'lines' reads")
+      }
+    }
   }
 }

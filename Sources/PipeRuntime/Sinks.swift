@@ -26,7 +26,7 @@ protocol SinkBody {
   /// Takes one element; false when the sink needs no more (`first`).
   mutating func receive(_ value: Value, _ output: SinkOutput) async throws -> Bool
   /// The input ended: print what is due.
-  mutating func end(_ how: SinkEnd, _ output: SinkOutput)
+  mutating func end(_ how: SinkEnd, _ output: SinkOutput) throws
 }
 
 /// A sink that prints one result when its input finishes (`count`, `sum`, `collect`, …).
@@ -61,19 +61,28 @@ struct ForEach: SinkBody {
 struct DiagramSink: SinkBody {
   var recorder: DiagramRecorder
   let context: JobContext
+  let stage: String
 
-  mutating func receive(_ value: Value, _ output: SinkOutput) -> Bool {
-    recorder.add(context.elapsed, .value(value.printed))
+  mutating func receive(_ value: Value, _ output: SinkOutput) throws -> Bool {
+    try add(.value(value.printed))
     return true
   }
 
-  mutating func end(_ how: SinkEnd, _ output: SinkOutput) {
+  mutating func end(_ how: SinkEnd, _ output: SinkOutput) throws {
     switch how {
-    case .finished: recorder.add(context.elapsed, .finish)
-    case .failed: recorder.add(context.elapsed, .fail)
-    case .cancelled: recorder.add(context.elapsed, .cancel)
+    case .finished: try add(.finish)
+    case .failed: try add(.fail)
+    case .cancelled: try add(.cancel)
     }
     output.emit(.string(recorder.line), text: recorder.line)
+  }
+
+  private mutating func add(_ event: MarbleDiagram.Event) throws {
+    guard recorder.add(context.elapsed, event) else {
+      throw PipelineError(
+        stage: stage,
+        message: "the diagram would be more than \(DiagramRecorder.maximumColumns) ticks wide; give a larger tick:")
+    }
   }
 }
 
@@ -94,15 +103,15 @@ enum Sinks {
         guard try await body.receive(value, output) else { break }
       }
       let cancelled = Task.isCancelled
-      body.end(cancelled ? .cancelled : .finished, output)
+      try body.end(cancelled ? .cancelled : .finished, output)
       end(node, context, cancelled ? .cancelled : .finished)
       if cancelled { throw CancellationError() }
     } catch is CancellationError {
-      body.end(.cancelled, output)
+      try? body.end(.cancelled, output)
       end(node, context, .cancelled)
       throw CancellationError()
     } catch {
-      body.end(.failed, output)
+      try? body.end(.failed, output)
       end(node, context, .failed, reason: "\(error)")
       throw error
     }
@@ -170,7 +179,8 @@ enum Sinks {
         output.emit(value, print: false)
       }
     case "diagram":
-      return DiagramSink(recorder: DiagramRecorder(tick: input.duration("tick") ?? .seconds(1)), context: context)
+      return DiagramSink(
+        recorder: DiagramRecorder(tick: input.duration("tick") ?? .seconds(1)), context: context, stage: stage.text)
     case "print":
       let label = input.string("label").map { "\($0): " } ?? ""
       let time = input.bool("time") ?? false
@@ -196,11 +206,20 @@ public struct DiagramRecorder: Sendable {
   /// The column of a time: events before the first tick are drawn in column 1.
   func column(of time: Duration) -> Int {
     let ticks = time.inSecondsValue / tick.inSecondsValue
+    guard ticks < Double(Self.maximumColumns + 1) else { return Self.maximumColumns + 1 }
     return max(1, Int((ticks + 1e-9).rounded(.down)))
   }
 
-  public mutating func add(_ time: Duration, _ event: MarbleDiagram.Event) {
-    events.append((column(of: time), event))
+  /// The widest diagram drawn: 10,000 ticks.
+  public static let maximumColumns = 10_000
+
+  /// Adds an event; false (and nothing added) when it falls beyond `maximumColumns`.
+  @discardableResult
+  public mutating func add(_ time: Duration, _ event: MarbleDiagram.Event) -> Bool {
+    let column = column(of: time)
+    guard column <= Self.maximumColumns else { return false }
+    events.append((column, event))
+    return true
   }
 
   public var line: String {

@@ -90,7 +90,10 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   /// Does `action` on the driver thread, even while the clock is paused: cancellations of tasks
   /// on this clock go this way, so no other thread ever runs their cancellation handlers (which
   /// take the operators' locks) while the driver runs their code.
+  /// On the driver thread itself (a node's code asking for its job's cancellation) the action runs
+  /// at once: the running task may never give the thread back (a loop over `range`).
   public func perform(_ action: @escaping @Sendable () -> Void) {
+    if pipe_current_driver() == Unmanaged.passUnretained(self).toOpaque() { return action() }
     update { $0.actionRequested(action) }
   }
 

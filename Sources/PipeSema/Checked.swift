@@ -85,6 +85,9 @@ public struct Binding: Sendable {
 public struct Environment: Sendable {
   public var bindings: [String: Binding] = [:]
   public var channels: [String: ValueType] = [:]
+  /// Channels whose type was guessed from a later `send` before checking: a declaration
+  /// (`of: TYPE`) overrides the guess, and the `send` is the one reported.
+  var guessedChannels: Set<String> = []
   var nextBindingID = 1
 
   public init() {}

@@ -26,7 +26,10 @@ public struct Checker {
         start.channels[channelName] == nil, arguments.count > 1
       else { continue }
       var constants = ConstantChecker()
-      if let (_, type) = constants.check(arguments[1].value) { start.channels[channelName] = type }
+      if let (_, type) = constants.check(arguments[1].value) {
+        start.channels[channelName] = type
+        start.guessedChannels.insert(channelName)
+      }
     }
     var result = checkOnce(script, start)
     if result.2.contains(where: { $0.id == "channel-type-unknown" }) {
@@ -298,11 +301,12 @@ public struct Checker {
       return output
     }
     if case .type(let declared) = typing.checked["of"] {
-      if let known, known != declared {
+      if let known, known != declared, !environment.guessedChannels.contains(name) {
         typing.error("channel '\(name)' already carries '\(known)'", at: "of")
         return nil
       }
       environment.channels[name] = declared
+      environment.guessedChannels.remove(name)
       return declared
     }
     guard let known else {
@@ -324,7 +328,17 @@ public struct Checker {
       positional.remove(at: optional)
     }
     var nextPositional = 0
-    for argument in arguments {
+    for (index, argument) in arguments.enumerated() {
+      // `latest false`: a label written without its colon.
+      if argument.label == nil, case .name(let word) = argument.value.kind,
+        labelled.contains(where: { $0.label == word }), index + 1 < arguments.count
+      {
+        let value = source.text(of: arguments[index + 1].range)
+        typing.diagnostics.append(
+          SemaMessages.wrongArgument(
+            signature.name, "'\(word)' is a label: write '\(word): \(value)'", argument.range, usage: signature.usage))
+        return false
+      }
       if let label = argument.label {
         guard let parameter = labelled.first(where: { $0.label == label.name }) else {
           typing.diagnostics.append(
@@ -366,7 +380,15 @@ public struct Checker {
         var values: [Value] = []
         var type = ValueType.never
         for argument in repeated {
-          guard let (value, valueType) = constants.check(argument.value) else { continue }
+          let reported = constants.diagnostics.count
+          guard let (value, valueType) = constants.check(argument.value) else {
+            // Nothing may be dropped silently: a word, a closure or an operator is an error here.
+            if constants.diagnostics.count == reported {
+              constants.diagnostics.append(
+                SemaMessages.notAValue(describe(argument.value), signature.name, argument.range))
+            }
+            continue
+          }
           guard let joined = ValueType.join(type, valueType) else {
             constants.diagnostics.append(SemaMessages.mixedArray(type, valueType, argument.range))
             continue
@@ -417,14 +439,25 @@ public struct Checker {
         return mismatch("a type: Int, Double, String or Bool")
       }
       return .type(type)
-    case .duration:
+    case .duration, .durationOrZero:
+      let duration: Duration?
       switch expr.kind {
-      case .duration(let duration) where duration > .zero: return .duration(duration)
-      case .integer(let value) where value > 0: return .duration(.seconds(value))
-      case .float(let value) where value > 0 && value < 1e12: return .duration(.fromSeconds(value))
-      case .duration, .integer, .float: return mismatch("a positive duration")
+      case .duration(let value): duration = value
+      case .integer(let value): duration = Duration.fromSeconds(Double(value))
+      case .float(let value): duration = Duration.fromSeconds(value)
       default: return mismatch("a duration such as 1.5s or 250ms")
       }
+      guard let duration, duration <= .seconds(Duration.maximumSeconds) else {
+        return mismatch("at most 1000000000s (about 31 years)")
+      }
+      if parameter.kind == .durationOrZero {
+        return duration >= .zero ? .duration(duration) : mismatch("0 or more")
+      }
+      if duration > .zero { return .duration(duration) }
+      // Written as more than zero, but less than the clocks' resolution.
+      let text = source.text(of: expr.range)
+      let tiny = !text.hasPrefix("-") && text.contains { "123456789".contains($0) }
+      return mismatch(tiny ? "at least 1ns" : "more than zero")
     default:
       if case .closure = expr.kind { return mismatch(expectedText(parameter.kind)) }
       if parameter.kind == .value, signature.name == "buffer", case .name("unbounded") = expr.kind {
@@ -460,9 +493,7 @@ public struct Checker {
 
   private func describe(_ expr: Expr) -> String {
     switch expr.kind {
-    case .integer: "an integer"
-    case .float: "a Double"
-    case .duration: "a duration"
+    case .integer, .float, .duration: source.text(of: expr.range)
     case .string: "a string"
     case .bool: "a Bool"
     case .nilLiteral: "nil"

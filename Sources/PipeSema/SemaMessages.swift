@@ -6,6 +6,14 @@ enum SemaMessages {
     Diagnostic(id: "unknown-operator", message: "unknown operator '\(name)'", range: range)
   }
 
+  static func notAValue(_ found: String, _ stage: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "bad-argument", message: "\(stage) takes values written out, and \(found) is not one", range: range,
+      notes: [
+        "write values such as 1 \"a\" true; to apply an operator, put it after '|', as in '\(stage) 1 2 | map { $0 * 2 }'"
+      ])
+  }
+
   static func unknownName(_ name: String, _ range: SourceRange) -> Diagnostic {
     Diagnostic(
       id: "unknown-name", message: "unknown name '\(name)' in closure", range: range,

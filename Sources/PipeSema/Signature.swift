@@ -20,8 +20,10 @@ public enum ParameterKind: Sendable, Hashable {
   case count
   /// An Int or Double literal.
   case number
-  /// A duration (`250ms`) or a number of seconds.
+  /// A duration (`250ms`) or a number of seconds, more than zero.
   case duration
+  /// A duration that may be zero, where swift-async-algorithms defines it (`throttle 0`).
+  case durationOrZero
   case string
   case bool
   /// Any constant: number, string, Bool, nil, array, tuple.

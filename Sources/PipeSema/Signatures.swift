@@ -235,14 +235,14 @@ public enum Signatures {
       "throttle", .operator, usage: "throttle INTERVAL [latest: Bool]",
       summary: "emits at most one element per interval: the latest (default) or the first of each window",
       parameters: [
-        .positional("interval", .duration, "the window"),
+        .positional("interval", .durationOrZero, "the window"),
         .labelled("latest", .bool, "true: the latest element of a window; false: the first"),
       ],
       example: "timer 1 | take 10 | throttle 3", implementation: "_throttle(for:clock:latest:)", typing: same),
     OperatorSignature(
       "debounce", .operator, usage: "debounce INTERVAL",
       summary: "emits an element once no newer one came for the interval",
-      parameters: [.positional("interval", .duration, "the quiet time")],
+      parameters: [.positional("interval", .durationOrZero, "the quiet time")],
       example: "marble \"ab-c---d|\" | debounce 2", implementation: "debounce(for:clock:)", typing: same),
     OperatorSignature(
       "removeDuplicates", .operator, usage: "removeDuplicates",

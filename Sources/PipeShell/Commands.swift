@@ -17,7 +17,7 @@ extension Shell {
     case .cancel(let ids):
       for id in ids {
         guard let job = jobs.job(id) else {
-          console.line("error: cancel: no job \(id)", to: .error)
+          commandFailed("cancel: no job \(id)")
           continue
         }
         job.cancel()
@@ -32,7 +32,7 @@ extension Shell {
       var waited: [Job] = []
       for id in ids {
         guard let job = jobs.job(id) else {
-          console.line("error: wait: no job \(id)", to: .error)
+          commandFailed("wait: no job \(id)")
           continue
         }
         waited.append(job)
@@ -40,7 +40,7 @@ extension Shell {
       await waitForAll(ids.isEmpty ? jobs.running : waited)
     case .inspect(let id):
       guard let job = jobs.job(id) else {
-        console.line("error: inspect: no job \(id)", to: .error)
+        commandFailed("inspect: no job \(id)")
         return
       }
       for line in Inspector.lines(job) { console.line(line) }
@@ -146,12 +146,18 @@ extension Shell {
   }
 
   func load(_ path: String) async {
-    guard let text = readFile(path) else {
-      console.line("error: load: cannot read '\(path)': \(String(cString: strerror(errno)))", to: .error)
-      return
+    guard loadDepth < Self.maximumLoadDepth else {
+      return loadFailed("load: '\(path)' nests loads more than \(Self.maximumLoadDepth) deep (does it load itself?)")
     }
-    let status = await runScriptInline(SourceFile(name: path, text: Self.strippingShebang(text)))
-    _ = status
+    switch TextFile.read(path) {
+    case .failure(let failure):
+      loadFailed("load: \(failure)")
+    case .success(let text):
+      loadDepth += 1
+      defer { loadDepth -= 1 }
+      let status = await runScriptInline(SourceFile(name: path, text: Self.strippingShebang(text)))
+      if status == 2 { loadFailed(nil) }
+    }
   }
 
   /// A `#!` first line is a comment.
@@ -161,18 +167,4 @@ extension Shell {
   }
 
   func requestQuit() { setQuit() }
-}
-
-/// Reads a whole file, or nil.
-public func readFile(_ path: String) -> String? {
-  guard let file = fopen(path, "r") else { return nil }
-  defer { fclose(file) }
-  var bytes: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 1 << 16)
-  while true {
-    let count = fread(&buffer, 1, buffer.count, file)
-    if count <= 0 { break }
-    bytes.append(contentsOf: buffer[0..<count])
-  }
-  return String(decoding: bytes, as: UTF8.self)
 }

@@ -39,6 +39,7 @@ public final class InteractiveShell {
       return 2
     }
     let terminal = TerminalGuard()
+    shell.session.terminalInputIsTheEditors.store(true, ordering: .relaxed)
     shell.console.setLineWriter { text, _ in editor.print(above: text) }
     shell.historyProvider = { editor.entries }
     editor.promptProvider = { [shell] in "pipesh[\(shell.jobs.running.count)]> " }
@@ -114,26 +115,37 @@ final class CompletionContextBox: Sendable {
 /// SIGHUP, so a killed shell does not leave the terminal in raw mode.
 final class TerminalGuard {
   private let saved: termios?
-  private var sources: [any DispatchSourceSignal] = []
+  private var ids: [Int] = []
 
   init() {
     var settings = termios()
     saved = tcgetattr(0, &settings) == 0 ? settings : nil
+    let restore = TerminalSettings(saved)
     for number in [SIGTERM, SIGHUP] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      let settings = saved
-      source.setEventHandler {
-        if var settings { tcsetattr(0, TCSANOW, &settings) }
-        exit(128 + number)
-      }
-      source.resume()
-      sources.append(source)
+      ids.append(
+        SignalHub.add(number) {
+          restore.apply()
+          exit(128 + number)
+        })
     }
   }
 
   func restore() {
-    if var settings = saved { tcsetattr(0, TCSANOW, &settings) }
-    for source in sources { source.cancel() }
+    TerminalSettings(saved).apply()
+    for id in ids { SignalHub.remove(id) }
+  }
+}
+
+/// Terminal settings to put back.
+struct TerminalSettings: @unchecked Sendable {
+  // @unchecked: a copy of a plain C struct, only read.
+  let settings: termios?
+
+  init(_ settings: termios?) {
+    self.settings = settings
+  }
+
+  func apply() {
+    if var settings { tcsetattr(0, TCSANOW, &settings) }
   }
 }

@@ -36,8 +36,11 @@ public enum Launcher {
   public static func run(_ options: Options) async -> Int32 {
     let console = Console()
     if let path = options.checkFile {
-      guard let text = readFile(path) else {
-        FileOutput.error("error: cannot read '\(path)': \(String(cString: strerror(errno)))")
+      let text: String
+      switch TextFile.read(path) {
+      case .success(let read): text = read
+      case .failure(let failure):
+        FileOutput.error("error: \(failure)")
         return 2
       }
       let source = SourceFile(name: path, text: Shell.strippingShebang(text))
@@ -47,11 +50,12 @@ public enum Launcher {
     }
     let source: SourceFile
     if let path = options.file {
-      guard let text = readFile(path) else {
-        FileOutput.error("error: cannot read '\(path)': \(String(cString: strerror(errno)))")
+      switch TextFile.read(path) {
+      case .success(let text): source = SourceFile(name: path, text: Shell.strippingShebang(text))
+      case .failure(let failure):
+        FileOutput.error("error: \(failure)")
         return 2
       }
-      source = SourceFile(name: path, text: Shell.strippingShebang(text))
     } else if let text = options.command {
       source = SourceFile(name: "<-c>", text: text)
     } else if isatty(0) == 1 {
@@ -60,13 +64,19 @@ public enum Launcher {
       if options.stats { printStats(console) }
       return status
     } else {
-      source = SourceFile(name: "<stdin>", text: readAll(descriptor: 0))
+      switch TextFile.read(descriptor: 0) {
+      case .success(let text): source = SourceFile(name: "<stdin>", text: text)
+      case .failure(let failure):
+        FileOutput.error("error: cannot read the script from standard input: \(failure)")
+        return 2
+      }
     }
     let shell = Shell(console: console, interactive: false, virtualTime: options.virtualTime)
     let signal = InterruptSignal { shell.interrupt() }
+    let termination = TerminationSignals(flushing: console)
     let status = await shell.runScript(source)
     shell.close()
-    withExtendedLifetime(signal) {}
+    withExtendedLifetime((signal, termination)) {}
     if options.stats { printStats(console) }
     console.flush()
     return status
@@ -78,14 +88,4 @@ public enum Launcher {
       to: .error)
   }
 
-  static func readAll(descriptor: Int32) -> String {
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = read(descriptor, &buffer, buffer.count)
-      if count <= 0 { break }
-      bytes.append(contentsOf: buffer[0..<count])
-    }
-    return String(decoding: bytes, as: UTF8.self)
-  }
 }

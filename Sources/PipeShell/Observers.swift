@@ -25,16 +25,27 @@ final class TraceObserver: NodeObserver {
   }
 }
 
-/// `draw`: keeps every node's events, to draw one marble line per node when the job ends.
+/// `draw`: keeps every node's events, to draw one marble line per node when the job ends. Past
+/// `maximumEvents` it calls `onLimit` once (draw then stops the pipeline).
 final class DrawObserver: NodeObserver {
-  private let events = Locked<[Int: [(Duration, NodeEvent.Kind)]]>([:])
+  static let maximumEvents = 100_000
+  private let events = Locked<(byNode: [Int: [(Duration, NodeEvent.Kind)]], count: Int)>(([:], 0))
+  let onLimit = Locked<(@Sendable () -> Void)?>(nil)
 
   func record(_ event: NodeEvent) {
-    events.withLock { $0[ObjectIdentifier(event.node).hashValue, default: []].append((event.time, event.kind)) }
+    let full = events.withLock { events -> Bool in
+      events.count += 1
+      guard events.count <= Self.maximumEvents else { return events.count == Self.maximumEvents + 1 }
+      events.byNode[ObjectIdentifier(event.node).hashValue, default: []].append((event.time, event.kind))
+      return false
+    }
+    if full { onLimit.withLock { $0 }?() }
   }
 
+  var overflowed: Bool { events.withLock { $0.count > Self.maximumEvents } }
+
   func line(for node: Node, tick: Duration) -> String {
-    let recorded = events.withLock { $0[ObjectIdentifier(node).hashValue] ?? [] }
+    let recorded = events.withLock { $0.byNode[ObjectIdentifier(node).hashValue] ?? [] }
     var recorder = DiagramRecorder(tick: tick)
     for (time, kind) in recorded {
       switch kind {
@@ -87,13 +98,29 @@ extension Shell {
     let drained = pipeline.withDrainSinkIfImplicit()
     let clock = VirtualDriver()
     defer { clock.shutdown() }
-    let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer)
-    await runForeground(job, on: clock)
     let tick = pipeline.marbleTick ?? .seconds(1)
+    let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer)
+    observer.onLimit.withLock { $0 = { job.cancel() } }
+    // A pipeline that does not end is stopped once it has filled the widest diagram.
+    let context = job.context
+    let stopped = Locked(false)
+    let limit = Task(executorPreference: clock) {
+      let end = context.start.advanced(by: tick * DiagramRecorder.maximumColumns)
+      guard (try? await context.clock.sleep(until: end, tolerance: nil)) != nil else { return }
+      stopped.withLock { $0 = true }
+      job.cancel()
+    }
+    await runForeground(job, on: clock)
+    await clock.perform(andWait: { limit.cancel() })
     let implicitSink = drained.sink?.text != pipeline.sink?.text
     let nodes = Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }
     let rows = nodes.map { [$0.text, observer.line(for: $0, tick: tick)] }
     for line in Format.table(rows, gap: 3) { console.line(line) }
+    if stopped.withLock({ $0 }) || observer.overflowed {
+      console.line(
+        "draw: stopped the pipeline after \(DiagramRecorder.maximumColumns) ticks or \(DrawObserver.maximumEvents) events",
+        to: .error)
+    }
   }
 }
 

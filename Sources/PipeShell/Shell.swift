@@ -32,6 +32,11 @@ public final class Shell: @unchecked Sendable {
 
   private let foreground = Locked<Job?>(nil)
   private let anyFailed = Atomic<Bool>(false)
+  /// A `load` found errors before running: the script's status is 2.
+  private let loadFailed = Atomic<Bool>(false)
+  /// How deep `load` is nested: a script that loads itself stops at `maximumLoadDepth`.
+  var loadDepth = 0
+  static let maximumLoadDepth = 16
   private let interrupted = Atomic<Bool>(false)
   /// Ctrl-Cs so far: a wait is stopped by one that came after its statement began.
   private let interrupts = Atomic<Int>(0)
@@ -119,6 +124,18 @@ public final class Shell: @unchecked Sendable {
     jobs.setOnEnd { [weak self] job in self?.jobEnded(job) }
   }
 
+  /// Reports a command that could not do what it was asked (`wait 99`): the script's status is 1.
+  func commandFailed(_ message: String) {
+    anyFailed.store(true, ordering: .relaxed)
+    console.line("error: " + message, to: .error)
+  }
+
+  /// Reports a `load` whose file could not be read or checked: the script's status is 2.
+  func loadFailed(_ message: String?) {
+    loadFailed.store(true, ordering: .relaxed)
+    if let message { console.line("error: " + message, to: .error) }
+  }
+
   /// Whether a job failed at run time in this session.
   public var hadFailure: Bool { anyFailed.load(ordering: .relaxed) }
   public var wasInterrupted: Bool { interrupted.load(ordering: .relaxed) }
@@ -128,7 +145,7 @@ public final class Shell: @unchecked Sendable {
     if job.background && interactive {
       console.line("[\(job.id)] \(Self.endNotice(job))")
     } else if job.state == .failed, let failure = job.failure {
-      console.line("error: [\(job.id)] \(failure)", to: .error)
+      console.line(DiagnosticFormatter.visible("error: [\(job.id)] \(failure)"), to: .error)
     }
   }
 
@@ -171,7 +188,9 @@ public final class Shell: @unchecked Sendable {
     await waitForAll(jobs.all, interruptible: false)
     console.flush()
     if wasInterrupted { return 130 }
-    return status != 0 ? status : (hadFailure ? 1 : 0)
+    if status != 0 { return status }
+    if loadFailed.load(ordering: .relaxed) { return 2 }
+    return hadFailure ? 1 : 0
   }
 
   func setQuit() { quitRequested = true }
@@ -232,6 +251,7 @@ public final class Shell: @unchecked Sendable {
 
   func execute(_ statement: CheckedStatement, source: SourceFile) async {
     interruptsAtStatement.store(interrupts.load(ordering: .relaxed), ordering: .relaxed)
+    defer { console.flush() }
     guard Self.timing else { return await executeUntimed(statement, source: source) }
     let start = ContinuousClock.now
     await executeUntimed(statement, source: source)
@@ -248,7 +268,7 @@ public final class Shell: @unchecked Sendable {
 
   /// The process's resident memory, from /proc/self/status.
   static func residentKilobytes() -> Int {
-    guard let status = readFile("/proc/self/status") else { return 0 }
+    guard case .success(let status) = TextFile.read("/proc/self/status") else { return 0 }
     for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
       return Int(line.split(separator: " ")[1]) ?? 0
     }

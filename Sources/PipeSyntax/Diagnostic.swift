@@ -34,20 +34,51 @@ public enum DiagnosticFormatter {
     let start = source.location(of: diagnostic.range.start)
     var out = ""
     if let name = source.name {
-      out += "\(name):\(start.line):\(start.column): "
+      out += "\(visible(name)):\(start.line):\(start.column): "
     }
-    out += "\(diagnostic.severity.rawValue): \(diagnostic.message)\n"
-    let line = source.lineText(start.line)
-    out += line + "\n"
+    out += "\(diagnostic.severity.rawValue): \(visible(diagnostic.message))\n"
+    var line = Array(source.lineText(start.line))
     let end = source.location(of: max(diagnostic.range.start, diagnostic.range.end))
-    let lineLength = line.count
-    let caretColumn = min(start.column, lineLength + 1)
-    var width = end.line == start.line ? end.column - start.column : lineLength - start.column + 1
-    width = max(1, min(width, lineLength + 1 - caretColumn + 1))
-    out += String(repeating: " ", count: caretColumn - 1) + "^" + String(repeating: "~", count: max(0, width - 1))
+    var caretColumn = min(start.column, line.count + 1)
+    var width = end.line == start.line ? end.column - start.column : line.count - start.column + 1
+    // A very long line is shown around the caret only.
+    var lead = ""
+    if line.count > maximumLineShown {
+      let from = max(0, min(caretColumn - 1 - maximumLineShown / 2, line.count - maximumLineShown))
+      let to = min(line.count, from + maximumLineShown)
+      lead = from > 0 ? "…" : ""
+      line = Array(line[from..<to]) + (to < line.count ? ["…"] : [])
+      caretColumn -= from
+    }
+    out += lead + visible(String(line)) + "\n"
+    width = max(1, min(width, line.count + 1 - caretColumn + 1))
+    // Columns of the line as shown: a control character is shown escaped, several columns wide.
+    let before = visible(String(line[..<(caretColumn - 1)])).count
+    let under = visible(String(line[(caretColumn - 1)..<min(line.count, caretColumn - 1 + width)])).count
+    out +=
+      String(repeating: " ", count: lead.count + before) + "^"
+      + String(repeating: "~", count: max(0, max(under, 1) - 1))
     out += "\n"
     for note in diagnostic.notes {
-      out += "note: \(note)\n"
+      out += "note: \(visible(note))\n"
+    }
+    return out
+  }
+
+  /// The most columns of a source line a diagnostic shows.
+  static let maximumLineShown = 120
+
+  /// `text` with control characters (escape, bell, NUL, …) shown as `\u{1B}`, so a script cannot
+  /// drive the terminal through an error message.
+  public static func visible(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      let value = scalar.value
+      if (value < 0x20 && value != 0x09) || (0x7F...0x9F).contains(value) {
+        out += "\\u{" + String(value, radix: 16, uppercase: true) + "}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
     }
     return out
   }
@@ -62,7 +93,8 @@ public enum NameSuggester {
   /// The candidate closest to `name`, if it is close enough to be a likely typo.
   public static func suggestion(for name: String, in candidates: some Sequence<String>) -> String? {
     var best: (String, Int)?
-    let limit = max(1, min(3, name.count / 3 + 1))
+    // One edit in a short name, two in a long one: more would suggest unrelated names.
+    let limit = max(1, min(2, name.count / 3))
     for candidate in candidates {
       let distance = editDistance(name.lowercased(), candidate.lowercased())
       if distance <= limit, distance < (best?.1 ?? Int.max) {

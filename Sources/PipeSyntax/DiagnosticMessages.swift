@@ -30,13 +30,36 @@ public enum DiagnosticMessages {
       notes: ["strings know \\n, \\t, \\\\, \\\" and \\(…) inside closures"])
   }
 
+  public static func leadingDot(_ text: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "invalid-number", message: "a number starts with a digit: write 0\(text)", range: range)
+  }
+
+  public static func notACombinator(_ name: String, written: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "not-a-combinator", message: "'\(name)' takes its arguments without parentheses: write '\(written)'",
+      range: range, notes: ["only the combinators merge(…), zip(…), combineLatest(…) and chain(…) take parentheses"])
+  }
+
   public static func invalidNumber(_ text: String, _ range: SourceRange) -> Diagnostic {
     Diagnostic(
       id: "invalid-number", message: "'\(text)' is not a valid number", range: range,
       notes: ["integers are 64-bit: from -9223372036854775808 to 9223372036854775807"])
   }
 
+  public static func durationOutOfRange(_ text: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "duration-out-of-range", message: "duration '\(text)' is too long", range: range,
+      notes: ["durations are at most 1000000000s (about 31 years)"])
+  }
+
   // MARK: syntax
+
+  public static func nestingTooDeep(_ limit: Int, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "nesting-too-deep", message: "this is nested too deeply", range: range,
+      notes: ["brackets, closures, operators and unary operators nest at most \(limit) levels in one statement"])
+  }
 
   public static func expected(_ what: String, found: Token) -> Diagnostic {
     Diagnostic(id: "expected", message: "expected \(what), found \(describe(found))", range: found.range)

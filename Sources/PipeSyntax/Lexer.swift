@@ -106,6 +106,14 @@ public struct Lexer {
     if Self.isDigit(byte) {
       return lexNumber(start: start, space: space)
     }
+    // `.5` where a number may stand (not a member or tuple index such as `$0.1`).
+    if byte == UInt8(ascii: "."), let after = peek(1), Self.isDigit(after), space || previous == nil {
+      index += 1
+      while let digit = peek(), Self.isDigit(digit) { index += 1 }
+      let token = make(.invalid)
+      diagnostics.append(DiagnosticMessages.leadingDot(token.text, token.range))
+      return token
+    }
     switch byte {
     case UInt8(ascii: "\""):
       return lexString(start: start, space: space)
@@ -190,7 +198,8 @@ public struct Lexer {
     while let byte = peek() {
       if byte == UInt8(ascii: "\\") {
         if peek(1) == UInt8(ascii: "(") { parenDepth += 1 }
-        index += 2
+        // A backslash at the very end escapes nothing: stop at the end.
+        index = min(index + 2, limit)
         continue
       }
       if parenDepth > 0 {
@@ -228,9 +237,20 @@ extension Duration {
     }
   }
 
-  /// A duration of `seconds`, rounded to the nanosecond.
-  public static func fromSeconds(_ seconds: Double) -> Duration {
-    .nanoseconds(Int64((seconds * 1e9).rounded()))
+  /// The longest duration pipesh takes: 1,000,000,000 seconds (about 31.7 years). Longer ones
+  /// would overflow the clocks' arithmetic; they are reported before anything runs.
+  public static let maximumSeconds: Double = 1e9
+
+  /// A duration of `seconds`, rounded to the nanosecond; nil when it is not a number or its
+  /// size is over `maximumSeconds`.
+  public static func fromSeconds(_ seconds: Double) -> Duration? {
+    fromNanoseconds(seconds * 1e9)
+  }
+
+  /// A duration of `nanoseconds`, rounded; nil when out of range (see `maximumSeconds`).
+  public static func fromNanoseconds(_ nanoseconds: Double) -> Duration? {
+    guard nanoseconds.isFinite, abs(nanoseconds) <= maximumSeconds * 1e9 else { return nil }
+    return .nanoseconds(Int64(nanoseconds.rounded()))
   }
 
   /// The duration in seconds.

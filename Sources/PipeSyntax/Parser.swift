@@ -7,6 +7,9 @@ public struct Parser {
     "jobs", "cancel", "wait", "inspect", "trace", "draw", "check", "send", "close", "help", "ops", "names",
     "load", "clock", "quit", "exit", "stats", "history",
   ]
+  /// Stages that take pipelines in parentheses; any other name with `(` is a call written the
+  /// wrong way (`timer(1)`).
+  public static let combinators: Set<String> = ["merge", "zip", "combineLatest", "chain"]
   /// Commands whose argument is a pipeline.
   static let pipelineCommands: Set<String> = ["trace", "draw", "check"]
 
@@ -15,6 +18,12 @@ public struct Parser {
   private var position = 0
   private var diagnostics: [Diagnostic] = []
   private var closureDepth = 0
+  /// How deep the statement being parsed nests: brackets, closures, stages in groups, unary and
+  /// binary operators. Past `maximumNesting` the statement is reported once and skipped, so no
+  /// input can exhaust the stack of the parser or of the checker and evaluator after it.
+  private var nesting = 0
+  private var tooDeep = false
+  public static let maximumNesting = 100
 
   init(source: SourceFile, tokens: [Token], diagnostics: [Diagnostic]) {
     self.source = source
@@ -31,7 +40,14 @@ public struct Parser {
       parser.skipSeparators()
       if parser.current.kind == .end { break }
       let before = parser.position
-      if let statement = parser.parseStatement() {
+      let reported = parser.diagnostics.count
+      let statement = parser.parseStatement()
+      if parser.tooDeep {
+        // What the unwinding reported after the one diagnostic is noise.
+        parser.diagnostics.removeSubrange((reported + 1)...)
+        parser.tooDeep = false
+        parser.nesting = 0
+      } else if let statement {
         statements.append(statement)
       }
       if !parser.atStatementEnd {
@@ -94,6 +110,19 @@ public struct Parser {
     position > 0 ? tokens[position - 1].range.end : 0
   }
 
+  /// Enters one more level of nesting; past the limit, reports it once and skips the statement.
+  /// The caller leaves the level with `nesting -= 1` whatever the answer.
+  private mutating func enterNesting() -> Bool {
+    nesting += 1
+    guard nesting > Self.maximumNesting else { return !tooDeep }
+    if !tooDeep {
+      tooDeep = true
+      diagnostics.append(DiagnosticMessages.nestingTooDeep(Self.maximumNesting, current.range))
+    }
+    skipStatement()
+    return false
+  }
+
   // MARK: statements
 
   private mutating func parseStatement() -> Statement? {
@@ -143,6 +172,8 @@ public struct Parser {
 
   private mutating func parseStage(isSource: Bool) -> Stage {
     let start = current.range.start
+    defer { nesting -= 1 }
+    guard enterNesting() else { return Stage(.missing, SourceRange(start, start)) }
     if isSource, let open = consume("(") {
       let inner = parsePipeline()
       if consume(")") == nil {
@@ -167,6 +198,15 @@ public struct Parser {
     }
     let name = Identifier(current.text, current.range)
     advance()
+    if current.isPunctuation("("), !current.spaceBefore, !Self.combinators.contains(name.name) {
+      // `timer(1)`, `range(1, 5)`: read the arguments as expressions and say how to write them.
+      let open = advance()
+      let arguments = parseCallArguments(open: open)
+      let written = ([name.name] + arguments.map { source.text(of: $0.range) }).joined(separator: " ")
+      diagnostics.append(
+        DiagnosticMessages.notACombinator(name.name, written: written, SourceRange(start, previousEnd)))
+      return Stage(.call(name, arguments), SourceRange(start, previousEnd))
+    }
     if current.isPunctuation("("), !current.spaceBefore {
       let open = advance()
       combinatorDepth += 1
@@ -225,6 +265,8 @@ public struct Parser {
 
   /// `ternary := or ('?' expr ':' expr)?`
   private mutating func parseExpression() -> Expr {
+    defer { nesting -= 1 }
+    guard enterNesting() else { return Expr(.missing, current.range) }
     let condition = parseBinary(level: 0)
     guard consume("?") != nil else { return condition }
     let yes = parseExpression()
@@ -243,7 +285,12 @@ public struct Parser {
   private mutating func parseBinary(level: Int) -> Expr {
     guard level < Self.precedence.count else { return parseUnary() }
     var left = parseBinary(level: level + 1)
+    // Each operator of a chain makes the tree one level deeper.
+    var chain = 0
+    defer { nesting -= chain }
     while current.kind == .punctuation, Self.precedence[level].contains(current.text) {
+      chain += 1
+      guard enterNesting() else { return left }
       let op = advance().text
       let right = parseBinary(level: level + 1)
       left = Expr(.binary(op, left, right), left.range.union(right.range))
@@ -252,7 +299,17 @@ public struct Parser {
   }
 
   private mutating func parseUnary() -> Expr {
+    // The smallest integer has no positive counterpart: read `-9223372036854775808` as one literal.
+    if current.isPunctuation("-"), peek(1).kind == .integer, !peek(1).spaceBefore,
+      let value = Int("-" + peek(1).text.filter { $0 != "_" })
+    {
+      let op = advance()
+      let literal = advance()
+      return Expr(.integer(value), op.range.union(literal.range))
+    }
     if current.isPunctuation("-") || current.isPunctuation("!") {
+      defer { nesting -= 1 }
+      guard enterNesting() else { return Expr(.missing, current.range) }
       let op = advance()
       let operand = parseUnary()
       // Fold negative literals so `-7` and `-0.25` are constants.
@@ -272,7 +329,12 @@ public struct Parser {
 
   private mutating func parsePostfix() -> Expr {
     var expr = parsePrimary()
+    // Each member, index, call or subscript makes the tree one level deeper.
+    var chain = 0
+    defer { nesting -= chain }
     while true {
+      chain += 1
+      guard enterNesting() else { return expr }
       if current.isPunctuation("."), !current.spaceBefore {
         advance()
         if current.kind == .integer, let index = Int(current.text) {
@@ -348,7 +410,11 @@ public struct Parser {
       return Expr(.float(value), token.range)
     case .duration:
       advance()
-      return Expr(.duration(Self.durationValue(token.text)), token.range)
+      guard let duration = Self.durationValue(token.text) else {
+        diagnostics.append(DiagnosticMessages.durationOutOfRange(token.text, token.range))
+        return Expr(.missing, token.range)
+      }
+      return Expr(.duration(duration), token.range)
     case .string:
       advance()
       return Expr(.string(decodeString(token)), token.range)
@@ -437,11 +503,14 @@ public struct Parser {
 
   // MARK: literals
 
-  static func durationValue(_ text: String) -> Duration {
+  /// The duration a literal such as `1.5s` or `2e3ms` stands for; nil when it is out of range.
+  static func durationValue(_ text: String) -> Duration? {
     let unitStart = text.firstIndex { $0.isLetter && $0 != "e" && $0 != "E" } ?? text.endIndex
-    let number = Double(String(text[..<unitStart].filter { $0 != "_" })) ?? 0
-    let scale = Duration.unitScale(String(text[unitStart...])) ?? 1e9
-    return .nanoseconds(Int64((number * scale).rounded()))
+    // The lexer made the token: a number, then a known unit.
+    guard let number = Double(String(text[..<unitStart].filter { $0 != "_" })),
+      let scale = Duration.unitScale(String(text[unitStart...]))
+    else { return nil }
+    return Duration.fromNanoseconds(number * scale)
   }
 
   private mutating func decodeString(_ token: Token) -> [StringPart] {

@@ -147,6 +147,22 @@ struct InteractiveTests {
     try terminal.expectExit(0)
   }
 
+  @Test func jobsCannotReadTheTerminal() throws {
+    let terminal = try Terminal()
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("stdin | print &\r")
+    try terminal.expect("standard input is the terminal the shell reads")
+    try terminal.expect("]> ")
+    terminal.type("jobs\r")
+    try terminal.expect("failed")
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("from \"a\\\r")
+    try terminal.expect("error: unterminated string literal")
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
   @Test func helpShowsAnExampleWithItsRealOutput() throws {
     let terminal = try Terminal()
     try terminal.expect("pipesh[0]> ")
@@ -223,7 +239,7 @@ final class Terminal: @unchecked Sendable {
       self.condition.broadcast()
       self.condition.unlock()
     }
-    try process.run()
+    try ClosingPipe.spawning.withLock { try process.run() }
     try slave.close()
   }
 

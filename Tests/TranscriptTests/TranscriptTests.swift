@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Runs the built `pipesh` on every `.pipe` file in `Scripts/` and compares stdout, stderr and the
 /// exit status with what the file's own comments expect:
 ///
@@ -147,13 +151,17 @@ enum Pipesh {
     environment["NO_COLOR"] = "1"
     environment.merge(extra) { $1 }
     process.environment = environment
-    let output = Pipe()
-    let error = Pipe()
-    let input = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    process.standardInput = input
-    try process.run()
+    let output = ClosingPipe()
+    let error = ClosingPipe()
+    let input = ClosingPipe()
+    process.standardOutput = output.fileHandleForWriting
+    process.standardError = error.fileHandleForWriting
+    process.standardInput = input.fileHandleForReading
+    try ClosingPipe.spawning.withLock { try process.run() }
+    // The child has its own copies now: close ours, so the reads below see the end of output.
+    try output.fileHandleForWriting.close()
+    try error.fileHandleForWriting.close()
+    try input.fileHandleForReading.close()
     let killed = NSLock()
     nonisolated(unsafe) var timedOut = false
     let watchdog = DispatchWorkItem {
@@ -177,6 +185,29 @@ enum Pipesh {
     return Result(
       stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
       status: process.terminationStatus, timedOut: killed.withLock { timedOut })
+  }
+}
+
+/// A pipe whose descriptors are closed on exec: a pipesh started by one test never holds another
+/// test's pipe open (`Foundation.Pipe` leaks them into children started at the same time, and a
+/// test waiting for the end of its output then waits for someone else's child).
+final class ClosingPipe: Sendable {
+  let fileHandleForReading: FileHandle
+  let fileHandleForWriting: FileHandle
+
+  /// Held while a pipe is made (until its descriptors are marked close-on-exec) and while a child
+  /// is started, so no child starts in between.
+  static let spawning = NSLock()
+
+  init() {
+    var descriptors: [Int32] = [-1, -1]
+    Self.spawning.withLock {
+      let made = pipe(&descriptors) == 0
+      precondition(made, "pipe failed: \(errno)")
+      for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+    }
+    fileHandleForReading = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true)
+    fileHandleForWriting = FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true)
   }
 }
 

@@ -17,4 +17,9 @@ extern PIPE_NONISOLATED_UNSAFE PIPE_SWIFTCALL void (*_Nullable swift_task_enqueu
 void *_Nullable pipe_current_driver(void);
 void pipe_set_current_driver(void *_Nullable driver);
 
+/// Installs a handler for `signal` that writes its number, as one byte, to a pipe; returns the
+/// pipe's read end (the same for every signal), or -1. A real handler, unlike a signal disposition
+/// of "ignore", works whichever thread the kernel delivers the signal to.
+int pipe_signal_pipe_install(int signal);
+
 #endif

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads whole text files (scripts, `load`, standard input as a script) with the checks a shell
+/// needs: a directory or a read error is an error, not an empty file, and no script may be larger
+/// than `maximumBytes` (`/dev/zero` would otherwise grow without end).
+public enum TextFile {
+  /// The largest script pipesh reads: 16 MiB.
+  public static let maximumBytes = 16 << 20
+
+  /// What went wrong, as a sentence: `cannot read 'x': Is a directory`.
+  public struct Failure: Error, CustomStringConvertible {
+    public let description: String
+  }
+
+  /// The text of the file at `path`.
+  public static func read(_ path: String) -> Result<String, Failure> {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return .failure(failure(path, errno)) }
+    defer { close(descriptor) }
+    var status = stat()
+    if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+      return .failure(failure(path, EISDIR))
+    }
+    return read(descriptor: descriptor).mapError { Failure(description: "cannot read '\(path)': \($0)") }
+  }
+
+  /// Everything that can be read from `descriptor`, up to `maximumBytes`.
+  public static func read(descriptor: Int32) -> Result<String, Failure> {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = Glibc.read(descriptor, &buffer, buffer.count)
+      if count < 0, errno == EINTR { continue }
+      if count < 0 { return .failure(Failure(description: String(cString: strerror(errno)))) }
+      if count == 0 { break }
+      bytes.append(contentsOf: buffer[0..<count])
+      if bytes.count > maximumBytes {
+        return .failure(Failure(description: "larger than \(maximumBytes >> 20) MiB, the most a script may be"))
+      }
+    }
+    return .success(String(decoding: bytes, as: UTF8.self))
+  }
+
+  private static func failure(_ path: String, _ code: Int32) -> Failure {
+    Failure(description: "cannot read '\(path)': \(String(cString: strerror(code)))")
+  }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+/// Input meant to break pipesh: it must answer with a diagnostic or a job error, never a trap, and
+/// never exit 0 after an error or lose what it printed.
+@Suite("hostile input")
+struct HostileInputTests {
+  /// A file in a temporary folder with `text` in it.
+  static func file(_ text: String, suffix: String = ".pipe") throws -> String {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-\(UUID())\(suffix)")
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+  }
+
+  /// Inputs nested far past the limit, by name (the texts are too long to show as test arguments).
+  static func deepInput(_ name: String) -> String {
+    switch name {
+    case "8,000 nested (": String(repeating: "(", count: 8000) + "from 1" + String(repeating: ")", count: 8000)
+    case "10,000 [": "from " + String(repeating: "[", count: 10_000) + "1" + String(repeating: "]", count: 10_000)
+    case "100,000 !": "from 1 | map { " + String(repeating: "!", count: 100_000) + "true }"
+    case "a 50,000-term + chain":
+      "from 1 | map { " + Array(repeating: "$0", count: 50_000).joined(separator: " + ") + " }"
+    case "10,000 unclosed (": String(repeating: "(", count: 10_000) + "from 1"
+    case "10,000 nested closures": "from 1 | map " + String(repeating: "{ ", count: 10_000) + "$0"
+    default: "from (1, 2) | map { $0" + String(repeating: ".0", count: 100_000) + " }"
+    }
+  }
+
+  static let deepInputs = [
+    "8,000 nested (", "10,000 [", "100,000 !", "a 50,000-term + chain", "10,000 unclosed (", "10,000 nested closures",
+    "a 100,000-member chain",
+  ]
+
+  @Test("deep nesting is an error, not a stack overflow", arguments: deepInputs)
+  func deepNesting(_ name: String) throws {
+    let text = Self.deepInput(name)
+    // A command line holds at most 128 KiB in one argument: longer texts go as files only.
+    let inline = text.utf8.count < 100_000 ? [["-c", text]] : []
+    for arguments in inline + [[try Self.file(text)], ["--check", try Self.file(text)]] {
+      let result = try Pipesh.run(arguments, limit: 60)
+      #expect(!result.timedOut, "\(name) did not end")
+      #expect(result.status == 2, "\(name): \(result.stderr.prefix(300))")
+      #expect(result.stderr.contains("error: "), "\(name)")
+      #expect(result.stderr.count < 20_000, "\(name): one diagnostic, not one per level")
+    }
+  }
+
+  @Test func nestingUpToTheLimitStillWorks() throws {
+    let depth = 40
+    let text = "from " + String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
+    let result = try Pipesh.run(["-c", text])
+    #expect(result.status == 0)
+    #expect(result.stdout == String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth) + "\n")
+  }
+
+  @Test("a string ending in a backslash at the end of input", arguments: ["from \"a\\", "from \"a\\\\\\"])
+  func backslashAtTheEnd(_ text: String) throws {
+    let result = try Pipesh.run(["-c", text])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("error: unterminated string literal"))
+  }
+
+  @Test func controlCharactersInErrorsAreShownEscaped() throws {
+    let result = try Pipesh.run(["-c", "from 1 | \u{1B}]0;owned\u{07}"])
+    #expect(result.status == 2)
+    #expect(!result.stderr.contains("\u{1B}"))
+    #expect(!result.stderr.contains("\u{07}"))
+    #expect(result.stderr.contains("\\u{1B}]0;owned\\u{7}"))
+  }
+
+  @Test func aReaderThatGoesAwayEndsPipeshQuietly() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "'\(Pipesh.executable.path)' -c 'range 1 100000 | print' | head -1"]
+    let output = ClosingPipe()
+    let error = ClosingPipe()
+    process.standardOutput = output.fileHandleForWriting
+    process.standardError = error.fileHandleForWriting
+    try ClosingPipe.spawning.withLock { try process.run() }
+    try output.fileHandleForWriting.close()
+    try error.fileHandleForWriting.close()
+    let printed = output.fileHandleForReading.readDataToEndOfFile()
+    let complained = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(String(decoding: printed, as: UTF8.self) == "1\n")
+    #expect(complained.isEmpty)
+  }
+
+  @Test func aFullDiskIsAnError() throws {
+    let process = Process()
+    process.executableURL = Pipesh.executable
+    process.arguments = ["-c", "from 1 2 3"]
+    process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+    let error = ClosingPipe()
+    process.standardError = error.fileHandleForWriting
+    try ClosingPipe.spawning.withLock { try process.run() }
+    try error.fileHandleForWriting.close()
+    let complained = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 1)
+    #expect(String(decoding: complained, as: UTF8.self).contains("cannot write to standard output"))
+  }
+
+  /// Output to a pipe arrives line by line, while pipesh still runs.
+  @Test func outputToAPipeIsNotHeldBack() throws {
+    let process = Process()
+    process.executableURL = Pipesh.executable
+    process.arguments = ["-c", "timer 0.01 | take 3 | print\nnever"]
+    let output = ClosingPipe()
+    process.standardOutput = output.fileHandleForWriting
+    try ClosingPipe.spawning.withLock { try process.run() }
+    try output.fileHandleForWriting.close()
+    defer { process.terminate() }
+    var seen = ""
+    let deadline = Date().addingTimeInterval(60)
+    while seen.split(separator: "\n").count < 3, Date() < deadline {
+      let data = output.fileHandleForReading.availableData
+      if data.isEmpty { break }
+      seen += String(decoding: data, as: UTF8.self)
+    }
+    #expect(seen == "0\n1\n2\n")
+    #expect(process.isRunning)
+  }
+
+  /// SIGTERM ends a script after writing what it had buffered for a file.
+  @Test func sigtermKeepsBufferedOutput() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-\(UUID()).out").path
+    #expect(FileManager.default.createFile(atPath: path, contents: nil))
+    let process = Process()
+    process.executableURL = Pipesh.executable
+    process.arguments = [
+      "-c", "from 7\njobs\nfrom 0 | map { 1 / $0 }\ntimer 0.001 | map { \"tick\" } | print",
+    ]
+    process.standardOutput = FileHandle(forWritingAtPath: path)
+    let error = ClosingPipe()
+    process.standardError = error.fileHandleForWriting
+    try ClosingPipe.spawning.withLock { try process.run() }
+    try error.fileHandleForWriting.close()
+    // The third statement's error comes on standard error; the fourth then prints to the file.
+    var complaint = ""
+    while !complaint.contains("division by zero") {
+      let data = error.fileHandleForReading.availableData
+      if data.isEmpty { break }
+      complaint += String(decoding: data, as: UTF8.self)
+    }
+    process.terminate()
+    process.waitUntilExit()
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(text.hasPrefix("7\nID  STATE"))
+    #expect(text.hasSuffix("\n"))
+    #expect(text.split(separator: "\n").dropFirst(4).allSatisfy { $0 == "tick" })
+    #expect(process.terminationStatus == 143)
+  }
+}
