@@ -44,6 +44,7 @@ let package = Package(
       dependencies: ["PipeShell", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       swiftSettings: strict
     ),
+    .executableTarget(name: "PipeFuzz", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
     .executableTarget(
       name: "PipeBench",
       dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],

@@ -128,13 +128,18 @@ enum Pipesh {
 
   static var executable: URL {
     if let path = ProcessInfo.processInfo.environment["PIPESH"] { return URL(fileURLWithPath: path) }
+    return builtBesideTheTests("pipesh") ?? URL(fileURLWithPath: ".build/debug/pipesh")
+  }
+
+  /// An executable of the package built with the test bundle.
+  static func builtBesideTheTests(_ name: String) -> URL? {
     var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     while directory.path != "/" {
-      let candidate = directory.appendingPathComponent("pipesh")
+      let candidate = directory.appendingPathComponent(name)
       if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
       directory.deleteLastPathComponent()
     }
-    return URL(fileURLWithPath: ".build/debug/pipesh")
+    return nil
   }
 
   /// Runs pipesh to its end; one that runs past `limit` seconds (a hang, not a slow run) is killed

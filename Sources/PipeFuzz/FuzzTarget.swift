@@ -1,0 +1,72 @@
+import PipeSema
+import PipeSyntax
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One input through everything pipesh does with text before running it: the continuation check
+/// the shell makes on every line, the lexer, the parser, the checker, and the diagnostics' text.
+/// Any trap here is a bug: user input must only ever produce diagnostics.
+func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
+  let text = String(decoding: bytes, as: UTF8.self)
+  _ = Lexer.needsContinuation(text)
+  let source = SourceFile(name: "fuzz.pipe", text: text)
+  let script = Parser.parse(source)
+  let (_, _, diagnostics) = Checker.check(script, in: Environment())
+  _ = DiagnosticFormatter.render(diagnostics, in: source)
+}
+
+#if FUZZING
+  // libFuzzer calls this for every input it makes (built by Scripts/fuzz with -sanitize=fuzzer).
+  @_cdecl("LLVMFuzzerTestOneInput")
+  public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzOne(UnsafeRawBufferPointer(start: data, count: size))
+    return 0
+  }
+
+  @_silgen_name("LLVMFuzzerRunDriver")
+  func runDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+  ) -> CInt
+
+  // The package's executable entry point hands over to libFuzzer's driver.
+  @_cdecl("PipeFuzz_main")
+  public func fuzzMain(
+    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+  ) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runDriver(&count, &arguments) { data, size in testOneInput(data, size) }
+  }
+#else
+  /// Without libFuzzer: runs every file named on the command line through `fuzzOne`, as a
+  /// regression check of a corpus (`pipe-fuzz FILE…`).
+  @main
+  enum Replay {
+    static func main() {
+      var count = 0
+      for path in CommandLine.arguments.dropFirst() {
+        guard let file = fopen(path, "rb") else {
+          print("pipe-fuzz: cannot read \(path)")
+          exit(2)
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+          let read = fread(&buffer, 1, buffer.count, file)
+          if read <= 0 { break }
+          bytes.append(contentsOf: buffer[0..<read])
+        }
+        fclose(file)
+        bytes.withUnsafeBytes { fuzzOne($0) }
+        count += 1
+      }
+      print("pipe-fuzz: \(count) inputs, no trap")
+    }
+  }
+#endif
