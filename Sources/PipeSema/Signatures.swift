@@ -324,7 +324,7 @@ public enum Signatures {
     OperatorSignature(
       "share", .operator, usage: "share",
       summary: "lets several consumers iterate one upstream; in a let fragment, every use sees the same elements",
-      example: "from 1 2 3 | share", implementation: "share()", typing: same),
+      example: "from 1 2 3 | share", implementation: "share(bufferingPolicy: .unbounded)", typing: same),
     OperatorSignature(
       "enumerated", .operator, usage: "enumerated", summary: "emits (index, element) tuples, counting from 0",
       example: "from \"a\" \"b\" | enumerated", implementation: "own (EnumeratedSequence)"
