@@ -291,8 +291,15 @@ struct FinishingTests {
     #expect(result.status == 0)
   }
 
+  /// Under ThreadSanitizer the real-clock `share` cases are left out: swift-async-algorithms'
+  /// share guards its state with `Synchronization.Mutex`, whose futex waits ThreadSanitizer cannot
+  /// see, so it reports the share's own locked accesses as races (exit 66). They run in the debug
+  /// and release passes; the virtual-clock cases (one thread) run under ThreadSanitizer too.
+  static let underThreadSanitizer = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
+
   @Test("real clock", arguments: cases)
   func onTheRealClock(_ pipeline: String, _ printed: String) throws {
+    if Self.underThreadSanitizer && pipeline.contains("share") { return }
     let result = try Pipesh.run(["-c", pipeline + "\nstats"], limit: 60)
     #expect(!result.timedOut, "did not end")
     // The real clock's values may differ by a tick; the end and the counts may not.
