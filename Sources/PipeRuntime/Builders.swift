@@ -289,12 +289,7 @@ enum Builders {
         return ValueSequence(CancellingWhenDropped(base: input.upstream.buffer(policy: policy)))
       }
     ),
-    // Unbounded: with the default `.bounded(1)`, 1.1.4 leaves its iteration task waiting forever
-    // when the last consumer goes while the buffer is full (its `cancel()` resumes no waiter).
-    (
-      "share",
-      { input in ValueSequence(SideKeepsShareAlive(base: input.upstream.share(bufferingPolicy: .unbounded))) }
-    ),
+    ("share", { input in ValueSequence(StoppableShare(upstream: input.upstream)) }),
     ("enumerated", { input in ValueSequence(EnumeratedSequence(base: input.upstream)) }),
     (
       "tap",

@@ -136,33 +136,3 @@ struct CancellingWhenDropped<Base: AsyncSequence & Sendable>: AsyncSequence, Sen
     }
   }
 }
-
-/// Wraps swift-async-algorithms' `share()` so that the shared sequence outlives every iterator of
-/// it. Its iteration task stops when the sequence goes while no iterator is left; when the
-/// sequence went first and the last iterator goes later, the task stays suspended waiting for
-/// demand forever (1.1.4). Each iterator here holds the sequence, and lets go of it last.
-struct SideKeepsShareAlive<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == Value {
-  typealias Element = Value
-  let base: Base
-
-  func makeAsyncIterator() -> Iterator { Iterator(side: base.makeAsyncIterator(), sequence: base) }
-
-  final class Iterator: AsyncIteratorProtocol {
-    private var side: Base.AsyncIterator?
-    private let sequence: Base
-
-    init(side: Base.AsyncIterator, sequence: Base) {
-      self.side = side
-      self.sequence = sequence
-    }
-
-    func next() async throws -> Value? {
-      try await side?.next()
-    }
-
-    deinit {
-      // The side first, then (with the stored properties) the sequence.
-      side = nil
-    }
-  }
-}
