@@ -44,14 +44,15 @@ let package = Package(
       dependencies: ["PipeShell", .product(name: "ArgumentParser", package: "swift-argument-parser")],
       swiftSettings: strict
     ),
-    .executableTarget(name: "PipeFuzz", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
+    .executableTarget(
+      name: "PipeFuzz", dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime"], swiftSettings: strict),
     .executableTarget(
       name: "PipeBench",
       dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
       swiftSettings: strict
     ),
     .testTarget(name: "PipeSyntaxTests", dependencies: ["PipeSyntax"], swiftSettings: strict),
-    .testTarget(name: "PipeSemaTests", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
+    .testTarget(name: "PipeSemaTests", dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime"], swiftSettings: strict),
     .testTarget(
       name: "PipeRuntimeTests",
       dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "PipeShell"],

@@ -1,3 +1,4 @@
+import PipeRuntime
 import PipeSema
 import PipeSyntax
 
@@ -15,7 +16,7 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
   _ = Lexer.needsContinuation(text)
   let source = SourceFile(name: "fuzz.pipe", text: text)
   let script = Parser.parse(source)
-  let (_, _, diagnostics) = Checker.check(script, in: Environment())
+  let (_, _, diagnostics) = Checker.check(script, in: Environment(operators: Operators.signatures))
   _ = DiagnosticFormatter.render(diagnostics, in: source)
 }
 

@@ -71,12 +71,11 @@ struct PipelineCompiler {
           inputs.append(inner)
           inputNodes.append(innerNodes)
         }
-        guard let builder = Builders.table[name] else {
-          throw PipelineError(
-            stage: stage.text, message: "pipesh has no builder for '\(name)' (a bug: please report it)")
+        let input = StageInput(stage: stage, upstream: upstream, inputs: inputs, context: context, nodeID: id)
+        guard case .node(let build, _, _) = Operators.named(name)?.run else {
+          throw input.bug("no builder for '\(name)'")
         }
-        sequence = try builder(
-          StageInput(stage: stage, upstream: upstream, inputs: inputs, context: context, nodeID: id))
+        sequence = try build(input)
       }
       let node = Node(id: id, text: stage.text, inputs: inputNodes)
       nodes.last?.downstream = node
@@ -98,26 +97,20 @@ struct PipelineCompiler {
     var sourceStage: CheckedStage?
     var index = start
     let firstID = nextNodeID + 1
-    if start == 0, case .signature(let name) = stages[0].node {
-      let input = StageInput(stage: stages[0], upstream: upstream, inputs: [], context: context, nodeID: firstID)
-      switch (name, input.value("from"), input.value("through"), input.value("by") ?? .int(1)) {
-      case ("range", .int(let from)?, .int(let through)?, .int(let by)):
-        source = .integers(from: from, through: through, by: by)
-        sourceStage = stages[0]
-      case ("from", _, _, _):
-        if case .values(let values, _) = stages[0].arguments["values"] {
-          source = .values(values)
-          sourceStage = stages[0]
-        }
-      default:
-        break
-      }
-      if sourceStage != nil { index = 1 }
+    if start == 0, case .signature(let name) = stages[0].node,
+      case .node(_, _, let makeSource?) = Operators.named(name)?.run,
+      let fusedSource = try makeSource(
+        StageInput(stage: stages[0], upstream: upstream, inputs: [], context: context, nodeID: firstID))
+    {
+      source = fusedSource
+      sourceStage = stages[0]
+      index = 1
     }
-    var steps: [SyncStep] = []
+    var steps: [@Sendable () -> FusedStep] = []
     var fusedStages: [CheckedStage] = []
-    while index < stages.count, case .signature = stages[index].node,
-      let step = SyncStep.make(
+    while index < stages.count, case .signature(let name) = stages[index].node,
+      case .node(_, let makeStep?, _) = Operators.named(name)?.run,
+      let step = try makeStep(
         StageInput(
           stage: stages[index], upstream: upstream, inputs: [], context: context,
           nodeID: firstID + (sourceStage == nil ? 0 : 1) + steps.count))

@@ -1,30 +1,25 @@
 import PipeSema
 
-/// One synchronous stage inside a fused node.
-enum SyncStep: Sendable {
-  case map(CompiledClosure)
-  case filter(CompiledClosure)
-  case compactMap(CompiledClosure)
-  case take(Int)
-  case drop(Int)
-  case takeWhile(CompiledClosure)
-  case dropWhile(CompiledClosure)
-  case enumerated
+/// The state of one fused stage for one iteration: what it does to each element. Each fusable
+/// operator defines its step in its own file.
+protocol FusedStep: AnyObject {
+  /// Whether the stage has all it needs, so nothing more is pulled (`take` after N).
+  var isSatisfied: Bool { get }
+  func apply(_ value: Value) throws(PipelineError) -> FusedOutcome
+}
 
-  /// The step for a stage, or nil when the stage is not a synchronous one-in-one-out operator.
-  static func make(_ input: StageInput) -> SyncStep? {
-    switch input.stage.name {
-    case "map": .map(input.closure("transform"))
-    case "filter": .filter(input.closure("isIncluded"))
-    case "compactMap": .compactMap(input.closure("transform"))
-    case "take": .take(input.int("count") ?? 0)
-    case "drop": .drop(input.int("count") ?? 0)
-    case "takeWhile": .takeWhile(input.closure("predicate"))
-    case "dropWhile": .dropWhile(input.closure("predicate"))
-    case "enumerated": .enumerated
-    default: nil
-    }
-  }
+extension FusedStep {
+  var isSatisfied: Bool { false }
+}
+
+/// What a fused stage does with one element.
+enum FusedOutcome {
+  /// Passes this element on.
+  case pass(Value)
+  /// Drops it and asks for the next.
+  case skip
+  /// Drops it and finishes (`takeWhile`).
+  case stop
 }
 
 /// Where a fused node's elements come from.
@@ -37,8 +32,8 @@ enum FusedSource: Sendable {
   case values([Value])
 }
 
-/// A run of synchronous stages (`map`, `filter`, `compactMap`, `take`, `drop`, `takeWhile`,
-/// `dropWhile`, `enumerated`), possibly with the `range`/`from` source before them, as one node:
+/// A run of synchronous stages (those with a `FusedStep`), possibly with a source that has a
+/// `FusedSource` before them, as one node:
 /// the per-element path is at most one async call (to the upstream) plus a loop over the steps,
 /// instead of one async call per stage. Every fused stage keeps its own `Node` record, with the
 /// same states and counts as unfused.
@@ -48,7 +43,7 @@ struct FusedSequence: AsyncSequence, Sendable {
   let source: FusedSource
   /// The source's node when the source is fused in.
   let sourceNode: Node?
-  let steps: [SyncStep]
+  let steps: [@Sendable () -> FusedStep]
   let nodes: [Node]
   let context: JobContext
   /// The lifetimes of the source node and the stage nodes.
@@ -63,10 +58,7 @@ struct FusedSequence: AsyncSequence, Sendable {
     private var integer: (next: Int, last: Int, step: Int, done: Bool) = (0, 0, 1, true)
     private var values: [Value]?
     private var valueIndex = 0
-    private var steps: [SyncStep]
-    /// Per step: how many elements it has let through or dropped so far, for take/drop/enumerated.
-    private var seen: [Int]
-    private var dropping: [Bool]
+    private let steps: [any FusedStep]
     private let nodes: [Node]
     private let sourceNode: Node?
     private let context: JobContext
@@ -88,10 +80,8 @@ struct FusedSequence: AsyncSequence, Sendable {
     }
 
     init(sequence: FusedSequence) {
-      steps = sequence.steps
-      seen = Array(repeating: 0, count: steps.count)
+      steps = sequence.steps.map { $0() }
       counts = Array(repeating: 0, count: steps.count)
-      dropping = Array(repeating: true, count: steps.count)
       nodes = sequence.nodes
       sourceNode = sequence.sourceNode
       context = sequence.context
@@ -168,7 +158,7 @@ struct FusedSequence: AsyncSequence, Sendable {
           var passed = true
           var index = 0
           while index < steps.count {
-            switch try apply(index, value) {
+            switch try steps[index].apply(value) {
             case .pass(let result):
               value = result
               counts[index] += 1
@@ -211,10 +201,7 @@ struct FusedSequence: AsyncSequence, Sendable {
     }
 
     private func exhaustedTake() -> Int? {
-      for (index, step) in steps.enumerated() {
-        if case .take(let count) = step, seen[index] >= count { return index }
-      }
-      return nil
+      steps.firstIndex { $0.isSatisfied }
     }
 
     /// Stage `index` has all it needs: it and those after it finish; the ones before are
@@ -232,42 +219,6 @@ struct FusedSequence: AsyncSequence, Sendable {
       ended = true
       if let sourceNode { _ = sourceNode.ended(state, reason: reason) }
       end(state, from: 0, reason: reason)
-    }
-
-    private enum Outcome {
-      case pass(Value)
-      case skip
-      case stop
-    }
-
-    private func apply(_ index: Int, _ value: Value) throws(PipelineError) -> Outcome {
-      switch steps[index] {
-      case .map(let transform):
-        return .pass(try transform(value, .none))
-      case .filter(let predicate):
-        return try predicate(value, .none) == .bool(true) ? .pass(value) : .skip
-      case .compactMap(let transform):
-        let result = try transform(value, .none)
-        return result == .none ? .skip : .pass(result)
-      case .take:
-        seen[index] += 1
-        return .pass(value)
-      case .drop(let count):
-        guard seen[index] >= count else {
-          seen[index] += 1
-          return .skip
-        }
-        return .pass(value)
-      case .takeWhile(let predicate):
-        return try predicate(value, .none) == .bool(true) ? .pass(value) : .stop
-      case .dropWhile(let predicate):
-        if dropping[index], try predicate(value, .none) == .bool(true) { return .skip }
-        dropping[index] = false
-        return .pass(value)
-      case .enumerated:
-        defer { seen[index] += 1 }
-        return .pass(.tuple([.int(seen[index]), value]))
-      }
     }
   }
 }

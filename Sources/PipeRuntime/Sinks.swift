@@ -57,35 +57,6 @@ struct ForEach: SinkBody {
   func end(_ how: SinkEnd, _ output: SinkOutput) {}
 }
 
-/// `diagram`: one marble line when the input ends, however it ends.
-struct DiagramSink: SinkBody {
-  var recorder: DiagramRecorder
-  let context: JobContext
-  let stage: String
-
-  mutating func receive(_ value: Value, _ output: SinkOutput) throws -> Bool {
-    try add(.value(value.printed))
-    return true
-  }
-
-  mutating func end(_ how: SinkEnd, _ output: SinkOutput) throws {
-    switch how {
-    case .finished: try add(.finish)
-    case .failed: try add(.fail)
-    case .cancelled: try add(.cancel)
-    }
-    output.emit(.string(recorder.line), text: recorder.line)
-  }
-
-  private mutating func add(_ event: MarbleDiagram.Event) throws {
-    guard recorder.add(context.elapsed, event) else {
-      throw PipelineError(
-        stage: stage,
-        message: "the diagram would be more than \(DiagramRecorder.maximumColumns) ticks wide; give a larger tick:")
-    }
-  }
-}
-
 /// Runs the sink of a job: the last node of the pipeline, consuming the one before it.
 enum Sinks {
   static func run(
@@ -94,6 +65,9 @@ enum Sinks {
     async throws
   {
     let input = StageInput(stage: stage, upstream: upstream, inputs: [], context: context, nodeID: node.id)
+    guard case .sink(let makeBody) = Operators.named(stage.name)?.run else {
+      throw input.bug("no sink '\(stage.name)'")
+    }
     var body = try makeBody(input)
     let output = SinkOutput(context: context, node: node)
     if node.started() { context.record(node, .start) }
@@ -124,72 +98,6 @@ enum Sinks {
     case .finished: context.record(node, .finished)
     case .failed: context.record(node, .failed(reason ?? ""))
     default: context.record(node, .cancelled(reason ?? ""))
-    }
-  }
-
-  /// The body of the sink `input.stage` names.
-  private static func makeBody(_ input: StageInput) throws -> any SinkBody {
-    let stage = input.stage
-    let context = input.context
-    switch stage.name {
-    case "count":
-      return Reduction(result: .int(0)) { count, _ in
-        guard case .int(let n) = count else { return (count, true) }
-        return (.int(n + 1), true)
-      }
-    case "sum":
-      return Reduction(result: stage.outputType == .double ? .double(0) : .int(0)) { total, value in
-        switch (total, value) {
-        case (.int(let a), .int(let b)):
-          let (sum, overflow) = a.addingReportingOverflow(b)
-          if overflow {
-            throw PipelineError(stage: stage.text, message: "integer overflow in \(a) + \(b)", nodeID: input.nodeID)
-          }
-          return (.int(sum), true)
-        case (.double(let a), .double(let b)): return (.double(a + b), true)
-        case (.double(let a), .int(let b)): return (.double(a + Double(b)), true)
-        default: return (total, true)
-        }
-      }
-    case "min", "max":
-      let wantsMin = stage.name == "min"
-      return Reduction(result: .none) { best, value in
-        if best == .none { return (value, true) }
-        return (Evaluator.less(value, best) == wantsMin && value != best ? value : best, true)
-      }
-    case "first":
-      return Reduction(result: .none) { _, value in (value, false) }
-    case "last":
-      return Reduction(result: .none) { _, value in (value, true) }
-    case "collect":
-      return Reduction(result: .array([])) { all, value in
-        guard case .array(var values) = all else { return (all, true) }
-        values.append(value)
-        return (.array(values), true)
-      }
-    case "reduce":
-      let next = input.closure("next")
-      return Reduction(result: input.value("initial") ?? .none) { result, value in (try next(result, value), true) }
-    case "drain":
-      return ForEach { _, _ in }
-    case "into":
-      let channel = context.session.channel(input.name("name") ?? "")
-      return ForEach { value, output in
-        await channel.send(value)
-        output.emit(value, print: false)
-      }
-    case "diagram":
-      return DiagramSink(
-        recorder: DiagramRecorder(tick: input.duration("tick") ?? .seconds(1)), context: context, stage: stage.text)
-    case "print":
-      let label = input.string("label").map { "\($0): " } ?? ""
-      let time = input.bool("time") ?? false
-      return ForEach { value, output in
-        let stamp = time ? formatSeconds(context.elapsed, decimals: 3).withPlus + " " : ""
-        output.emit(value, text: stamp + label + value.printed)
-      }
-    default:
-      throw PipelineError(stage: stage.text, message: "pipesh has no sink '\(stage.name)' (a bug: please report it)")
     }
   }
 }
@@ -248,8 +156,4 @@ public struct DiagramRecorder: Sendable {
     case .cancel: ";"
     }
   }
-}
-
-extension String {
-  var withPlus: String { "+" + self }
 }

@@ -4,7 +4,7 @@ import PipeSyntax
 public struct CheckedStage: Sendable {
   /// What kind of node to build.
   public enum Node: Sendable {
-    /// A source, operator or sink from `Signatures`.
+    /// A source, operator or sink of the operator registry.
     case signature(String)
     /// `( PIPELINE )` as a source.
     case group
@@ -83,6 +83,8 @@ public struct Binding: Sendable {
 
 /// What the checker knows between statements: `let` bindings and channel types.
 public struct Environment: Sendable {
+  /// The operators pipelines are checked against (the runtime's registry).
+  public let operators: SignatureTable
   public var bindings: [String: Binding] = [:]
   public var channels: [String: ValueType] = [:]
   /// Channels whose type was guessed from a later `send` before checking: a declaration
@@ -90,7 +92,9 @@ public struct Environment: Sendable {
   var guessedChannels: Set<String> = []
   var nextBindingID = 1
 
-  public init() {}
+  public init(operators: SignatureTable) {
+    self.operators = operators
+  }
 }
 
 /// A checked shell command.

@@ -68,7 +68,7 @@ public struct Checker {
   }
 
   private mutating func checkBinding(_ name: Identifier, _ pipeline: Pipeline) -> CheckedStatement? {
-    if Signatures.byName[name.name] != nil || Parser.commands.contains(name.name) || name.name == "let" {
+    if environment.operators[name.name] != nil || Parser.commands.contains(name.name) || name.name == "let" {
       diagnostics.append(SemaMessages.reserved(name.name, name.range))
       return nil
     }
@@ -95,14 +95,14 @@ public struct Checker {
     case .group, .combinator, .missing: return true
     case .call(let name, _):
       if let binding = environment.bindings[name.name] { return binding.isSource }
-      return Signatures.byName[name.name].map { $0.role == .source || $0.role == .combinator } ?? true
+      return environment.operators[name.name].map { $0.role == .source || $0.role == .combinator } ?? true
     }
   }
 
   /// Reports an unknown stage name; true when it is known.
   private mutating func resolveName(of stage: Stage) -> Bool {
     guard case .call(let name, _) = stage.kind else { return true }
-    if Signatures.byName[name.name] != nil || environment.bindings[name.name] != nil { return true }
+    if environment.operators[name.name] != nil || environment.bindings[name.name] != nil { return true }
     reportUnknown(name)
     return false
   }
@@ -114,7 +114,7 @@ public struct Checker {
   mutating func setChannel(_ name: String, _ type: ValueType) { environment.channels[name] = type }
 
   private mutating func reportUnknown(_ name: Identifier) {
-    let candidates = Signatures.names + Array(environment.bindings.keys)
+    let candidates = environment.operators.names + Array(environment.bindings.keys)
     var diagnostic = SemaMessages.unknownOperator(name.name, name.range)
     if let suggestion = NameSuggester.suggestion(for: name.name, in: candidates) {
       diagnostic = diagnostic.adding(note: "did you mean '\(suggestion)'?")
@@ -189,8 +189,8 @@ public struct Checker {
           inputType: nil, outputType: checked.elementType)
       ]
     case .combinator(let name, let inputs):
-      guard let signature = Signatures.byName[name.name], signature.role == .combinator else {
-        if Signatures.byName[name.name] == nil, environment.bindings[name.name] == nil {
+      guard let signature = environment.operators[name.name], signature.role == .combinator else {
+        if environment.operators[name.name] == nil, environment.bindings[name.name] == nil {
           reportUnknown(name)
         } else {
           diagnostics.append(
@@ -236,7 +236,7 @@ public struct Checker {
       if let binding = environment.bindings[name.name] {
         return expand(binding, at: stage, arguments: arguments, input: input, isSourcePosition: isSourcePosition)
       }
-      guard let signature = Signatures.byName[name.name] else {
+      guard let signature = environment.operators[name.name] else {
         reportUnknown(name)
         return nil
       }
@@ -280,7 +280,7 @@ public struct Checker {
       return nil
     }
     var output = signature.typing(&typing)
-    if signature.name == "channel" || signature.name == "into" { output = typeChannel(&typing, output) }
+    if let end = signature.channel { output = typeChannel(end, &typing, output) }
     diagnostics.append(contentsOf: typing.diagnostics)
     guard let output, typing.diagnostics.isEmpty else { return nil }
     return CheckedStage(
@@ -289,10 +289,14 @@ public struct Checker {
   }
 
   /// `channel NAME` gets its type from the environment or `of:`; `into NAME` fixes it.
-  private mutating func typeChannel(_ typing: inout StageTyping, _ output: ValueType?) -> ValueType? {
+  private mutating func typeChannel(
+    _ end: ChannelEnd, _ typing: inout StageTyping, _ output: ValueType?
+  )
+    -> ValueType?
+  {
     guard let name = typing.name("name") else { return nil }
     let known = environment.channels[name]
-    if typing.name == "into" {
+    if end == .sending {
       if let known, ValueType.join(known, typing.input) != known {
         typing.error("channel '\(name)' carries '\(known)', but the elements are '\(typing.input)'")
         return nil
@@ -460,8 +464,8 @@ public struct Checker {
       return mismatch(tiny ? "at least 1ns" : "more than zero")
     default:
       if case .closure = expr.kind { return mismatch(expectedText(parameter.kind)) }
-      if parameter.kind == .value, signature.name == "buffer", case .name("unbounded") = expr.kind {
-        return .value(.string("unbounded"), .string)
+      if case .name(let word) = expr.kind, parameter.words.contains(word) {
+        return .value(.string(word), .string)
       }
       var constants = ConstantChecker()
       guard let (value, type) = constants.check(expr) else {
@@ -539,7 +543,8 @@ public struct Checker {
       diagnostics.append(contentsOf: inner.diagnostics.map { SemaMessages.fragment(binding.name, $0, stage.range) })
     }
     guard let checked else { return nil }
-    guard binding.isSource, let shareIndex = checked.stages.firstIndex(where: { $0.name == "share" }) else {
+    let sharing = checked.stages.firstIndex { environment.operators[$0.name]?.sharesUpstream == true }
+    guard binding.isSource, let shareIndex = sharing else {
       return checked.stages
     }
     let hot = CheckedPipeline(

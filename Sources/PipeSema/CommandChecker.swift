@@ -115,7 +115,7 @@ extension Checker {
     case "help":
       guard let first = arguments.first else { return .help(nil) }
       guard arguments.count == 1, let topic = word(first) else { return fail("name one command or operator") }
-      let known = Signatures.names + Commands.usage.map(\.name)
+      let known = environment.operators.names + Commands.usage.map(\.name)
       guard known.contains(topic) else {
         let note = NameSuggester.note(for: topic, in: known) ?? "'ops' lists the operators"
         report(

@@ -45,16 +45,19 @@ public struct Parameter: Sendable {
   public let isOptional: Bool
   /// Takes all remaining positional arguments (`from V…`).
   public let repeats: Bool
+  /// Bare words also accepted, as strings (`buffer unbounded`).
+  public let words: [String]
   public let help: String
 
   public static func positional(
-    _ name: String, _ kind: ParameterKind, optional: Bool = false, repeats: Bool = false, _ help: String
+    _ name: String, _ kind: ParameterKind, optional: Bool = false, repeats: Bool = false, words: [String] = [],
+    _ help: String
   ) -> Parameter {
-    Parameter(name: name, label: nil, kind: kind, isOptional: optional, repeats: repeats, help: help)
+    Parameter(name: name, label: nil, kind: kind, isOptional: optional, repeats: repeats, words: words, help: help)
   }
 
   public static func labelled(_ label: String, _ kind: ParameterKind, _ help: String) -> Parameter {
-    Parameter(name: label, label: label, kind: kind, isOptional: true, repeats: false, help: help)
+    Parameter(name: label, label: label, kind: kind, isOptional: true, repeats: false, words: [], help: help)
   }
 }
 
@@ -69,8 +72,20 @@ public enum CheckedArgument: Sendable, Hashable {
   case marble(MarbleDiagram)
 }
 
+/// How an operator's element type follows from its input and arguments; it reports what is wrong
+/// through `StageTyping` and returns nil then.
+public typealias TypingRule = @Sendable (inout StageTyping) -> ValueType?
+
+/// Which end of a channel a stage is: its type is kept per channel name across the session.
+public enum ChannelEnd: Sendable {
+  /// `channel NAME`: emits what is sent; its type comes from the session or `of:`.
+  case receiving
+  /// `into NAME`: sends its input; fixes the channel's type.
+  case sending
+}
+
 /// The signature of an operator: how it is written, what it takes, how it types, and the text
-/// `help` shows. The runtime keeps the builder under the same name.
+/// `help` shows. It is part of the operator's registry entry, beside the way the runtime builds it.
 public struct OperatorSignature: Sendable {
   public let name: String
   public let role: OperatorRole
@@ -84,12 +99,17 @@ public struct OperatorSignature: Sendable {
   public let exampleRuns: Bool
   /// The implementation the node compiles to.
   public let implementation: String
-  let typing: @Sendable (inout StageTyping) -> ValueType?
+  /// Whether the stage is one end of a channel.
+  public let channel: ChannelEnd?
+  /// Whether, in a `let` source fragment, the part up to and including this stage is built once
+  /// and shared by every use (`share`).
+  public let sharesUpstream: Bool
+  let typing: TypingRule
 
-  init(
+  public init(
     _ name: String, _ role: OperatorRole, usage: String, summary: String, parameters: [Parameter] = [],
     inputs: ClosedRange<Int> = 0...0, example: String, exampleRuns: Bool = true, implementation: String,
-    typing: @escaping @Sendable (inout StageTyping) -> ValueType?
+    channel: ChannelEnd? = nil, sharesUpstream: Bool = false, typing: @escaping TypingRule
   ) {
     self.name = name
     self.role = role
@@ -100,8 +120,30 @@ public struct OperatorSignature: Sendable {
     self.example = example
     self.exampleRuns = exampleRuns
     self.implementation = implementation
+    self.channel = channel
+    self.sharesUpstream = sharesUpstream
     self.typing = typing
   }
+}
+
+/// The operators the checker checks against, by name; aliases (`scan`) resolve to their operator.
+public struct SignatureTable: Sendable {
+  /// In the order `ops` lists them.
+  public let all: [OperatorSignature]
+  public let byName: [String: OperatorSignature]
+  /// Names `help` and completion know, aliases included.
+  public let names: [String]
+
+  public init(_ signatures: [OperatorSignature], aliases: [String: String] = [:]) {
+    all = signatures
+    var table: [String: OperatorSignature] = [:]
+    for signature in signatures { table[signature.name] = signature }
+    for (alias, name) in aliases.sorted(by: { $0.key < $1.key }) { table[alias] = table[name] }
+    byName = table
+    names = signatures.map(\.name) + aliases.keys.sorted()
+  }
+
+  public subscript(name: String) -> OperatorSignature? { byName[name] }
 }
 
 /// What an operator's typing rule sees: the input type, the bound arguments, and a place to report.
@@ -117,33 +159,42 @@ public struct StageTyping {
   var diagnostics: [Diagnostic] = []
 
   /// Whether the argument was given.
-  func has(_ parameter: String) -> Bool { checked[parameter] != nil || syntax[parameter] != nil }
+  public func has(_ parameter: String) -> Bool { checked[parameter] != nil || syntax[parameter] != nil }
 
-  func int(_ parameter: String) -> Int? {
+  /// The checked argument, when it was given and is well-formed.
+  public func argument(_ parameter: String) -> CheckedArgument? { checked[parameter] }
+
+  public func int(_ parameter: String) -> Int? {
     if case .value(.int(let value), _) = checked[parameter] { return value }
     return nil
   }
 
-  func value(_ parameter: String) -> (Value, ValueType)? {
+  public func value(_ parameter: String) -> (Value, ValueType)? {
     if case .value(let value, let type) = checked[parameter] { return (value, type) }
     return nil
   }
 
-  func name(_ parameter: String) -> String? {
+  public func name(_ parameter: String) -> String? {
     if case .name(let name) = checked[parameter] { return name }
     return nil
   }
 
-  func range(of parameter: String) -> SourceRange { syntax[parameter]?.range ?? stageRange }
+  /// Where the argument stands, or the stage when it was not given.
+  public func range(of parameter: String) -> SourceRange { syntax[parameter]?.range ?? stageRange }
 
   /// Reports a problem with the stage or one of its arguments.
-  mutating func error(_ message: String, at parameter: String? = nil) {
+  public mutating func error(_ message: String, at parameter: String? = nil) {
     let range = parameter.map { self.range(of: $0) } ?? stageRange
     diagnostics.append(SemaMessages.wrongArgument(name, message, range, usage: usage))
   }
 
+  /// Reports a diagnostic of the operator's own.
+  public mutating func report(_ diagnostic: Diagnostic) {
+    diagnostics.append(diagnostic)
+  }
+
   /// Type-checks the closure argument `parameter` with `$0`, `$1` of the given types.
-  mutating func closure(_ parameter: String, _ argumentTypes: [ValueType]) -> TypedExpr? {
+  public mutating func closure(_ parameter: String, _ argumentTypes: [ValueType]) -> TypedExpr? {
     guard let argument = syntax[parameter], case .closure(let body) = argument.value.kind else { return nil }
     var checker = ExpressionChecker(argumentTypes: argumentTypes)
     let typed = checker.check(body)
@@ -152,8 +203,8 @@ public struct StageTyping {
     return typed
   }
 
-  /// Replaces a checked closure, as after promoting its result type.
-  mutating func set(_ parameter: String, _ argument: CheckedArgument) {
+  /// Replaces a checked argument, as after promoting its type.
+  public mutating func set(_ parameter: String, _ argument: CheckedArgument) {
     checked[parameter] = argument
   }
 }

@@ -116,7 +116,7 @@ extension Shell {
   func listJobs() {
     var rows = [["ID", "STATE", "TIME", "OUT", "PIPELINE"]]
     for job in jobs.all {
-      rows.append([String(job.id), job.state.rawValue, Format.seconds(job.elapsed), String(job.output), job.text])
+      rows.append([String(job.id), job.state.rawValue, job.elapsed.secondsText, String(job.output), job.text])
     }
     for line in Format.table(rows) { console.line(line) }
   }
@@ -127,7 +127,7 @@ extension Shell {
     ]
     for (title, role) in groups {
       console.line("\(title):")
-      let rows = Signatures.all.filter { $0.role == role }.map { ["  " + $0.usage, $0.summary] }
+      let rows = Operators.signatures.all.filter { $0.role == role }.map { ["  " + $0.usage, $0.summary] }
       for line in Format.table(rows) { console.line(line) }
     }
   }

@@ -1,3 +1,4 @@
+import PipeRuntime
 import PipeSema
 import PipeSyntax
 
@@ -21,9 +22,11 @@ public struct CompletionContext: Sendable {
 /// operators and sinks after `|`, argument labels, `let` names, job ids after cancel/wait/inspect,
 /// channel names after send/close, file paths after `load "` and inside `lines "`.
 public enum Completion {
-  static let sources = Signatures.all.filter { $0.role == .source }.map(\.name)
-  static let combinators = Signatures.all.filter { $0.role == .combinator }.map { $0.name + "(" }
-  static let stages = Signatures.all.filter { $0.role == .operator || $0.role == .sink }.map(\.name) + ["scan"]
+  static let sources = Operators.signatures.all.filter { $0.role == .source }.map(\.name)
+  static let combinators = Operators.signatures.all.filter { $0.role == .combinator }.map { $0.name + "(" }
+  static let stages =
+    Operators.signatures.all.filter { $0.role == .operator || $0.role == .sink }.map(\.name)
+    + Operators.aliases.keys.sorted()
   static let commands = Parser.commands + ["let"]
 
   /// The length of the word before the cursor and the candidates that complete it, sorted.
@@ -51,7 +54,7 @@ public enum Completion {
       case "send", "close":
         pool = words.count == 1 ? context.channels : []
       case "help":
-        pool = words.count == 1 ? Signatures.names + Commands.usage.map(\.name) : []
+        pool = words.count == 1 ? Operators.signatures.names + Commands.usage.map(\.name) : []
       case "clock":
         pool = ["real", "virtual"]
       case "trace", "draw", "check":
@@ -77,7 +80,7 @@ public enum Completion {
 
   /// `latest:` and friends, for a stage named `name`.
   static func labels(of name: String) -> [String] {
-    Signatures.byName[name]?.parameters.compactMap { $0.label.map { $0 + ":" } } ?? []
+    Operators.signatures[name]?.parameters.compactMap { $0.label.map { $0 + ":" } } ?? []
   }
 
   /// Files and directories whose path starts with `prefix`; directories end with `/`.

@@ -2,20 +2,6 @@ import PipeRuntime
 
 /// Text helpers for tables and times.
 enum Format {
-  /// `3.0s`
-  static func seconds(_ duration: Duration) -> String {
-    let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    return String((seconds * 10).rounded() / 10) + "s"
-  }
-
-  /// `+1.500s`
-  static func stamp(_ duration: Duration) -> String {
-    let millis = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-    let whole = millis / 1000
-    let fraction = String(millis % 1000)
-    return "+\(whole)." + String(repeating: "0", count: 3 - fraction.count) + fraction + "s"
-  }
-
   static func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
   }

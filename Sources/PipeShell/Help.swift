@@ -16,7 +16,7 @@ extension Shell {
       console.line("  " + command.summary)
       return
     }
-    guard let signature = Signatures.byName[topic] else { return }
+    guard let signature = Operators.signatures[topic] else { return }
     for line in await Self.helpText(signature) { console.line(line) }
   }
 

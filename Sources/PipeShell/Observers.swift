@@ -21,7 +21,7 @@ final class TraceObserver: NodeObserver {
     case .failed(let reason): what = "failed: \(reason)"
     case .cancelled(let reason): what = reason.isEmpty ? "cancelled" : "cancelled (\(reason))"
     }
-    console.line("\(Format.stamp(event.time)) [\(event.jobID)] \(Format.pad(event.node.text, width))  \(what)")
+    console.line("\(event.time.stampText) [\(event.jobID)] \(Format.pad(event.node.text, width))  \(what)")
   }
 }
 
@@ -85,7 +85,7 @@ enum Inspector {
       }
     }
     add(job.nodes, prefix: "", branch: "")
-    let header = "[\(job.id)] \(job.state.rawValue) after \(Format.seconds(job.elapsed)): \(job.text)"
+    let header = "[\(job.id)] \(job.state.rawValue) after \(job.elapsed.secondsText): \(job.text)"
     return [header] + Format.table(rows)
   }
 }

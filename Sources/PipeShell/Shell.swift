@@ -21,7 +21,7 @@ public final class Shell: @unchecked Sendable {
   public let session = Session()
   public let interactive: Bool
   public var virtualTime: Bool
-  var environment = Environment()
+  var environment = Environment(operators: Operators.signatures)
   /// The session's virtual clock, made when the first virtual-time job starts. It runs only while
   /// the shell waits for something (`waitFor`), and stands still while the shell runs statements.
   private let driverBox = Locked<VirtualDriver?>(nil)
@@ -151,7 +151,7 @@ public final class Shell: @unchecked Sendable {
 
   /// `finished after 3.0s (20 elements)`, `cancelled after …`, `failed: STAGE: MESSAGE`.
   static func endNotice(_ job: Job) -> String {
-    let time = Format.seconds(job.elapsed)
+    let time = job.elapsed.secondsText
     let count = job.output == 1 ? "1 element" : "\(job.output) elements"
     switch job.state {
     case .failed: return "failed after \(time): \(job.failure?.description ?? "error")"
@@ -233,7 +233,7 @@ public final class Shell: @unchecked Sendable {
 
   /// Parses and checks a script without running it: `pipesh --check`.
   public static func check(_ source: SourceFile) -> [Diagnostic] {
-    Checker.check(Parser.parse(source), in: Environment()).diagnostics
+    Checker.check(Parser.parse(source), in: Environment(operators: Operators.signatures)).diagnostics
   }
 
   func report(_ diagnostics: [Diagnostic], in source: SourceFile) {

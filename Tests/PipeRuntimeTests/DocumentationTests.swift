@@ -1,4 +1,5 @@
 import Foundation
+import PipeRuntime
 import PipeSema
 import Testing
 
@@ -13,7 +14,7 @@ struct DocumentationTests {
 
   static func table() -> String {
     var lines = ["| syntax | what it does | implementation |", "|---|---|---|"]
-    for signature in Signatures.all {
+    for signature in Operators.signatures.all {
       let usage = signature.usage.replacingOccurrences(of: "|", with: "\\|")
       lines.append("| `\(usage)` | \(signature.summary) | \(signature.implementation) |")
     }

@@ -10,7 +10,7 @@ struct EvaluatorTests {
   func evaluate(_ body: String, _ input: String = "1") throws -> Value {
     let source = SourceFile(name: nil, text: "check from \(input) | map { \(body) }")
     let script = Parser.parse(source)
-    var checker = Checker(environment: Environment(), source: source)
+    var checker = Checker(environment: Environment(operators: Operators.signatures), source: source)
     let statement = try #require(script.statements.first)
     guard case .command(.check(let pipeline), _) = checker.check(statement),
       case .closure(let expr) = pipeline.stages[1].arguments["transform"],

@@ -1,3 +1,4 @@
+import PipeRuntime
 import PipeSema
 import PipeShell
 import Testing
@@ -5,9 +6,9 @@ import Testing
 /// `help NAME` for every operator: usage, summary, and for examples that can run, their real output.
 @Suite("help")
 struct HelpTests {
-  @Test("every operator", arguments: Signatures.all.map(\.name))
+  @Test("every operator", arguments: Operators.signatures.all.map(\.name))
   func helpForEveryOperator(_ name: String) async throws {
-    let signature = try #require(Signatures.byName[name])
+    let signature = try #require(Operators.signatures[name])
     let lines = await Shell.helpText(signature)
     #expect(lines.first == signature.usage)
     #expect(lines.contains("  > \(signature.example)"))

@@ -1,3 +1,4 @@
+import PipeRuntime
 import PipeSyntax
 import Testing
 
@@ -8,7 +9,7 @@ struct CheckerTests {
   func check(_ text: String) -> (CheckedPipeline?, [Diagnostic]) {
     let source = SourceFile(name: nil, text: text)
     let script = Parser.parse(source)
-    var checker = Checker(environment: Environment(), source: source)
+    var checker = Checker(environment: Environment(operators: Operators.signatures), source: source)
     guard let statement = script.statements.first else { return (nil, script.diagnostics) }
     let checked = checker.check(statement)
     let diagnostics = script.diagnostics + checker.diagnostics
@@ -71,7 +72,8 @@ struct CheckerTests {
 
   @Test func fragmentsExpandColdAndShareIsHot() throws {
     let source = SourceFile(name: nil, text: "let t = timer 1 | share\nlet m = map { $0 * 2 }\nt | m | take 2")
-    let (statements, _, diagnostics) = Checker.check(Parser.parse(source), in: Environment())
+    let (statements, _, diagnostics) = Checker.check(
+      Parser.parse(source), in: Environment(operators: Operators.signatures))
     #expect(diagnostics.isEmpty)
     guard case .run(let pipeline, _) = try #require(statements.last) else { return }
     #expect(pipeline.stages.map(\.name) == ["(shared)", "map", "take", "print"])
@@ -79,7 +81,8 @@ struct CheckerTests {
 
   @Test func channelTypesComeFromLaterSends() {
     let source = SourceFile(name: nil, text: "channel c | map { $0 + 1 } &\nsend c 1 2")
-    let (_, environment, diagnostics) = Checker.check(Parser.parse(source), in: Environment())
+    let (_, environment, diagnostics) = Checker.check(
+      Parser.parse(source), in: Environment(operators: Operators.signatures))
     #expect(diagnostics.isEmpty)
     #expect(environment.channels["c"] == .int)
   }

@@ -2,6 +2,19 @@ import AsyncAlgorithms
 import Locking
 import PipeSema
 
+extension Operators {
+  /// `share`: lets several consumers iterate one upstream; in a let fragment, every use sees the same elements.
+  enum Share {
+    static let entry = Operator(
+      OperatorSignature(
+        "share", .operator, usage: "share",
+        summary: "lets several consumers iterate one upstream; in a let fragment, every use sees the same elements",
+        example: "from 1 2 3 | share", implementation: "share(bufferingPolicy: .unbounded)",
+        sharesUpstream: true, typing: Typing.same),
+      build: { input in ValueSequence(StoppableShare(upstream: input.upstream)) })
+  }
+}
+
 /// swift-async-algorithms' `share()`, with a teardown that always ends its iteration task.
 ///
 /// In 1.1.4 the iteration task waits for demand on a continuation that only a consumer's `next()`,

@@ -1,0 +1,23 @@
+import AsyncAlgorithms
+import PipeSema
+
+extension Operators {
+  /// `channel`: emits what 'send NAME …' pushes; several consumers split the values between them.
+  enum Channel {
+    static let entry = Operator(
+      OperatorSignature(
+        "channel", .source, usage: "channel NAME [of: TYPE]",
+        summary: "emits what 'send NAME …' pushes; several consumers split the values between them",
+        parameters: [
+          .positional("name", .name, "the channel's name"),
+          .labelled("of", .typeName, "the element type, where no send or into tells it"),
+        ],
+        example: "channel jobs | take 2 &", exampleRuns: false, implementation: "AsyncChannel", channel: .receiving
+      ) { typing in
+        nil
+      },
+      build: { input in
+        ValueSequence(input.context.session.channel(try input.name("name")))
+      })
+  }
+}

@@ -1,0 +1,48 @@
+import AsyncAlgorithms
+import PipeSema
+
+extension Operators {
+  /// `diagram`: prints the output as one marble line when the input ends (column N: tick N).
+  enum Diagram {
+    static let entry = Operator(
+      OperatorSignature(
+        "diagram", .sink, usage: "diagram [tick: D]",
+        summary: "prints the output as one marble line when the input ends (column N: tick N)",
+        parameters: [.labelled("tick", .duration, "the length of one column (default 1s)")],
+        example: "timer 1 | take 3 | diagram", implementation: "own sink", typing: Typing.same),
+      sink: { input in
+        DiagramSink(
+          recorder: DiagramRecorder(tick: input.optionalDuration("tick") ?? .seconds(1)), context: input.context,
+          stage: input.stage.text)
+      })
+  }
+}
+
+/// `diagram`: one marble line when the input ends, however it ends.
+struct DiagramSink: SinkBody {
+  var recorder: DiagramRecorder
+  let context: JobContext
+  let stage: String
+
+  mutating func receive(_ value: Value, _ output: SinkOutput) throws -> Bool {
+    try add(.value(value.printed))
+    return true
+  }
+
+  mutating func end(_ how: SinkEnd, _ output: SinkOutput) throws {
+    switch how {
+    case .finished: try add(.finish)
+    case .failed: try add(.fail)
+    case .cancelled: try add(.cancel)
+    }
+    output.emit(.string(recorder.line), text: recorder.line)
+  }
+
+  private mutating func add(_ event: MarbleDiagram.Event) throws {
+    guard recorder.add(context.elapsed, event) else {
+      throw PipelineError(
+        stage: stage,
+        message: "the diagram would be more than \(DiagramRecorder.maximumColumns) ticks wide; give a larger tick:")
+    }
+  }
+}

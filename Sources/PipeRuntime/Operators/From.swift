@@ -1,0 +1,24 @@
+import AsyncAlgorithms
+import PipeSema
+
+extension Operators {
+  /// `from`: emits the given values, in order, and finishes.
+  enum From {
+    static let entry = Operator(
+      OperatorSignature(
+        "from", .source, usage: "from V…", summary: "emits the given values, in order, and finishes",
+        parameters: [.positional("values", .value, repeats: true, "numbers, strings, Bools, nil, arrays or tuples")],
+        example: "from 1 2 3", implementation: "[V].async"
+      ) { typing in
+        guard case .values(_, let type) = typing.argument("values") else {
+          typing.error("give at least one value, as in 'from 1 2 3'")
+          return nil
+        }
+        return type
+      },
+      build: { input in
+        ValueSequence(try input.values("values").async)
+      },
+      fusedSource: { input in .values(try input.values("values")) })
+  }
+}

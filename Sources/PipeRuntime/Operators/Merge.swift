@@ -1,0 +1,24 @@
+import AsyncAlgorithms
+import PipeSema
+
+extension Operators {
+  /// `merge`: emits the elements of all inputs as they come.
+  enum Merge {
+    static let entry = Operator(
+      OperatorSignature(
+        "merge", .combinator, usage: "merge(P, P, …)", summary: "emits the elements of all inputs as they come",
+        inputs: 2...16, example: "merge(timer 1 | map { $0 * 10 } | take 2, timer 1.5 | take 2)",
+        implementation: "merge (nested beyond three)", typing: Typing.unifiedInputs),
+      build: { input in try all(input.inputs, input) })
+
+    /// swift-async-algorithms' merge of two or three, nested beyond.
+    static func all(_ inputs: [ValueSequence], _ input: StageInput) throws(PipelineError) -> ValueSequence {
+      switch inputs.count {
+      case 2: return ValueSequence(merge(inputs[0], inputs[1]))
+      case 3: return ValueSequence(merge(inputs[0], inputs[1], inputs[2]))
+      case 4...: return ValueSequence(merge(inputs[0], inputs[1], try all(Array(inputs[2...]), input)))
+      default: throw input.bug("\(inputs.count) inputs for merge")
+      }
+    }
+  }
+}

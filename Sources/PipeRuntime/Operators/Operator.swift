@@ -1,0 +1,132 @@
+import PipeSema
+
+/// One source, combinator, operator or sink: its signature (what the checker checks against and
+/// `help` shows) beside how it runs. Each lives in its own file in this folder; `Operators.all`
+/// lists them.
+public struct Operator: Sendable {
+  public let signature: OperatorSignature
+  let run: Run
+
+  /// How a stage runs.
+  enum Run: Sendable {
+    /// A source, combinator or operator: a node built from the stage. A fusable operator also
+    /// has a synchronous step, and a source that can be looped over directly a fused source.
+    case node(build: Builder, step: FusedStepMaker?, source: FusedSourceMaker?)
+    /// A sink: what it does with each element and at the end.
+    case sink(SinkMaker)
+  }
+
+  /// A source, combinator or operator.
+  init(
+    _ signature: OperatorSignature, build: @escaping Builder, fusedStep: FusedStepMaker? = nil,
+    fusedSource: FusedSourceMaker? = nil
+  ) {
+    self.signature = signature
+    run = .node(build: build, step: fusedStep, source: fusedSource)
+  }
+
+  /// A sink.
+  init(_ signature: OperatorSignature, sink: @escaping SinkMaker) {
+    self.signature = signature
+    run = .sink(sink)
+  }
+
+  var name: String { signature.name }
+}
+
+/// Builds the node of one stage.
+typealias Builder = @Sendable (StageInput) throws -> ValueSequence
+
+/// Makes the state of a fused stage for one iteration; nil when this stage cannot be fused.
+typealias FusedStepMaker = @Sendable (StageInput) throws -> (@Sendable () -> FusedStep)?
+
+/// A source's elements for a fused node to loop over; nil when this stage cannot be fused.
+typealias FusedSourceMaker = @Sendable (StageInput) throws -> FusedSource?
+
+/// Makes what a sink does with its input.
+typealias SinkMaker = @Sendable (StageInput) throws -> any SinkBody
+
+/// What a builder gets: the checked stage, its input(s) and the job. The checker guarantees the
+/// arguments a signature requires: asking for one that is missing is a bug, reported as an error of
+/// the stage, never replaced by a default.
+struct StageInput {
+  let stage: CheckedStage
+  /// The upstream of an operator or sink; an empty sequence for sources.
+  let upstream: ValueSequence
+  /// The built inputs of a combinator.
+  let inputs: [ValueSequence]
+  let context: JobContext
+  /// The id of the node being built.
+  let nodeID: Int
+
+  var clock: PipeClock { context.clock }
+
+  private func missing(_ name: String) -> PipelineError {
+    bug("no checked '\(name)' for '\(stage.name)'")
+  }
+
+  /// An error for what the checker rules out: a bug of pipesh's, never papered over.
+  func bug(_ what: String) -> PipelineError {
+    PipelineError(stage: stage.text, message: "pipesh has \(what) (a bug: please report it)", nodeID: nodeID)
+  }
+
+  private func required<T>(_ name: String, _ value: T?) throws(PipelineError) -> T {
+    guard let value else { throw missing(name) }
+    return value
+  }
+
+  func closure(_ name: String) throws(PipelineError) -> CompiledClosure {
+    guard case .closure(let expr) = stage.arguments[name] else { throw missing(name) }
+    return Evaluator(stage: stage.text, nodeID: nodeID).compile(expr)
+  }
+
+  func optionalValue(_ name: String) -> Value? {
+    if case .value(let value, _) = stage.arguments[name] { return value }
+    return nil
+  }
+
+  func value(_ name: String) throws(PipelineError) -> Value { try required(name, optionalValue(name)) }
+
+  func values(_ name: String) throws(PipelineError) -> [Value] {
+    guard case .values(let values, _) = stage.arguments[name] else { throw missing(name) }
+    return values
+  }
+
+  func optionalInt(_ name: String) -> Int? {
+    if case .int(let value) = optionalValue(name) { return value }
+    return nil
+  }
+
+  func int(_ name: String) throws(PipelineError) -> Int { try required(name, optionalInt(name)) }
+
+  func optionalString(_ name: String) -> String? {
+    if case .string(let value) = optionalValue(name) { return value }
+    return nil
+  }
+
+  func string(_ name: String) throws(PipelineError) -> String { try required(name, optionalString(name)) }
+
+  func optionalBool(_ name: String) -> Bool? {
+    if case .bool(let value) = optionalValue(name) { return value }
+    return nil
+  }
+
+  func optionalDuration(_ name: String) -> Duration? {
+    if case .duration(let duration) = stage.arguments[name] { return duration }
+    return nil
+  }
+
+  func duration(_ name: String) throws(PipelineError) -> Duration { try required(name, optionalDuration(name)) }
+
+  func optionalName(_ name: String) -> String? {
+    if case .name(let value) = stage.arguments[name] { return value }
+    return nil
+  }
+
+  func name(_ name: String) throws(PipelineError) -> String { try required(name, optionalName(name)) }
+
+  func marble(_ name: String) throws(PipelineError) -> MarbleDiagram {
+    guard case .marble(let diagram) = stage.arguments[name] else { throw missing(name) }
+    return diagram
+  }
+}

@@ -1,0 +1,40 @@
+import AsyncAlgorithms
+import PipeSema
+
+extension Operators {
+  /// `timer`: emits 0, 1, 2, … one per interval, the first after one interval.
+  enum Timer {
+    static let entry = Operator(
+      OperatorSignature(
+        "timer", .source, usage: "timer INTERVAL",
+        summary: "emits 0, 1, 2, … one per interval, the first after one interval",
+        parameters: [.positional("interval", .duration, "the time between ticks: 250ms, 1.5s, or seconds")],
+        example: "timer 1 | take 3", implementation: "AsyncTimerSequence on the job's clock"
+      ) { typing in
+        .int
+      },
+      build: { input in
+        let interval = try input.duration("interval")
+        return ValueSequence(TickCountSequence(timer: AsyncTimerSequence(interval: interval, clock: input.clock)))
+      })
+  }
+}
+
+/// `timer`: counts the ticks of an `AsyncTimerSequence`, 0, 1, 2, …
+struct TickCountSequence: AsyncSequence, Sendable {
+  typealias Element = Value
+  let timer: AsyncTimerSequence<PipeClock>
+
+  func makeAsyncIterator() -> Iterator { Iterator(base: timer.makeAsyncIterator()) }
+
+  struct Iterator: AsyncIteratorProtocol {
+    var base: AsyncTimerSequence<PipeClock>.Iterator
+    var count = 0
+
+    mutating func next() async -> Value? {
+      guard await base.next() != nil else { return nil }
+      defer { count += 1 }
+      return .int(count)
+    }
+  }
+}
