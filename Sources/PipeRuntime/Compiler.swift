@@ -14,10 +14,13 @@ struct PipelineCompiler {
   /// Where the nodes being built count as live: the job's count, or the session's while building
   /// the hot part of a `share` fragment, which outlives the job that built it.
   private var owner: LiveCount
+  /// Whether runs of synchronous stages become one node.
+  private let fusing: Bool
 
-  init(context: JobContext) {
+  init(context: JobContext, fusing: Bool) {
     self.context = context
     self.owner = context.liveNodes
+    self.fusing = fusing
   }
 
   private mutating func newNodeID() -> Int {
@@ -92,7 +95,7 @@ struct PipelineCompiler {
   private mutating func fuse(
     _ stages: [CheckedStage], from start: Int, after upstream: ValueSequence, _ previous: Node?
   ) throws -> (ValueSequence, [Node], Int)? {
-    guard !context.observing, Instrumentation.fusion else { return nil }
+    guard !context.observing, fusing else { return nil }
     var source: FusedSource = .upstream(upstream)
     var sourceStage: CheckedStage?
     var index = start

@@ -50,10 +50,12 @@ public final class JobTable: Sendable {
   public var running: [Job] { all.filter { $0.state == .running } }
 
   /// Starts a job for `pipeline` (which must end with a sink) and returns it at once. On a
-  /// virtual clock the job's task only runs while someone runs that clock.
+  /// virtual clock the job's task only runs while someone runs that clock. `fusing: false` builds
+  /// every stage as its own node (as `PIPESH_FUSION=off` does).
   @discardableResult
   public func start(
-    _ pipeline: CheckedPipeline, background: Bool, clock choice: ClockChoice, observer: (any NodeObserver)? = nil
+    _ pipeline: CheckedPipeline, background: Bool, clock choice: ClockChoice, observer: (any NodeObserver)? = nil,
+    fusing: Bool = Instrumentation.fusion
   ) -> Job {
     let id = state.withLock { state -> Int in
       defer { state.nextID += 1 }
@@ -66,7 +68,7 @@ public final class JobTable: Sendable {
     }
     let context = JobContext(
       jobID: id, clock: clock, background: background, console: console, session: session, observer: observer)
-    var compiler = PipelineCompiler(context: context)
+    var compiler = PipelineCompiler(context: context, fusing: fusing)
     let built = Result { try compiler.build(pipeline) }
     let sinkNode = pipeline.sink.map { compiler.sinkNode($0) }
     let nodes = ((try? built.get().nodes) ?? []) + [sinkNode].compactMap { $0 }

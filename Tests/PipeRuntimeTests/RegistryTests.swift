@@ -1,0 +1,98 @@
+import Locking
+import PipeSyntax
+import Testing
+
+@testable import PipeRuntime
+@testable import PipeSema
+
+/// The operator registry, walked: every entry runs the way its role says, nothing is missing, and
+/// every fused step does what its unfused node does.
+@Suite("operator registry")
+struct RegistryTests {
+  static let names = Operators.all.map(\.name)
+  static let fusable = Operators.all.filter {
+    if case .node(_, let step, let source) = $0.run { return step != nil || source != nil }
+    return false
+  }.map(\.name)
+
+  @Test func namesAreUniqueAndAliasesResolve() {
+    #expect(Set(Self.names).count == Self.names.count, "a name is registered twice")
+    for (alias, name) in Operators.aliases {
+      #expect(Operators.named(alias)?.name == name)
+      #expect(!Self.names.contains(alias))
+    }
+    #expect(Operators.signatures.all.map(\.name) == Self.names)
+  }
+
+  @Test("each entry runs as its role says", arguments: names)
+  func runMatchesRole(_ name: String) throws {
+    let entry = try #require(Operators.named(name))
+    switch (entry.signature.role, entry.run) {
+    case (.sink, .sink): break
+    case (.sink, .node): Issue.record("sink '\(name)' has a builder but no sink body")
+    case (_, .sink): Issue.record("'\(name)' is a \(entry.signature.role.rawValue) with a sink body")
+    case (.operator, .node(_, _, let source?)):
+      _ = source
+      Issue.record("operator '\(name)' has a fused source")
+    case (.source, .node(_, let step?, _)):
+      _ = step
+      Issue.record("source '\(name)' has a fused step")
+    case (.combinator, .node(_, let step, let source)):
+      #expect(step == nil && source == nil, "combinator '\(name)' cannot be fused")
+    case (_, .node): break
+    }
+    #expect(!entry.signature.summary.isEmpty && !entry.signature.implementation.isEmpty)
+    #expect(entry.signature.usage.hasPrefix(name))
+  }
+
+  /// (`help` runs these; the others need a file, a terminal or a channel's sender.)
+  @Test("each runnable example checks", arguments: names)
+  func exampleChecks(_ name: String) throws {
+    let signature = try #require(Operators.signatures[name])
+    guard signature.exampleRuns else { return }
+    #expect(try Self.check(signature.example).isEmpty, "the example of \(name) does not check")
+  }
+
+  /// Every operator with a fused step or source gives the same output and node states fused and
+  /// unfused: its example (a `timer` source replaced by a `range`, so no wall-clock time passes),
+  /// and that example run into a stage that fails.
+  @Test("fused and unfused agree", arguments: fusable)
+  func fusedAgreesWithUnfused(_ name: String) async throws {
+    let signature = try #require(Operators.signatures[name])
+    var example = signature.example
+    if example.hasPrefix("timer ") { example = "range 0 9" + example.drop { $0 != "|" }.dropFirst(0) }
+    #expect(try Self.check(example).isEmpty, "\(example)")
+    let failing = example + " | map { 100 / ($0 == 3 ? 0 : 1) }"
+    for text in try Self.check(failing).isEmpty ? [example, failing] : [example] {
+      let fused = try await Self.run(text + " | collect", fusing: true)
+      let unfused = try await Self.run(text + " | collect", fusing: false)
+      #expect(fused.output == unfused.output, "\(text)")
+      #expect(fused.states == unfused.states, "\(text)")
+      #expect(!fused.states.isEmpty)
+    }
+  }
+
+  static func check(_ text: String) throws -> [String] {
+    let source = SourceFile(name: nil, text: text)
+    return Checker.check(Parser.parse(source), in: Environment(operators: Operators.signatures)).diagnostics.map(
+      \.message)
+  }
+
+  static func run(_ text: String, fusing: Bool) async throws -> (output: [String], states: [String]) {
+    let source = SourceFile(name: nil, text: text)
+    var checker = Checker(environment: Environment(operators: Operators.signatures), source: source)
+    let statement = try #require(Parser.parse(source).statements.first)
+    guard case .run(let pipeline, _) = checker.check(statement) else {
+      Issue.record("did not check: \(text)")
+      return ([], [])
+    }
+    let lines = Locked<[String]>([])
+    let console = Console()
+    console.setLineWriter { line, _ in lines.withLock { $0.append(line) } }
+    let job = JobTable(console: console, session: Session()).start(
+      pipeline, background: false, clock: .real, fusing: fusing)
+    await job.wait()
+    let states = Node.flattened(job.nodes).map { "\($0.text): \($0.state) \($0.reason ?? "") out \($0.output)" }
+    return (lines.withLock { $0 }, states + [job.state.rawValue])
+  }
+}
