@@ -25,13 +25,8 @@ public enum Operators {
   /// What the checker checks pipelines against.
   public static let signatures = SignatureTable(all.map(\.signature), aliases: aliases)
 
-  private static let byName: [String: Operator] = {
-    var table: [String: Operator] = [:]
-    for entry in all { table[entry.name] = entry }
-    for (alias, name) in aliases { table[alias] = table[name] }
-    return table
-  }()
+  private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
-  /// The operator a checked stage names.
-  static func named(_ name: String) -> Operator? { byName[name] }
+  /// The operator a checked stage names; an alias resolves through the signature table.
+  static func named(_ name: String) -> Operator? { signatures[name].flatMap { byName[$0.name] } }
 }
