@@ -74,8 +74,7 @@ struct StatementGenerator {
     case 7: return "reductions 0 { $0 + $1 }"
     case 8: return "buffer \(int(1...3))\(pick(["", " policy: newest", " policy: oldest"]))"
     case 9: return "throttle \(interval())\(pick(["", " latest: false"]))"
-    // `debounce 0` on the real clock can leave a job running (README, known issues).
-    case 10: return "debounce \(realClock ? "0.001" : interval())"
+    case 10: return "debounce \(interval())"
     case 11: return "delay \(interval() == "0" ? "1" : (realClock ? "0.002" : "1"))"
     case 12, 13: return "tap \"t\""
     case 14: return "share"

@@ -284,6 +284,7 @@ struct FinishingTests {
     ("zip(range 1 50 | share, range 1 10) | count", "10"),
     ("merge(range 1 10 | share, timer 0.02 | share) | take 12 | count", "12"),
     ("combineLatest(timer 0.01 | share, from 1 2 3) | takeWhile { $0.0 < 3 } | count", "3"),
+    ("zip(from 1 2, range -3 7 | debounce 0) | count", "2"),
   ]
 
   static let stats = "jobs: 0 running · tasks: 0 live · nodes: 0 live"
@@ -330,6 +331,20 @@ struct FinishingTests {
       limit: 60)
     #expect(!result.timedOut, "did not end")
     #expect(result.stdout == String(repeating: Self.stats + "\n", count: 20))
+    #expect(result.status == 0)
+  }
+
+  /// swift-async-algorithms 1.1.4's debounce, asked for an element by a task already cancelled
+  /// (here: zip ending its longer side), once forgot its iteration task, which then waited forever
+  /// and kept the job running; one after another, the job hung within a few runs.
+  @Test("zip ends a debounce", arguments: [false, true])
+  func zipEndsADebounce(virtual: Bool) throws {
+    let round = "zip(from 1 2, range -3 7 | debounce 0) | count\nstats"
+    let result = try Pipesh.run(
+      (virtual ? ["--virtual-time"] : []) + ["-c", Array(repeating: round, count: 100).joined(separator: "\n")],
+      limit: 60)
+    #expect(!result.timedOut, "did not end")
+    #expect(result.stdout == String(repeating: "2\n" + Self.stats + "\n", count: 100))
     #expect(result.status == 0)
   }
 
