@@ -45,14 +45,16 @@ let package = Package(
       swiftSettings: strict
     ),
     .executableTarget(
-      name: "PipeFuzz", dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime"], swiftSettings: strict),
+      name: "PipeFuzz", dependencies: ["PipeSyntax", "PipeSema", "PipeShell"], swiftSettings: strict),
     .executableTarget(
       name: "PipeBench",
       dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
       swiftSettings: strict
     ),
-    .testTarget(name: "PipeSyntaxTests", dependencies: ["PipeSyntax"], swiftSettings: strict),
-    .testTarget(name: "PipeSemaTests", dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime"], swiftSettings: strict),
+    .testTarget(name: "PipeSyntaxTests", dependencies: ["PipeSyntax", "PipeShell"], swiftSettings: strict),
+    .testTarget(
+      name: "PipeSemaTests", dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "PipeShell"],
+      swiftSettings: strict),
     .testTarget(
       name: "PipeRuntimeTests",
       dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "PipeShell"],

@@ -1,5 +1,5 @@
-import PipeRuntime
 import PipeSema
+import PipeShell
 import PipeSyntax
 
 #if canImport(Glibc)
@@ -15,8 +15,8 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
   let text = String(decoding: bytes, as: UTF8.self)
   _ = Lexer.needsContinuation(text)
   let source = SourceFile(name: "fuzz.pipe", text: text)
-  let script = Parser.parse(source)
-  let (_, _, diagnostics) = Checker.check(script, in: Environment(operators: Operators.signatures))
+  let script = Parser.parse(source, grammar: Commands.grammar)
+  let (_, _, diagnostics) = Checker.check(script, in: Commands.environment)
   _ = DiagnosticFormatter.render(diagnostics, in: source)
 }
 

@@ -92,31 +92,20 @@ public struct Environment: Sendable {
   var guessedChannels: Set<String> = []
   var nextBindingID = 1
 
-  public init(operators: SignatureTable) {
-    self.operators = operators
-  }
-}
+  /// The shell's commands (the shell's registry).
+  public let commands: CommandTable
 
-/// A checked shell command.
-public enum CheckedCommand: Sendable {
-  case jobs
-  case cancel([Int])
-  case cancelAll
-  case wait([Int])
-  case inspect(Int)
-  case trace(CheckedPipeline)
-  case draw(CheckedPipeline)
-  case check(CheckedPipeline)
-  case send(String, [Value])
-  case close(String)
-  case help(String?)
-  case ops
-  case names
-  case load(String)
-  case clock(virtual: Bool)
-  case quit
-  case stats
-  case history
+  public init(operators: SignatureTable, commands: CommandTable) {
+    self.operators = operators
+    self.commands = commands
+  }
+
+  /// What the parser needs to know of these commands and operators.
+  public var grammar: Grammar {
+    Grammar(
+      commands: Set(commands.names), pipelineCommands: Set(commands.all.filter(\.takesPipeline).map(\.name)),
+      combinators: operators.all.filter { $0.role == .combinator }.map(\.name))
+  }
 }
 
 /// A checked statement, ready to run.

@@ -21,7 +21,8 @@ public struct Checker {
   ) {
     var start = environment
     for statement in script.statements {
-      guard case .command(let name, let arguments, _) = statement.kind, name.name == "send",
+      guard case .command(let name, let arguments, _) = statement.kind,
+        case .values = start.commands[name.name]?.form,
         let channel = arguments.first, case .name(let channelName) = channel.value.kind,
         start.channels[channelName] == nil, arguments.count > 1
       else { continue }
@@ -68,7 +69,7 @@ public struct Checker {
   }
 
   private mutating func checkBinding(_ name: Identifier, _ pipeline: Pipeline) -> CheckedStatement? {
-    if environment.operators[name.name] != nil || Parser.commands.contains(name.name) || name.name == "let" {
+    if environment.operators[name.name] != nil || environment.commands[name.name] != nil || name.name == "let" {
       diagnostics.append(SemaMessages.reserved(name.name, name.range))
       return nil
     }
@@ -118,7 +119,7 @@ public struct Checker {
     var diagnostic = SemaMessages.unknownOperator(name.name, name.range)
     if let suggestion = NameSuggester.suggestion(for: name.name, in: candidates) {
       diagnostic = diagnostic.adding(note: "did you mean '\(suggestion)'?")
-    } else if Parser.commands.contains(name.name) {
+    } else if environment.commands[name.name] != nil {
       diagnostic = diagnostic.adding(note: "'\(name.name)' is a command: it stands at the start of a statement")
     } else {
       diagnostic = diagnostic.adding(note: "'ops' lists the operators")
@@ -197,7 +198,7 @@ public struct Checker {
             SemaMessages.misplaced(
               "'\(name.name)' is not a combinator", name.range,
               note:
-                "combinators are merge(…), zip(…), combineLatest(…) and chain(…); put a space before '(' for a tuple"))
+                "combinators are \(environment.grammar.combinatorList); put a space before '(' for a tuple"))
         }
         return nil
       }

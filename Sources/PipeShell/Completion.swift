@@ -27,7 +27,7 @@ public enum Completion {
   static let stages =
     Operators.signatures.all.filter { $0.role == .operator || $0.role == .sink }.map(\.name)
     + Operators.aliases.keys.sorted()
-  static let commands = Parser.commands + ["let"]
+  static let commands = Commands.all.map(\.name) + Commands.topics.map(\.name)
 
   /// The length of the word before the cursor and the candidates that complete it, sorted.
   public static func complete(_ before: String, _ context: CompletionContext) -> (wordLength: Int, candidates: [String])
@@ -54,7 +54,8 @@ public enum Completion {
       case "send", "close":
         pool = words.count == 1 ? context.channels : []
       case "help":
-        pool = words.count == 1 ? Operators.signatures.names + Commands.usage.map(\.name) : []
+        pool =
+          words.count == 1 ? Operators.signatures.names + Commands.all.map(\.name) + Commands.topics.map(\.name) : []
       case "clock":
         pool = ["real", "virtual"]
       case "trace", "draw", "check":

@@ -21,7 +21,7 @@ public final class Shell: @unchecked Sendable {
   public let session = Session()
   public let interactive: Bool
   public var virtualTime: Bool
-  var environment = Environment(operators: Operators.signatures)
+  var environment = Commands.environment
   /// The session's virtual clock, made when the first virtual-time job starts. It runs only while
   /// the shell waits for something (`waitFor`), and stands still while the shell runs statements.
   private let driverBox = Locked<VirtualDriver?>(nil)
@@ -197,7 +197,7 @@ public final class Shell: @unchecked Sendable {
 
   /// Checks and runs a script in this shell, leaving its background jobs running (`load`).
   func runScriptInline(_ source: SourceFile) async -> Int32 {
-    let script = Parser.parse(source)
+    let script = Parser.parse(source, grammar: Commands.grammar)
     let (statements, checkedEnvironment, diagnostics) = Checker.check(script, in: environment)
     if !diagnostics.isEmpty {
       report(diagnostics, in: source)
@@ -214,7 +214,7 @@ public final class Shell: @unchecked Sendable {
   /// Parses, checks and runs one line typed at the prompt; statements before an error still run.
   public func runLine(_ text: String) async {
     let source = SourceFile(name: nil, text: text)
-    let script = Parser.parse(source)
+    let script = Parser.parse(source, grammar: Commands.grammar)
     if !script.diagnostics.isEmpty {
       report(script.diagnostics, in: source)
       return
@@ -233,7 +233,7 @@ public final class Shell: @unchecked Sendable {
 
   /// Parses and checks a script without running it: `pipesh --check`.
   public static func check(_ source: SourceFile) -> [Diagnostic] {
-    Checker.check(Parser.parse(source), in: Environment(operators: Operators.signatures)).diagnostics
+    Checker.check(Parser.parse(source, grammar: Commands.grammar), in: Commands.environment).diagnostics
   }
 
   func report(_ diagnostics: [Diagnostic], in source: SourceFile) {
@@ -286,8 +286,11 @@ public final class Shell: @unchecked Sendable {
       }
     case .binding:
       break  // the checker has put it in the environment
-    case .command(let command, let range):
-      await execute(command, range: range, source: source)
+    case .command(let command, _):
+      guard let run = Commands.named(command.name)?.run else {
+        return commandFailed("pipesh has no command '\(command.name)' to run (a bug: please report it)")
+      }
+      await run(self, command.arguments)
     }
   }
 

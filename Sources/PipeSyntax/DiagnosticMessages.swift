@@ -35,10 +35,12 @@ public enum DiagnosticMessages {
       id: "invalid-number", message: "a number starts with a digit: write 0\(text)", range: range)
   }
 
-  public static func notACombinator(_ name: String, written: String, _ range: SourceRange) -> Diagnostic {
+  public static func notACombinator(
+    _ name: String, written: String, _ range: SourceRange, combinators: String
+  ) -> Diagnostic {
     Diagnostic(
       id: "not-a-combinator", message: "'\(name)' takes its arguments without parentheses: write '\(written)'",
-      range: range, notes: ["only the combinators merge(…), zip(…), combineLatest(…) and chain(…) take parentheses"])
+      range: range, notes: ["only the combinators \(combinators) take parentheses"])
   }
 
   public static func invalidNumber(_ text: String, _ range: SourceRange) -> Diagnostic {

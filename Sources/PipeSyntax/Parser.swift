@@ -2,17 +2,7 @@
 /// it records a diagnostic, inserts a missing node, skips to a place it can resume from, and goes on,
 /// so a script shows all its errors at once.
 public struct Parser {
-  /// Words that start a shell command rather than a pipeline.
-  public static let commands: [String] = [
-    "jobs", "cancel", "wait", "inspect", "trace", "draw", "check", "send", "close", "help", "ops", "names",
-    "load", "clock", "quit", "exit", "stats", "history",
-  ]
-  /// Stages that take pipelines in parentheses; any other name with `(` is a call written the
-  /// wrong way (`timer(1)`).
-  public static let combinators: Set<String> = ["merge", "zip", "combineLatest", "chain"]
-  /// Commands whose argument is a pipeline.
-  static let pipelineCommands: Set<String> = ["trace", "draw", "check"]
-
+  private let grammar: Grammar
   private let source: SourceFile
   private var tokens: [Token]
   private var position = 0
@@ -25,16 +15,17 @@ public struct Parser {
   private var tooDeep = false
   public static let maximumNesting = 100
 
-  init(source: SourceFile, tokens: [Token], diagnostics: [Diagnostic]) {
+  init(grammar: Grammar, source: SourceFile, tokens: [Token], diagnostics: [Diagnostic]) {
+    self.grammar = grammar
     self.source = source
     self.tokens = tokens
     self.diagnostics = diagnostics
   }
 
   /// Parses a whole script or line.
-  public static func parse(_ source: SourceFile) -> Script {
+  public static func parse(_ source: SourceFile, grammar: Grammar) -> Script {
     let (tokens, lexical) = Lexer.tokenize(source)
-    var parser = Parser(source: source, tokens: tokens, diagnostics: lexical)
+    var parser = Parser(grammar: grammar, source: source, tokens: tokens, diagnostics: lexical)
     var statements: [Statement] = []
     while true {
       parser.skipSeparators()
@@ -144,10 +135,10 @@ public struct Parser {
       let pipeline = parsePipeline()
       return Statement(.binding(name, pipeline), SourceRange(start, previousEnd))
     }
-    if current.kind == .identifier, Self.commands.contains(current.text), !peek(1).isPunctuation("|") {
+    if current.kind == .identifier, grammar.commands.contains(current.text), !peek(1).isPunctuation("|") {
       let name = Identifier(current.text, current.range)
       advance()
-      if Self.pipelineCommands.contains(name.name) {
+      if grammar.pipelineCommands.contains(name.name) {
         let pipeline = parsePipeline()
         return Statement(.command(name, [], pipeline), SourceRange(start, previousEnd))
       }
@@ -198,13 +189,14 @@ public struct Parser {
     }
     let name = Identifier(current.text, current.range)
     advance()
-    if current.isPunctuation("("), !current.spaceBefore, !Self.combinators.contains(name.name) {
+    if current.isPunctuation("("), !current.spaceBefore, !grammar.combinators.contains(name.name) {
       // `timer(1)`, `range(1, 5)`: read the arguments as expressions and say how to write them.
       let open = advance()
       let arguments = parseCallArguments(open: open)
       let written = ([name.name] + arguments.map { source.text(of: $0.range) }).joined(separator: " ")
       diagnostics.append(
-        DiagnosticMessages.notACombinator(name.name, written: written, SourceRange(start, previousEnd)))
+        DiagnosticMessages.notACombinator(
+          name.name, written: written, SourceRange(start, previousEnd), combinators: grammar.combinatorList))
       return Stage(.call(name, arguments), SourceRange(start, previousEnd))
     }
     if current.isPunctuation("("), !current.spaceBefore {
@@ -564,7 +556,7 @@ public struct Parser {
 
   private mutating func parseInterpolation(_ range: SourceRange) -> Expr {
     let (tokens, lexical) = Lexer.tokenize(source, range: range)
-    var inner = Parser(source: source, tokens: tokens, diagnostics: lexical)
+    var inner = Parser(grammar: grammar, source: source, tokens: tokens, diagnostics: lexical)
     inner.closureDepth = closureDepth
     let expr = inner.parseExpression()
     if inner.current.kind != .end {

@@ -1,9 +1,11 @@
 import Foundation
 import PipeRuntime
 import PipeSema
+import PipeShell
 import Testing
 
-/// README's operator table is the registry's text: `help NAME` and the README cannot disagree.
+/// README's operator and command tables are the registries' text: `help NAME` and the README
+/// cannot disagree.
 @Suite("documentation")
 struct DocumentationTests {
   static var readme: String {
@@ -21,13 +23,28 @@ struct DocumentationTests {
     return lines.joined(separator: "\n")
   }
 
-  @Test func readmeOperatorTableMatchesTheRegistry() {
-    let readme = Self.readme
-    guard let start = readme.range(of: "<!-- ops -->\n"), let end = readme.range(of: "\n<!-- /ops -->") else {
-      Issue.record("README.md has no <!-- ops --> section")
-      return
+  static func commandTable() -> String {
+    var lines = ["| syntax | what it does |", "|---|---|"]
+    for command in Commands.signatures.all {
+      lines.append("| `\(command.usage.replacingOccurrences(of: "|", with: "\\|"))` | \(command.summary) |")
     }
-    let table = String(readme[start.upperBound..<end.lowerBound])
-    #expect(table == Self.table(), "expected README section:\n\(Self.table())")
+    return lines.joined(separator: "\n")
+  }
+
+  static func section(_ name: String) -> String? {
+    let readme = Self.readme
+    guard let start = readme.range(of: "<!-- \(name) -->\n"), let end = readme.range(of: "\n<!-- /\(name) -->")
+    else { return nil }
+    return String(readme[start.upperBound..<end.lowerBound])
+  }
+
+  @Test func readmeOperatorTableMatchesTheRegistry() {
+    #expect(Self.section("ops") == Self.table(), "expected README section <!-- ops -->:\n\(Self.table())")
+  }
+
+  @Test func readmeCommandTableMatchesTheRegistry() {
+    #expect(
+      Self.section("commands") == Self.commandTable(),
+      "expected README section <!-- commands -->:\n\(Self.commandTable())")
   }
 }

@@ -1,3 +1,4 @@
+import PipeShell
 import PipeSyntax
 import Testing
 
@@ -9,10 +10,10 @@ struct EvaluatorTests {
   /// Checks and compiles the closure of `from V | map { … }` and applies it to V.
   func evaluate(_ body: String, _ input: String = "1") throws -> Value {
     let source = SourceFile(name: nil, text: "check from \(input) | map { \(body) }")
-    let script = Parser.parse(source)
-    var checker = Checker(environment: Environment(operators: Operators.signatures), source: source)
+    let script = Parser.parse(source, grammar: Commands.grammar)
+    var checker = Checker(environment: Commands.environment, source: source)
     let statement = try #require(script.statements.first)
-    guard case .command(.check(let pipeline), _) = checker.check(statement),
+    guard case .command(let command, _) = checker.check(statement), case .pipeline(let pipeline) = command.arguments,
       case .closure(let expr) = pipeline.stages[1].arguments["transform"],
       case .values(let values, _) = pipeline.stages[0].arguments["values"]
     else {

@@ -1,4 +1,5 @@
 import Locking
+import PipeShell
 import PipeSyntax
 import Testing
 
@@ -74,14 +75,14 @@ struct RegistryTests {
 
   static func check(_ text: String) throws -> [String] {
     let source = SourceFile(name: nil, text: text)
-    return Checker.check(Parser.parse(source), in: Environment(operators: Operators.signatures)).diagnostics.map(
+    return Checker.check(Parser.parse(source, grammar: Commands.grammar), in: Commands.environment).diagnostics.map(
       \.message)
   }
 
   static func run(_ text: String, fusing: Bool) async throws -> (output: [String], states: [String]) {
     let source = SourceFile(name: nil, text: text)
-    var checker = Checker(environment: Environment(operators: Operators.signatures), source: source)
-    let statement = try #require(Parser.parse(source).statements.first)
+    var checker = Checker(environment: Commands.environment, source: source)
+    let statement = try #require(Parser.parse(source, grammar: Commands.grammar).statements.first)
     guard case .run(let pipeline, _) = checker.check(statement) else {
       Issue.record("did not check: \(text)")
       return ([], [])
@@ -94,5 +95,38 @@ struct RegistryTests {
     await job.wait()
     let states = Node.flattened(job.nodes).map { "\($0.text): \($0.state) \($0.reason ?? "") out \($0.output)" }
     return (lines.withLock { $0 }, states + [job.state.rawValue])
+  }
+}
+
+/// The command registry, walked: every command is a command to the parser, has help, and its name
+/// is taken from the names a `let` may use and from the operators.
+@Suite("command registry")
+struct CommandRegistryTests {
+  static let names = Commands.signatures.all.map(\.name)
+
+  @Test func namesAreUniqueAndApartFromOperators() {
+    #expect(Set(Self.names).count == Self.names.count, "a command is registered twice")
+    #expect(Set(Self.names).isDisjoint(with: Operators.signatures.names))
+    #expect(Commands.grammar.commands == Set(Self.names))
+  }
+
+  @Test("each command parses, has help and is reserved", arguments: names)
+  func eachCommand(_ name: String) throws {
+    let script = Parser.parse(SourceFile(name: nil, text: name), grammar: Commands.grammar)
+    let statement = try #require(script.statements.first)
+    guard case .command(let parsed, _, _) = statement.kind else {
+      Issue.record("'\(name)' alone does not parse as a command")
+      return
+    }
+    #expect(parsed.name == name)
+    let signature = try #require(Commands.signatures[name])
+    if case .pipeline = signature.form {
+      #expect(Commands.grammar.pipelineCommands.contains(name))
+    } else {
+      #expect(!Commands.grammar.pipelineCommands.contains(name))
+    }
+    #expect(Shell.check(SourceFile(name: nil, text: "help \(name)")).isEmpty)
+    let reserved = Shell.check(SourceFile(name: nil, text: "let \(name) = map { $0 }"))
+    #expect(reserved.map(\.id) == ["reserved-name"], "\(reserved.map(\.message))")
   }
 }

@@ -1,4 +1,5 @@
 import PipeRuntime
+import PipeShell
 import PipeSyntax
 import Testing
 
@@ -8,12 +9,14 @@ import Testing
 struct CheckerTests {
   func check(_ text: String) -> (CheckedPipeline?, [Diagnostic]) {
     let source = SourceFile(name: nil, text: text)
-    let script = Parser.parse(source)
-    var checker = Checker(environment: Environment(operators: Operators.signatures), source: source)
+    let script = Parser.parse(source, grammar: Commands.grammar)
+    var checker = Checker(environment: Commands.environment, source: source)
     guard let statement = script.statements.first else { return (nil, script.diagnostics) }
     let checked = checker.check(statement)
     let diagnostics = script.diagnostics + checker.diagnostics
-    if case .command(.check(let pipeline), _) = checked { return (pipeline, diagnostics) }
+    if case .command(let command, _) = checked, case .pipeline(let pipeline) = command.arguments {
+      return (pipeline, diagnostics)
+    }
     return (nil, diagnostics)
   }
 
@@ -73,7 +76,7 @@ struct CheckerTests {
   @Test func fragmentsExpandColdAndShareIsHot() throws {
     let source = SourceFile(name: nil, text: "let t = timer 1 | share\nlet m = map { $0 * 2 }\nt | m | take 2")
     let (statements, _, diagnostics) = Checker.check(
-      Parser.parse(source), in: Environment(operators: Operators.signatures))
+      Parser.parse(source, grammar: Commands.grammar), in: Commands.environment)
     #expect(diagnostics.isEmpty)
     guard case .run(let pipeline, _) = try #require(statements.last) else { return }
     #expect(pipeline.stages.map(\.name) == ["(shared)", "map", "take", "print"])
@@ -82,7 +85,7 @@ struct CheckerTests {
   @Test func channelTypesComeFromLaterSends() {
     let source = SourceFile(name: nil, text: "channel c | map { $0 + 1 } &\nsend c 1 2")
     let (_, environment, diagnostics) = Checker.check(
-      Parser.parse(source), in: Environment(operators: Operators.signatures))
+      Parser.parse(source, grammar: Commands.grammar), in: Commands.environment)
     #expect(diagnostics.isEmpty)
     #expect(environment.channels["c"] == .int)
   }

@@ -1,10 +1,11 @@
+import PipeShell
 import Testing
 
 @testable import PipeSyntax
 
 @Suite("parser")
 struct ParserTests {
-  func parse(_ text: String) -> Script { Parser.parse(SourceFile(name: nil, text: text)) }
+  func parse(_ text: String) -> Script { Parser.parse(SourceFile(name: nil, text: text), grammar: Commands.grammar) }
 
   @Test func pipelineStagesAndArguments() throws {
     let script = parse("timer 1.5 | take 20 | throttle 2 latest: false | print")

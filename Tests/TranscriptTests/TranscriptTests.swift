@@ -344,8 +344,17 @@ struct FinishingTests {
       (virtual ? ["--virtual-time"] : []) + ["-c", Array(repeating: round, count: 100).joined(separator: "\n")],
       limit: 60)
     #expect(!result.timedOut, "did not end")
-    #expect(result.stdout == String(repeating: "2\n" + Self.stats + "\n", count: 100))
     #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    if virtual {
+      #expect(result.stdout == String(repeating: "2\n" + Self.stats + "\n", count: 100))
+    } else {
+      // On the real clock the range may come faster than the clock moves, and the debounce keep
+      // only the last of them: one pair or two. Every job must have ended all the same.
+      #expect(lines.count == 200)
+      #expect(stride(from: 0, to: lines.count, by: 2).allSatisfy { ["1", "2"].contains(lines[$0]) })
+      #expect(stride(from: 1, to: lines.count, by: 2).allSatisfy { lines[$0] == Self.stats })
+    }
   }
 
   /// A traced merge on the virtual clock once deadlocked (the cancellation handler of a merge ran

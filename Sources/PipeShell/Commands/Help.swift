@@ -3,20 +3,50 @@ import PipeRuntime
 import PipeSema
 import PipeSyntax
 
+extension Commands {
+  /// `help [NAME]`: the commands, or one command or operator with its example run.
+  enum Help {
+    static let entry = Command.topic(
+      "help", usage: "help [NAME]", summary: "documentation of a command or operator"
+    ) { shell, topic in
+      await shell.help(topic)
+    }
+  }
+}
+
+/// A help topic that is neither a command nor an operator.
+struct HelpTopic: Sendable {
+  let name: String
+  let usage: String
+  let summary: String
+}
+
+extension Commands {
+  /// Topics `help` knows beside the commands and operators.
+  static let topics = [
+    HelpTopic(name: "let", usage: "let NAME = FRAGMENT", summary: "names a pipeline fragment")
+  ]
+}
+
 extension Shell {
   func help(_ topic: String?) async {
+    let entries =
+      Commands.all.map { ($0.name, $0.signature.usage, $0.signature.summary) }
+      + Commands.topics.map { ($0.name, $0.usage, $0.summary) }
     guard let topic else {
       console.line("commands:")
-      for line in Format.table(Commands.usage.map { ["  " + $0.usage, $0.summary] }) { console.line(line) }
+      for line in Format.table(entries.map { ["  " + $0.1, $0.2] }) { console.line(line) }
       console.line("'ops' lists the operators; 'help NAME' explains one, with an example.")
       return
     }
-    if let command = Commands.usage.first(where: { $0.name == topic }) {
-      console.line(command.usage)
-      console.line("  " + command.summary)
+    if let entry = entries.first(where: { $0.0 == topic }) {
+      console.line(entry.1)
+      console.line("  " + entry.2)
       return
     }
-    guard let signature = Operators.signatures[topic] else { return }
+    guard let signature = Operators.signatures[topic] else {
+      return commandFailed("help: pipesh knows no help for '\(topic)' (a bug: please report it)")
+    }
     for line in await Self.helpText(signature) { console.line(line) }
   }
 

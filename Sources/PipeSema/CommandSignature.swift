@@ -1,0 +1,214 @@
+import PipeSyntax
+
+/// What follows a command's name, and so how the checker reads it.
+public enum CommandForm: Sendable {
+  /// Nothing: `jobs`.
+  case bare
+  /// Job numbers, as many as given (`wait`, `wait 1 2`); with `all`, the word `all` too;
+  /// `missing` is the message when none are given and some must be.
+  case jobs(all: Bool, missing: String?)
+  /// Exactly one job number: `inspect 1`.
+  case job
+  /// A pipeline; `partial` allows one without a source or a sink (`check map { $0 }`).
+  case pipeline(partial: Bool)
+  /// A channel name and constants: `send c 1 2`.
+  case values
+  /// One bare word; `choices` limits it (`clock real`), `missing` says what to give.
+  case word(choices: [String]?, missing: String)
+  /// An optional bare word naming a command or an operator: `help`, `help take`.
+  case topic
+  /// One string: `load "demo.pipe"`.
+  case file
+}
+
+/// What the checker read after a command's name, in its form.
+public enum CommandArguments: Sendable {
+  case none
+  case jobs([Int])
+  case allJobs
+  case pipeline(CheckedPipeline)
+  case values(channel: String, [Value])
+  case word(String)
+  case topic(String?)
+  case file(String)
+}
+
+/// A shell command as the parser and the checker see it: its name, its form, its help.
+public struct CommandSignature: Sendable {
+  public let name: String
+  public let form: CommandForm
+  /// `cancel N… | cancel all`
+  public let usage: String
+  public let summary: String
+
+  public init(_ name: String, _ form: CommandForm, usage: String, summary: String) {
+    self.name = name
+    self.form = form
+    self.usage = usage
+    self.summary = summary
+  }
+
+  var takesPipeline: Bool {
+    if case .pipeline = form { return true }
+    return false
+  }
+}
+
+/// The commands, in the order `help` lists them.
+public struct CommandTable: Sendable {
+  public let all: [CommandSignature]
+  /// What `help` explains beside the commands and operators (`let`).
+  public let topics: [String]
+  private let byName: [String: CommandSignature]
+
+  public init(_ commands: [CommandSignature], topics: [String]) {
+    all = commands
+    self.topics = topics
+    byName = Dictionary(commands.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  public subscript(name: String) -> CommandSignature? { byName[name] }
+
+  public var names: [String] { all.map(\.name) }
+}
+
+/// A checked shell command.
+public struct CheckedCommand: Sendable {
+  public let name: String
+  public let arguments: CommandArguments
+}
+
+extension Checker {
+  mutating func checkCommand(
+    _ name: Identifier, _ arguments: [Argument], _ pipeline: Pipeline?, _ range: SourceRange
+  ) -> CheckedCommand? {
+    guard let signature = environment.commands[name.name] else {
+      report(SemaMessages.commandArguments(name.name, "unknown command", range, usage: name.name))
+      return nil
+    }
+    var reading = CommandReading(signature: signature, arguments: arguments, range: range)
+    let read: CommandArguments?
+    switch signature.form {
+    case .bare: read = reading.bare()
+    case .jobs(let all, let missing): read = reading.jobs(all: all, missing: missing)
+    case .job: read = reading.job()
+    case .pipeline(let partial):
+      guard let pipeline else {
+        read = reading.fail("expected a pipeline")
+        break
+      }
+      let checked = partial ? checkPipeline(pipeline, input: nil, allowSink: true) : checkTopLevel(pipeline)
+      read = checked.map { .pipeline($0) }
+    case .values: read = checkSend(&reading)
+    case .word(let choices, let missing): read = reading.word(choices: choices, missing: missing)
+    case .topic: read = checkTopic(&reading)
+    case .file: read = reading.file()
+    }
+    diagnosticsAppend(reading.diagnostics)
+    return read.map { CheckedCommand(name: name.name, arguments: $0) }
+  }
+
+  /// `send NAME V…`: the values are constants of the channel's type (the first send fixes it).
+  private mutating func checkSend(_ reading: inout CommandReading) -> CommandArguments? {
+    let arguments = reading.arguments
+    guard let first = arguments.first, let channel = CommandReading.word(first) else {
+      return reading.fail("name the channel first", arguments.first?.range)
+    }
+    guard arguments.count > 1 else { return reading.fail("give at least one value to send") }
+    var constants = ConstantChecker()
+    var values: [Value] = []
+    let declared = environment.channels[channel]
+    var type = declared ?? .never
+    for argument in arguments.dropFirst() {
+      guard let (value, valueType) = constants.check(argument.value) else {
+        if constants.diagnostics.isEmpty { return reading.fail("values must be constants", argument.range) }
+        diagnosticsAppend(constants.diagnostics)
+        return nil
+      }
+      guard let joined = ValueType.join(type, valueType), declared == nil || joined == declared else {
+        return reading.fail("channel '\(channel)' carries '\(type)', not '\(valueType)'", argument.range)
+      }
+      type = joined
+      values.append(value)
+    }
+    if declared == nil { setChannel(channel, type) }
+    return .values(channel: channel, values.map { convert($0, to: type) })
+  }
+
+  /// `help [NAME]`: NAME is a command or an operator.
+  private mutating func checkTopic(_ reading: inout CommandReading) -> CommandArguments? {
+    let arguments = reading.arguments
+    guard let first = arguments.first else { return .topic(nil) }
+    guard arguments.count == 1, let topic = CommandReading.word(first) else {
+      return reading.fail("name one command or operator")
+    }
+    let known = environment.operators.names + environment.commands.names + environment.commands.topics
+    guard known.contains(topic) else {
+      let note = NameSuggester.note(for: topic, in: known) ?? "'ops' lists the operators"
+      report(Diagnostic(id: "unknown-name", message: "no help for '\(topic)'", range: first.range, notes: [note]))
+      return nil
+    }
+    return .topic(topic)
+  }
+}
+
+/// Reads a command's arguments in the forms that need nothing of the checker.
+struct CommandReading {
+  let signature: CommandSignature
+  let arguments: [Argument]
+  let range: SourceRange
+  var diagnostics: [Diagnostic] = []
+
+  mutating func fail(_ message: String, _ at: SourceRange? = nil) -> CommandArguments? {
+    diagnostics.append(
+      SemaMessages.commandArguments(signature.name, message, at ?? range, usage: signature.usage))
+    return nil
+  }
+
+  static func word(_ argument: Argument) -> String? {
+    guard argument.label == nil, case .name(let word) = argument.value.kind else { return nil }
+    return word
+  }
+
+  mutating func bare() -> CommandArguments? {
+    if let extra = arguments.first { return fail("takes no arguments", extra.range) }
+    return CommandArguments.none
+  }
+
+  mutating func jobs(all: Bool, missing: String?) -> CommandArguments? {
+    if all, arguments.count == 1, Self.word(arguments[0]) == "all" { return .allJobs }
+    if let missing, arguments.isEmpty { return fail(missing) }
+    return integers().map { .jobs($0) }
+  }
+
+  mutating func job() -> CommandArguments? {
+    guard arguments.count == 1 else { return fail("name one job") }
+    return integers().map { .jobs($0) }
+  }
+
+  mutating func word(choices: [String]?, missing: String) -> CommandArguments? {
+    guard arguments.count == 1, let word = Self.word(arguments[0]), choices?.contains(word) ?? true else {
+      return fail(missing)
+    }
+    return .word(word)
+  }
+
+  mutating func file() -> CommandArguments? {
+    guard arguments.count == 1, arguments[0].label == nil, case .string(let parts) = arguments[0].value.kind,
+      parts.count == 1, case .text(let path) = parts[0]
+    else { return fail("give the file as a string, as in \(signature.name) \"demo.pipe\"") }
+    return .file(path)
+  }
+
+  private mutating func integers() -> [Int]? {
+    var values: [Int] = []
+    for argument in arguments {
+      guard argument.label == nil, case .integer(let value) = argument.value.kind else {
+        _ = fail("expected a job number", argument.range)
+        return nil
+      }
+      values.append(value)
+    }
+    return values
+  }
+}

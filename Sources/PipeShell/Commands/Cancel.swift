@@ -1,0 +1,25 @@
+extension Commands {
+  /// `cancel N…`, `cancel all`: cancels jobs and waits until every node of them has ended.
+  enum Cancel {
+    static let entry = Command.jobs(
+      "cancel", usage: "cancel N… | cancel all", summary: "cancels jobs", all: true,
+      missing: "name the jobs to cancel"
+    ) { shell, ids in
+      guard let ids else {
+        let running = shell.jobs.running
+        for job in running { job.cancel() }
+        await shell.waitForAll(running)
+        if shell.interactive { shell.console.line("cancelled \(running.count) job\(running.count == 1 ? "" : "s")") }
+        return
+      }
+      for id in ids {
+        guard let job = shell.jobs.job(id) else {
+          shell.commandFailed("cancel: no job \(id)")
+          continue
+        }
+        job.cancel()
+        await shell.waitFor { await job.wait() }
+      }
+    }
+  }
+}

@@ -1,0 +1,12 @@
+extension Commands {
+  /// `check PIPELINE`: the element type after every stage, without running anything.
+  enum Check {
+    static let entry = Command.pipeline(
+      "check", usage: "check PIPELINE",
+      summary: "type-checks a pipeline and shows the element type after every stage", partial: true
+    ) { shell, pipeline in
+      let rows = pipeline.stages.map { [$0.text, $0.outputType.description] }
+      for line in Format.table(rows, gap: 3) { shell.console.line(line) }
+    }
+  }
+}

@@ -1,0 +1,11 @@
+extension Commands {
+  /// `close NAME`: finishes a channel; its consumers end once they have taken what was sent.
+  enum Close {
+    static let entry = Command.word(
+      "close", usage: "close NAME", summary: "finishes channel NAME", missing: "name one channel"
+    ) { shell, name in
+      let session = shell.session
+      await shell.changeWorld { session.close(name) }
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import Locking
+import PipeRuntime
+import PipeSema
+
+extension Commands {
+  /// `draw PIPELINE`: runs it on a virtual clock of its own and draws one marble line per stage.
+  enum Draw {
+    static let entry = Command.pipeline(
+      "draw", usage: "draw PIPELINE",
+      summary: "runs a pipeline on the virtual clock and draws one marble line per stage"
+    ) { shell, pipeline in
+      await shell.draw(pipeline)
+    }
+  }
+}
+
+extension Shell {
+  /// `draw`: runs on a virtual clock of its own (the session's stands still) and prints one
+  /// labelled marble line per node; an implicit sink is left out.
+  func draw(_ pipeline: CheckedPipeline) async {
+    let observer = DrawObserver()
+    let drained = pipeline.withDrainSinkIfImplicit()
+    let clock = VirtualDriver()
+    defer { clock.shutdown() }
+    let tick = pipeline.marbleTick ?? .seconds(1)
+    let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer)
+    observer.onLimit.withLock { $0 = { job.cancel() } }
+    // A pipeline that does not end is stopped once it has filled the widest diagram.
+    let context = job.context
+    let stopped = Locked(false)
+    let limit = Task(executorPreference: clock) {
+      let end = context.start.advanced(by: tick * DiagramRecorder.maximumColumns)
+      guard (try? await context.clock.sleep(until: end, tolerance: nil)) != nil else { return }
+      stopped.withLock { $0 = true }
+      job.cancel()
+    }
+    await runForeground(job, on: clock)
+    await clock.perform(andWait: { limit.cancel() })
+    let implicitSink = drained.sink?.text != pipeline.sink?.text
+    let nodes = Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }
+    let rows = nodes.map { [$0.text, observer.line(for: $0, tick: tick)] }
+    for line in Format.table(rows, gap: 3) { console.line(line) }
+    if stopped.withLock({ $0 }) || observer.overflowed {
+      console.line(
+        "draw: stopped the pipeline after \(DiagramRecorder.maximumColumns) ticks or \(DrawObserver.maximumEvents) events",
+        to: .error)
+    }
+  }
+}

@@ -1,0 +1,11 @@
+extension Commands {
+  /// `inspect N`: the job's node tree.
+  enum Inspect {
+    static let entry = Command.job(
+      "inspect", usage: "inspect N", summary: "draws the job's node tree with states and counts"
+    ) { shell, id in
+      guard let job = shell.jobs.job(id) else { return shell.commandFailed("inspect: no job \(id)") }
+      for line in Inspector.lines(job) { shell.console.line(line) }
+    }
+  }
+}

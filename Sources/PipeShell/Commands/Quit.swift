@@ -1,0 +1,11 @@
+extension Commands {
+  /// `quit`, `exit`: leave; running jobs are cancelled.
+  enum Quit {
+    static let entry = Command.bare("quit", summary: "leaves; running jobs are cancelled") { shell in
+      shell.setQuit()
+    }
+    static let exitEntry = Command.bare("exit", summary: "leaves; running jobs are cancelled") { shell in
+      shell.setQuit()
+    }
+  }
+}

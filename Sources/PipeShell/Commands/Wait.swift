@@ -1,0 +1,21 @@
+import PipeRuntime
+
+extension Commands {
+  /// `wait [N…]`: waits for jobs to end; Ctrl-C stops the waiting, not the jobs.
+  enum Wait {
+    static let entry = Command.jobs(
+      "wait", usage: "wait [N…]",
+      summary: "waits for jobs (all running ones when no N); Ctrl-C stops the waiting", all: false, missing: nil
+    ) { shell, ids in
+      var waited: [Job] = []
+      for id in ids ?? [] {
+        guard let job = shell.jobs.job(id) else {
+          shell.commandFailed("wait: no job \(id)")
+          continue
+        }
+        waited.append(job)
+      }
+      await shell.waitForAll(ids?.isEmpty ?? true ? shell.jobs.running : waited)
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/// The words the parser treats specially. They come from the registries above it (the shell's
+/// commands, the runtime's combinators), so the parser names none of them itself.
+public struct Grammar: Sendable {
+  /// Words that start a shell command rather than a pipeline.
+  public let commands: Set<String>
+  /// Commands whose argument is a pipeline (`trace PIPELINE`).
+  public let pipelineCommands: Set<String>
+  /// Stages that take pipelines in parentheses; any other name with `(` is a call written the
+  /// wrong way (`timer(1)`).
+  public let combinators: [String]
+
+  public init(commands: Set<String>, pipelineCommands: Set<String>, combinators: [String]) {
+    self.commands = commands
+    self.pipelineCommands = pipelineCommands
+    self.combinators = combinators
+  }
+
+  /// "merge(…), zip(…) and chain(…)", for messages.
+  public var combinatorList: String {
+    let written = combinators.map { "\($0)(…)" }
+    guard let last = written.last else { return "none" }
+    return written.count == 1 ? last : written.dropLast().joined(separator: ", ") + " and " + last
+  }
+}
