@@ -1,0 +1,193 @@
+import PipeSyntax
+
+/// Matching a stage's arguments to its operator's parameters, and checking each.
+extension Checker {
+  /// Matches arguments to parameters and checks every non-closure argument.
+  func bind(_ arguments: [Argument], to signature: OperatorSignature, _ typing: inout StageTyping) -> Bool {
+    var positional = signature.parameters.filter { $0.label == nil }
+    let labelled = signature.parameters.filter { $0.label != nil }
+    var repeated: [Argument] = []
+    var ok = true
+    // An optional positional before a closure (reductions [INIT] {e}) is skipped when only the closure is given.
+    let positionalGiven = arguments.filter { $0.label == nil }.count
+    if positionalGiven < positional.count, let optional = positional.firstIndex(where: \.isOptional) {
+      positional.remove(at: optional)
+    }
+    var nextPositional = 0
+    for (index, argument) in arguments.enumerated() {
+      // `latest false`: a label written without its colon.
+      if argument.label == nil, case .name(let word) = argument.value.kind,
+        labelled.contains(where: { $0.label == word }), index + 1 < arguments.count
+      {
+        let value = source.text(of: arguments[index + 1].range)
+        typing.diagnostics.append(
+          SemaMessages.wrongArgument(
+            signature.name, "'\(word)' is a label: write '\(word): \(value)'", argument.range, usage: signature.usage))
+        return false
+      }
+      if let label = argument.label {
+        guard let parameter = labelled.first(where: { $0.label == label.name }) else {
+          typing.diagnostics.append(
+            SemaMessages.unknownLabel(
+              label.name, signature.name, label.range, labels: labelled.compactMap(\.label)))
+          ok = false
+          continue
+        }
+        typing.syntax[parameter.name] = argument
+        continue
+      }
+      guard nextPositional < positional.count else {
+        typing.diagnostics.append(
+          SemaMessages.wrongArgument(
+            signature.name, "too many arguments", argument.range, usage: signature.usage))
+        ok = false
+        break
+      }
+      let parameter = positional[nextPositional]
+      if parameter.repeats {
+        repeated.append(argument)
+      } else {
+        typing.syntax[parameter.name] = argument
+        nextPositional += 1
+      }
+    }
+    for parameter in positional where !parameter.isOptional && !parameter.repeats {
+      if typing.syntax[parameter.name] == nil, ok {
+        typing.diagnostics.append(
+          SemaMessages.wrongArgument(
+            signature.name, "missing argument \(parameter.name.uppercased()) (\(parameter.help))", typing.stageRange,
+            usage: signature.usage))
+        ok = false
+      }
+    }
+    for parameter in signature.parameters {
+      if parameter.repeats {
+        var constants = ConstantChecker()
+        var values: [Value] = []
+        var type = ValueType.never
+        for argument in repeated {
+          let reported = constants.diagnostics.count
+          guard let (value, valueType) = constants.check(argument.value) else {
+            // Nothing may be dropped silently: a word, a closure or an operator is an error here.
+            if constants.diagnostics.count == reported {
+              constants.diagnostics.append(
+                SemaMessages.notAValue(describe(argument.value), signature.name, argument.range))
+            }
+            continue
+          }
+          guard let joined = ValueType.join(type, valueType) else {
+            constants.diagnostics.append(SemaMessages.mixedArray(type, valueType, argument.range))
+            continue
+          }
+          type = joined
+          values.append(value)
+        }
+        typing.diagnostics.append(contentsOf: constants.diagnostics)
+        if !constants.diagnostics.isEmpty { ok = false }
+        if !values.isEmpty {
+          typing.checked[parameter.name] = .values(values.map { convert($0, to: type) }, type)
+        }
+        continue
+      }
+      guard let argument = typing.syntax[parameter.name] else { continue }
+      if let checked = checkArgument(argument, parameter, signature, &typing) {
+        typing.checked[parameter.name] = checked
+      } else if parameter.kind != .closure {
+        ok = false
+      }
+    }
+    return ok
+  }
+
+  func checkArgument(
+    _ argument: Argument, _ parameter: Parameter, _ signature: OperatorSignature, _ typing: inout StageTyping
+  ) -> CheckedArgument? {
+    let expr = argument.value
+    if case .missing = expr.kind { return nil }
+    func mismatch(_ expected: String) -> CheckedArgument? {
+      let found = describe(expr)
+      typing.diagnostics.append(
+        SemaMessages.wrongArgument(
+          signature.name,
+          "\(parameter.label.map { "'\($0):'" } ?? parameter.name.uppercased()) must be \(expected), not \(found)",
+          expr.range, usage: signature.usage))
+      return nil
+    }
+    switch parameter.kind {
+    case .closure:
+      guard case .closure = expr.kind else { return mismatch("a closure { … }") }
+      return nil
+    case .name:
+      guard case .name(let name) = expr.kind else { return mismatch("a name") }
+      return .name(name)
+    case .typeName:
+      guard case .name(let name) = expr.kind, let type = ValueType(name: name) else {
+        return mismatch("a type: Int, Double, String or Bool")
+      }
+      return .type(type)
+    case .duration, .durationOrZero:
+      let duration: Duration?
+      switch expr.kind {
+      case .duration(let value): duration = value
+      case .integer(let value): duration = Duration.fromSeconds(Double(value))
+      case .float(let value): duration = Duration.fromSeconds(value)
+      default: return mismatch("a duration such as 1.5s or 250ms")
+      }
+      guard let duration, duration <= .seconds(Duration.maximumSeconds) else {
+        return mismatch("at most 1000000000s (about 31 years)")
+      }
+      if parameter.kind == .durationOrZero {
+        return duration >= .zero ? .duration(duration) : mismatch("0 or more")
+      }
+      if duration > .zero { return .duration(duration) }
+      // Written as more than zero, but less than the clocks' resolution.
+      let text = source.text(of: expr.range)
+      let tiny = !text.hasPrefix("-") && text.contains { "123456789".contains($0) }
+      return mismatch(tiny ? "at least 1ns" : "more than zero")
+    default:
+      if case .closure = expr.kind { return mismatch(expectedText(parameter.kind)) }
+      if case .name(let word) = expr.kind, parameter.words.contains(word) {
+        return .value(.string(word), .string)
+      }
+      var constants = ConstantChecker()
+      guard let (value, type) = constants.check(expr) else {
+        typing.diagnostics.append(contentsOf: constants.diagnostics)
+        return constants.diagnostics.isEmpty ? mismatch(expectedText(parameter.kind)) : nil
+      }
+      switch (parameter.kind, value) {
+      case (.int, .int), (.number, .int), (.number, .double), (.string, .string), (.bool, .bool), (.value, _):
+        return .value(value, type)
+      case (.count, .int(let count)) where count >= 0:
+        return .value(value, type)
+      default:
+        return mismatch(expectedText(parameter.kind))
+      }
+    }
+  }
+
+  func expectedText(_ kind: ParameterKind) -> String {
+    switch kind {
+    case .int: "an integer"
+    case .count: "an integer, 0 or more"
+    case .number: "a number"
+    case .string: "a string"
+    case .bool: "true or false"
+    case .value: "a constant value"
+    default: "a value"
+    }
+  }
+
+  func describe(_ expr: Expr) -> String {
+    switch expr.kind {
+    case .integer, .float, .duration: source.text(of: expr.range)
+    case .string: "a string"
+    case .bool: "a Bool"
+    case .nilLiteral: "nil"
+    case .closure: "a closure"
+    case .name(let name): "'\(name)'"
+    case .array: "an array"
+    case .tuple: "a tuple"
+    default: "an expression"
+    }
+  }
+}
