@@ -131,8 +131,9 @@ public struct Checker {
   public mutating func checkTopLevel(_ pipeline: Pipeline) -> CheckedPipeline? {
     guard let checked = checkPipeline(pipeline, input: nil, allowSink: true) else { return nil }
     if checked.sink != nil { return checked }
+    let sink = environment.operators.implicitSink
     let print = CheckedStage(
-      node: .signature("print"), role: .sink, text: "print", range: SourceRange(pipeline.range.end, pipeline.range.end),
+      node: .signature(sink), role: .sink, text: sink, range: SourceRange(pipeline.range.end, pipeline.range.end),
       arguments: [:], inputs: [], inputType: checked.elementType, outputType: checked.elementType)
     return CheckedPipeline(stages: checked.stages + [print], text: checked.text)
   }

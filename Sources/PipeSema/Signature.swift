@@ -133,9 +133,12 @@ public struct SignatureTable: Sendable {
   public let byName: [String: OperatorSignature]
   /// Names `help` and completion know, aliases included.
   public let names: [String]
+  /// The sink added to a pipeline run without one (`print`).
+  public let implicitSink: String
 
-  public init(_ signatures: [OperatorSignature], aliases: [String: String] = [:]) {
+  public init(_ signatures: [OperatorSignature], aliases: [String: String] = [:], implicitSink: String) {
     all = signatures
+    self.implicitSink = implicitSink
     var table: [String: OperatorSignature] = [:]
     for signature in signatures { table[signature.name] = signature }
     for (alias, name) in aliases.sorted(by: { $0.key < $1.key }) { table[alias] = table[name] }

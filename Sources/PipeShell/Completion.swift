@@ -37,7 +37,8 @@ public enum Completion {
     if quotes % 2 == 1, let open = before.lastIndex(of: "\"") {
       let head = before[..<open].trimmingTrailingSpaces
       let word = String(before[before.index(after: open)...])
-      guard head.hasSuffix("load") || head.hasSuffix("lines") else { return (0, []) }
+      let takingFiles = [Commands.Load.entry.name, Operators.fileSource]
+      guard takingFiles.contains(where: { head.hasSuffix($0) }) else { return (0, []) }
       return (word.count, paths(matching: word))
     }
     let separators: Set<Character> = [" ", "\t", "|", "(", ",", ";", "{", "&"]

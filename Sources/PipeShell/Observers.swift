@@ -93,9 +93,11 @@ enum Inspector {
 extension CheckedPipeline {
   /// The pipeline with an implicit `print` sink replaced by `drain`.
   func withDrainSinkIfImplicit() -> CheckedPipeline {
-    guard let sink = sink, sink.text == "print", sink.range.start == sink.range.end else { return self }
+    guard let sink = sink, sink.text == Operators.signatures.implicitSink, sink.range.start == sink.range.end
+    else { return self }
+    let name = Operators.quietSink
     let drain = CheckedStage(
-      node: .signature("drain"), role: .sink, text: "drain", range: sink.range, arguments: [:], inputs: [],
+      node: .signature(name), role: .sink, text: name, range: sink.range, arguments: [:], inputs: [],
       inputType: sink.inputType, outputType: sink.outputType)
     return CheckedPipeline(stages: stages.dropLast() + [drain], text: text)
   }
@@ -103,7 +105,7 @@ extension CheckedPipeline {
   /// The tick of the first `marble … tick:` in the pipeline, if any.
   var marbleTick: Duration? {
     for stage in stages {
-      if stage.name == "marble", case .duration(let tick) = stage.arguments["tick"] { return tick }
+      if stage.name == Operators.marbleSource, case .duration(let tick) = stage.arguments["tick"] { return tick }
       for input in stage.inputs { if let tick = input.marbleTick { return tick } }
     }
     return nil

@@ -23,7 +23,15 @@ public enum Operators {
   public static let aliases = ["scan": "reductions"]
 
   /// What the checker checks pipelines against.
-  public static let signatures = SignatureTable(all.map(\.signature), aliases: aliases)
+  public static let signatures = SignatureTable(
+    all.map(\.signature), aliases: aliases, implicitSink: Print.entry.signature.name)
+
+  /// The sink that prints nothing (`draw` puts it in place of the implicit one).
+  public static let quietSink = Drain.entry.signature.name
+  /// The source whose `tick:` sets `draw`'s tick.
+  public static let marbleSource = Marble.entry.signature.name
+  /// The source that reads a file (completion offers paths after it).
+  public static let fileSource = Lines.entry.signature.name
 
   private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
 
