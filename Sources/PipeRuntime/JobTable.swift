@@ -82,18 +82,11 @@ public final class JobTable: Sendable {
     let table = self
     let handle = PipelineHandle(built.map(\.sequence))
     let onEnd = self.onEnd.withLock { $0 }
-    let console = self.console
     let operation: @Sendable () async -> Void = {
       let outcome = await Self.runSink(handle, pipeline, sinkNode, context)
       // The job ends only after every node of it has let go: operator tasks ended, iterators freed.
       await context.liveNodes.waitUntilZero()
-      for node in Node.flattened(nodes) { node.endIfNeverStarted() }
-      Job.liveTasks.subtract(1, ordering: .relaxed)
-      table.liveTasks.subtract(1, ordering: .relaxed)
-      job.end(outcome.0, failure: outcome.1) {
-        console.flush()
-        onEnd?.call(job)
-      }
+      table.ended(job, outcome, onEnd: onEnd)
     }
     let task: Task<Void, Never>
     switch choice {
@@ -109,21 +102,49 @@ public final class JobTable: Sendable {
   private static func runSink(
     _ handle: PipelineHandle, _ pipeline: CheckedPipeline, _ sinkNode: Node?, _ context: JobContext
   ) async -> (JobState, PipelineError?) {
+    // Awaiting only: the frame of this function is part of an idle job's memory.
+    var failure: (any Error)?
     do {
-      let sequence = try handle.take().get()
-      guard let sink = pipeline.sink, let sinkNode else {
-        return (
-          .failed, PipelineError(stage: pipeline.text, message: "the pipeline has no sink (a bug: please report it)")
-        )
-      }
-      try await Sinks.run(sink, sequence, context, sinkNode)
-      return (Task.isCancelled ? .cancelled : .finished, nil)
-    } catch is CancellationError {
-      return (.cancelled, nil)
-    } catch let error as PipelineError {
-      return Task.isCancelled ? (.cancelled, nil) : (.failed, error)
+      let (sink, sequence, node) = try sinkAndInput(handle, pipeline, sinkNode)
+      try await Sinks.run(sink, sequence, context, node)
     } catch {
-      return (.failed, PipelineError(stage: pipeline.text, message: "\(error)"))
+      failure = error
+    }
+    return outcome(failure, pipeline)
+  }
+
+  @inline(never)
+  private static func sinkAndInput(
+    _ handle: PipelineHandle, _ pipeline: CheckedPipeline, _ sinkNode: Node?
+  ) throws -> (CheckedStage, ValueSequence, Node) {
+    let sequence = try handle.take().get()
+    guard let sink = pipeline.sink, let sinkNode else {
+      throw PipelineError(stage: pipeline.text, message: "the pipeline has no sink (a bug: please report it)")
+    }
+    return (sink, sequence, sinkNode)
+  }
+
+  /// How the job ended, from what its sink threw.
+  @inline(never)
+  private static func outcome(_ failure: (any Error)?, _ pipeline: CheckedPipeline) -> (JobState, PipelineError?) {
+    switch failure {
+    case nil: return (Task.isCancelled ? .cancelled : .finished, nil)
+    case is CancellationError: return (.cancelled, nil)
+    case let error as PipelineError: return Task.isCancelled ? (.cancelled, nil) : (.failed, error)
+    case let error?: return (.failed, PipelineError(stage: pipeline.text, message: "\(error)"))
+    }
+  }
+
+  /// A job's last step, once every node of it has let go.
+  @inline(never)
+  private func ended(_ job: Job, _ outcome: (JobState, PipelineError?), onEnd: EndHandler?) {
+    for node in Node.flattened(job.nodes) { node.endIfNeverStarted() }
+    Job.liveTasks.subtract(1, ordering: .relaxed)
+    liveTasks.subtract(1, ordering: .relaxed)
+    let console = self.console
+    job.end(outcome.0, failure: outcome.1) {
+      console.flush()
+      onEnd?.call(job)
     }
   }
 

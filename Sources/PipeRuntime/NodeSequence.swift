@@ -47,7 +47,21 @@ struct NodeSequence: AsyncSequence, Sendable {
       }
     }
 
+    // `next()` is every element's path through every node, and its frame sits in the job task's
+    // memory while the job waits: it only awaits, and the bookkeeping is in small functions beside it.
     func next() async throws -> Value? {
+      try willAsk()
+      let value: Value?
+      do {
+        value = try await base.next()
+      } catch {
+        throw ended(by: error)
+      }
+      return answered(value)
+    }
+
+    @inline(never)
+    private func willAsk() throws {
       if node.started() { context.record(node, .start) }
       // A job cancelled from another thread while its virtual clock's thread is busy in a loop
       // that never suspends: the flag is seen before the task's cancellation can be delivered.
@@ -55,25 +69,31 @@ struct NodeSequence: AsyncSequence, Sendable {
         end(.cancelled, reason: node.cancellationReason(jobCancelled: true))
         throw CancellationError()
       }
-      do {
-        guard let value = try await base.next() else {
-          if Task.isCancelled {
-            end(.cancelled, reason: node.cancellationReason(jobCancelled: context.cancelRequested))
-          } else {
-            end(.finished)
-          }
-          return nil
+    }
+
+    @inline(never)
+    private func answered(_ value: Value?) -> Value? {
+      guard let value else {
+        if Task.isCancelled {
+          end(.cancelled, reason: node.cancellationReason(jobCancelled: context.cancelRequested))
+        } else {
+          end(.finished)
         }
-        if counting { node.counters.add(1, ordering: .relaxed) }
-        if context.observing { context.record(node, .element(value)) }
-        return value
-      } catch is CancellationError {
-        end(.cancelled, reason: node.cancellationReason(jobCancelled: context.cancelRequested))
-        throw CancellationError()
-      } catch {
-        end(.failed, reason: "\(error)")
-        throw error
+        return nil
       }
+      if counting { node.counters.add(1, ordering: .relaxed) }
+      if context.observing { context.record(node, .element(value)) }
+      return value
+    }
+
+    @inline(never)
+    private func ended(by error: any Error) -> any Error {
+      if error is CancellationError {
+        end(.cancelled, reason: node.cancellationReason(jobCancelled: context.cancelRequested))
+        return CancellationError()
+      }
+      end(.failed, reason: "\(error)")
+      return error
     }
   }
 }

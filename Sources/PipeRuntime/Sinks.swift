@@ -59,32 +59,62 @@ struct ForEach: SinkBody {
 
 /// Runs the sink of a job: the last node of the pipeline, consuming the one before it.
 enum Sinks {
+  // The sink's loop is the bottom of every job task: while the job waits, its frame is part of the
+  // job's memory, so it only awaits; making the body and ending are small functions beside it.
   static func run(
     _ stage: CheckedStage, _ upstream: ValueSequence, _ context: JobContext, _ node: Node
   )
     async throws
   {
-    let input = StageInput(stage: stage, upstream: upstream, inputs: [], context: context, nodeID: node.id)
-    guard case .sink(let makeBody) = Operators.named(stage.name)?.run else {
-      throw input.bug("no sink '\(stage.name)'")
-    }
-    var body = try makeBody(input)
+    var body = try makeBody(stage, upstream, context, node)
     let output = SinkOutput(context: context, node: node)
-    if node.started() { context.record(node, .start) }
+    var failure: (any Error)?
     do {
       for try await value in upstream {
         node.received.add(1, ordering: .relaxed)
         guard try await body.receive(value, output) else { break }
       }
+    } catch {
+      failure = error
+    }
+    try finish(&body, output, failure)
+  }
+
+  @inline(never)
+  private static func makeBody(
+    _ stage: CheckedStage, _ upstream: ValueSequence, _ context: JobContext, _ node: Node
+  ) throws -> any SinkBody {
+    let input = StageInput(stage: stage, upstream: upstream, inputs: [], context: context, nodeID: node.id)
+    guard case .sink(let makeBody) = Operators.named(stage.name)?.run else {
+      throw input.bug("no sink '\(stage.name)'")
+    }
+    let body = try makeBody(input)
+    if node.started() { context.record(node, .start) }
+    return body
+  }
+
+  /// The input ended (`failure` says how, when it did not just finish): the body prints what is
+  /// due and the node records its end.
+  @inline(never)
+  private static func finish(_ body: inout any SinkBody, _ output: SinkOutput, _ failure: (any Error)?) throws {
+    let (node, context) = (output.node, output.context)
+    switch failure {
+    case nil:
       let cancelled = Task.isCancelled
-      try body.end(cancelled ? .cancelled : .finished, output)
+      do {
+        try body.end(cancelled ? .cancelled : .finished, output)
+      } catch {
+        try? body.end(.failed, output)
+        end(node, context, .failed, reason: "\(error)")
+        throw error
+      }
       end(node, context, cancelled ? .cancelled : .finished)
       if cancelled { throw CancellationError() }
-    } catch is CancellationError {
+    case is CancellationError:
       try? body.end(.cancelled, output)
       end(node, context, .cancelled)
       throw CancellationError()
-    } catch {
+    case let error?:
       try? body.end(.failed, output)
       end(node, context, .failed, reason: "\(error)")
       throw error
