@@ -99,7 +99,7 @@ struct FusedSequence: AsyncSequence, Sendable {
       guard !ended else { return }
       // The consumer stopped asking: every stage still running was cancelled by it.
       for node in ([sourceNode].compactMap { $0 } + nodes).reversed() where node.state == .running {
-        _ = node.ended(.cancelled, reason: node.cancellationReason(jobCancelled: context.cancelRequested))
+        context.cancel(node)
       }
     }
 
@@ -127,15 +127,15 @@ struct FusedSequence: AsyncSequence, Sendable {
 
     /// Ends the stages from `index` on (nil: all) as `state`; stages before stay as they are.
     private func end(_ state: NodeState, from index: Int, reason: String? = nil) {
-      for node in nodes[index...] { _ = node.ended(state, reason: reason) }
+      for node in nodes[index...] { context.end(node, state, reason: reason) }
     }
 
     func next() async throws -> Value? {
       if ended { return nil }
       if !started {
         started = true
-        if let sourceNode { _ = sourceNode.started() }
-        for node in nodes { _ = node.started() }
+        if let sourceNode { context.begin(sourceNode) }
+        for node in nodes { context.begin(node) }
       }
       do {
         while true {
@@ -177,7 +177,7 @@ struct FusedSequence: AsyncSequence, Sendable {
         // The stage that threw, by id; an error from upstream passes through every stage.
         let failing = nodes.firstIndex { $0.id == error.nodeID } ?? 0
         publish()
-        for node in nodes[failing...] { _ = node.ended(.failed, reason: "\(error)") }
+        for node in nodes[failing...] { context.end(node, .failed, reason: "\(error)") }
         ended = true
         cancelBefore(failing)
         throw error
@@ -192,12 +192,9 @@ struct FusedSequence: AsyncSequence, Sendable {
     private func cancelBefore(_ index: Int) {
       publish()
       for earlier in (0..<index).reversed() {
-        _ = nodes[earlier].ended(
-          .cancelled, reason: nodes[earlier].cancellationReason(jobCancelled: context.cancelRequested))
+        context.cancel(nodes[earlier])
       }
-      if let sourceNode {
-        _ = sourceNode.ended(.cancelled, reason: sourceNode.cancellationReason(jobCancelled: context.cancelRequested))
-      }
+      if let sourceNode { context.cancel(sourceNode) }
     }
 
     private func exhaustedTake() -> Int? {
@@ -208,7 +205,7 @@ struct FusedSequence: AsyncSequence, Sendable {
     /// cancelled by it, as an unfused `take` cancels its input.
     private func stop(at index: Int) {
       publish()
-      for later in index..<steps.count { _ = nodes[later].ended(.finished) }
+      for later in index..<steps.count { context.end(nodes[later], .finished) }
       ended = true
       cancelBefore(index)
       upstream = nil
@@ -217,7 +214,7 @@ struct FusedSequence: AsyncSequence, Sendable {
     private func finish(_ state: NodeState, reason: String? = nil) {
       publish()
       ended = true
-      if let sourceNode { _ = sourceNode.ended(state, reason: reason) }
+      if let sourceNode { context.end(sourceNode, state, reason: reason) }
       end(state, from: 0, reason: reason)
     }
   }

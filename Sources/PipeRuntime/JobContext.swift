@@ -46,6 +46,29 @@ public final class JobContext: Sendable {
     observer?.record(NodeEvent(time: elapsed, jobID: jobID, node: node, kind: kind))
   }
 
+  // The one place a node's life is counted: sources, operators, fused runs and sinks all start
+  // and end their nodes here.
+
+  /// A node was asked for its first element.
+  func begin(_ node: Node) {
+    if node.started() { record(node, .start) }
+  }
+
+  /// A node ended; only its first end counts.
+  func end(_ node: Node, _ state: NodeState, reason: String? = nil) {
+    guard node.ended(state, reason: reason) else { return }
+    switch state {
+    case .finished: record(node, .finished)
+    case .failed: record(node, .failed(reason ?? ""))
+    default: record(node, .cancelled(reason ?? ""))
+    }
+  }
+
+  /// A node stopped because its consumer stopped asking, or its job was cancelled.
+  func cancel(_ node: Node) {
+    end(node, .cancelled, reason: node.cancellationReason(jobCancelled: cancelRequested))
+  }
+
   /// Prints a line of the job's output.
   func emit(_ text: String) {
     console.line(background ? "[\(jobID)] \(text)" : text)

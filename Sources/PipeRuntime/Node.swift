@@ -49,15 +49,19 @@ public final class Node: Sendable {
   let received = Atomic<Int>(0)
   /// Whether this is the sink of its pipeline.
   public let isSink: Bool
-  private let stateStorage = Locked(NodeState.idle)
-  private let reasonStorage = Locked<String?>(nil)
+  /// State, reason and downstream: one lock for the three.
+  private let record = Locked(Record())
+
+  private struct Record {
+    var state = NodeState.idle
+    var reason: String?
+    var downstream: Node?
+  }
 
   /// Nodes alive in the process: built and not yet let go of by their sequence and iterators.
   /// After a job ends it returns to what it was before (the `Node` records stay, for `inspect`).
   public static let live = Atomic<Int>(0)
 
-  /// The node that consumes this one's output (nil for the last one: the sink consumes it).
-  private let downstreamStorage = Locked<Node?>(nil)
   /// Whether this node is the last of a combinator's input, so its consumer is the combinator.
   private let feedsCombinatorStorage = Atomic<Bool>(false)
 
@@ -78,9 +82,10 @@ public final class Node: Sendable {
     nodes.flatMap { node in node.inputs.flatMap { flattened($0) } + [node] }
   }
 
+  /// The node that consumes this one's output (nil for the last one: the sink consumes it).
   var downstream: Node? {
-    get { downstreamStorage.withLock { $0 } }
-    set { downstreamStorage.withLock { $0 = newValue } }
+    get { record.withLock { $0.downstream } }
+    set { record.withLock { $0.downstream = newValue } }
   }
 
   /// Why a node whose consumer stopped asking was stopped: what became of that consumer.
@@ -101,27 +106,26 @@ public final class Node: Sendable {
   public var output: Int { counters.load(ordering: .relaxed) }
   /// Elements a sink received.
   public var input: Int { received.load(ordering: .relaxed) }
-  public var state: NodeState { stateStorage.withLock { $0 } }
+  public var state: NodeState { record.withLock { $0.state } }
   /// Why it was cancelled or how it failed, where known.
-  public var reason: String? { reasonStorage.withLock { $0 } }
+  public var reason: String? { record.withLock { $0.reason } }
 
   func started() -> Bool {
-    stateStorage.withLock { state in
-      guard state == .idle else { return false }
-      state = .running
+    record.withLock { record in
+      guard record.state == .idle else { return false }
+      record.state = .running
       return true
     }
   }
 
   /// Moves a running node to its end state; false when it had ended already.
   func ended(_ end: NodeState, reason: String? = nil) -> Bool {
-    let changed = stateStorage.withLock { state -> Bool in
-      guard state == .running || state == .idle else { return false }
-      state = end
+    record.withLock { record in
+      guard record.state == .running || record.state == .idle else { return false }
+      record.state = end
+      if let reason { record.reason = reason }
       return true
     }
-    if changed, let reason { reasonStorage.withLock { $0 = reason } }
-    return changed
   }
 
   /// Ends a node that was never asked for an element: it is cancelled with its job.

@@ -33,18 +33,7 @@ struct NodeSequence: AsyncSequence, Sendable {
     }
 
     deinit {
-      if node.state == .idle || node.state == .running {
-        end(.cancelled, reason: node.cancellationReason(jobCancelled: context.cancelRequested))
-      }
-    }
-
-    func end(_ state: NodeState, reason: String? = nil) {
-      guard node.ended(state, reason: reason) else { return }
-      switch state {
-      case .finished: context.record(node, .finished)
-      case .failed: context.record(node, .failed(reason ?? ""))
-      default: context.record(node, .cancelled(reason ?? ""))
-      }
+      context.cancel(node)
     }
 
     // `next()` is every element's path through every node, and its frame sits in the job task's
@@ -62,11 +51,11 @@ struct NodeSequence: AsyncSequence, Sendable {
 
     @inline(never)
     private func willAsk() throws {
-      if node.started() { context.record(node, .start) }
+      context.begin(node)
       // A job cancelled from another thread while its virtual clock's thread is busy in a loop
       // that never suspends: the flag is seen before the task's cancellation can be delivered.
       if context.cancelRequested {
-        end(.cancelled, reason: node.cancellationReason(jobCancelled: true))
+        context.end(node, .cancelled, reason: node.cancellationReason(jobCancelled: true))
         throw CancellationError()
       }
     }
@@ -75,9 +64,9 @@ struct NodeSequence: AsyncSequence, Sendable {
     private func answered(_ value: Value?) -> Value? {
       guard let value else {
         if Task.isCancelled {
-          end(.cancelled, reason: node.cancellationReason(jobCancelled: context.cancelRequested))
+          context.cancel(node)
         } else {
-          end(.finished)
+          context.end(node, .finished)
         }
         return nil
       }
@@ -89,10 +78,10 @@ struct NodeSequence: AsyncSequence, Sendable {
     @inline(never)
     private func ended(by error: any Error) -> any Error {
       if error is CancellationError {
-        end(.cancelled, reason: node.cancellationReason(jobCancelled: context.cancelRequested))
+        context.cancel(node)
         return CancellationError()
       }
-      end(.failed, reason: "\(error)")
+      context.end(node, .failed, reason: "\(error)")
       return error
     }
   }

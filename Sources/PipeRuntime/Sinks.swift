@@ -89,7 +89,7 @@ enum Sinks {
       throw input.bug("no sink '\(stage.name)'")
     }
     let body = try makeBody(input)
-    if node.started() { context.record(node, .start) }
+    context.begin(node)
     return body
   }
 
@@ -105,29 +105,20 @@ enum Sinks {
         try body.end(cancelled ? .cancelled : .finished, output)
       } catch {
         try? body.end(.failed, output)
-        end(node, context, .failed, reason: "\(error)")
+        context.end(node, .failed, reason: "\(error)")
         throw error
       }
-      end(node, context, cancelled ? .cancelled : .finished)
+      context.end(
+        node, cancelled ? .cancelled : .finished, reason: cancelled && context.cancelRequested ? "job cancelled" : nil)
       if cancelled { throw CancellationError() }
     case is CancellationError:
       try? body.end(.cancelled, output)
-      end(node, context, .cancelled)
+      context.end(node, .cancelled, reason: context.cancelRequested ? "job cancelled" : nil)
       throw CancellationError()
     case let error?:
       try? body.end(.failed, output)
-      end(node, context, .failed, reason: "\(error)")
+      context.end(node, .failed, reason: "\(error)")
       throw error
-    }
-  }
-
-  private static func end(_ node: Node, _ context: JobContext, _ state: NodeState, reason: String? = nil) {
-    let reason = state == .cancelled ? reason ?? (context.cancelRequested ? "job cancelled" : nil) : reason
-    guard node.ended(state, reason: reason) else { return }
-    switch state {
-    case .finished: context.record(node, .finished)
-    case .failed: context.record(node, .failed(reason ?? ""))
-    default: context.record(node, .cancelled(reason ?? ""))
     }
   }
 }
