@@ -136,7 +136,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
 
   // MARK: the clock
 
-  func sleep(until deadline: PipeInstant) async throws {
+  public func sleep(until deadline: PipeInstant) async throws {
     try Task.checkCancellation()
     let sequence = update { $0.sleepSequence() }
     try await withTaskCancellationHandler {

@@ -126,24 +126,10 @@ extension Checker {
       }
       return .type(type)
     case .duration, .durationOrZero:
-      let duration: Duration?
-      switch expr.kind {
-      case .duration(let value): duration = value
-      case .integer(let value): duration = Duration.fromSeconds(Double(value))
-      case .float(let value): duration = Duration.fromSeconds(value)
-      default: return mismatch("a duration such as 1.5s or 250ms")
+      switch Self.duration(expr, zero: parameter.kind == .durationOrZero, source: source) {
+      case .success(let duration): return .duration(duration)
+      case .failure(let expected): return mismatch(expected.text)
       }
-      guard let duration, duration <= .seconds(Duration.maximumSeconds) else {
-        return mismatch("at most 1000000000s (about 31 years)")
-      }
-      if parameter.kind == .durationOrZero {
-        return duration >= .zero ? .duration(duration) : mismatch("0 or more")
-      }
-      if duration > .zero { return .duration(duration) }
-      // Written as more than zero, but less than the clocks' resolution.
-      let text = source.text(of: expr.range)
-      let tiny = !text.hasPrefix("-") && text.contains { "123456789".contains($0) }
-      return mismatch(tiny ? "at least 1ns" : "more than zero")
     default:
       if case .closure = expr.kind { return mismatch(expectedText(parameter.kind)) }
       if case .name(let word) = expr.kind, parameter.words.contains(word) {
@@ -189,5 +175,31 @@ extension Checker {
     case .tuple: "a tuple"
     default: "an expression"
     }
+  }
+
+  /// What a duration argument must be, when it is not.
+  struct DurationExpected: Error {
+    let text: String
+  }
+
+  /// A duration argument (`1.5`, `250ms`): more than zero (or, with `zero`, 0 or more), at most
+  /// `Duration.maximumSeconds`.
+  static func duration(_ expr: Expr, zero: Bool, source: SourceFile) -> Result<Duration, DurationExpected> {
+    let duration: Duration?
+    switch expr.kind {
+    case .duration(let value): duration = value
+    case .integer(let value): duration = Duration.fromSeconds(Double(value))
+    case .float(let value): duration = Duration.fromSeconds(value)
+    default: return .failure(DurationExpected(text: "a duration such as 1.5s or 250ms"))
+    }
+    guard let duration, duration <= .seconds(Duration.maximumSeconds) else {
+      return .failure(DurationExpected(text: "at most 1000000000s (about 31 years)"))
+    }
+    if zero { return duration >= .zero ? .success(duration) : .failure(DurationExpected(text: "0 or more")) }
+    if duration > .zero { return .success(duration) }
+    // Written as more than zero, but less than the clocks' resolution.
+    let text = source.text(of: expr.range)
+    let tiny = !text.hasPrefix("-") && text.contains { "123456789".contains($0) }
+    return .failure(DurationExpected(text: tiny ? "at least 1ns" : "more than zero"))
   }
 }

@@ -19,6 +19,8 @@ public enum CommandForm: Sendable {
   case topic
   /// One string: `load "demo.pipe"`.
   case file
+  /// One duration, more than zero: `sleep 2.5`.
+  case duration
 }
 
 /// What the checker read after a command's name, in its form.
@@ -31,6 +33,7 @@ public enum CommandArguments: Sendable {
   case word(String)
   case topic(String?)
   case file(String)
+  case duration(Duration)
 }
 
 /// A shell command as the parser and the checker see it: its name, its form, its help.
@@ -103,6 +106,7 @@ extension Checker {
     case .word(let choices, let missing): read = reading.word(choices: choices, missing: missing)
     case .topic: read = checkTopic(&reading)
     case .file: read = reading.file()
+    case .duration: read = reading.duration(source: source)
     }
     diagnosticsAppend(reading.diagnostics)
     return read.map { CheckedCommand(name: name.name, arguments: $0) }
@@ -198,6 +202,15 @@ struct CommandReading {
       parts.count == 1, case .text(let path) = parts[0]
     else { return fail("give the file as a string, as in \(signature.name) \"demo.pipe\"") }
     return .file(path)
+  }
+
+  mutating func duration(source: SourceFile) -> CommandArguments? {
+    guard arguments.count == 1, arguments[0].label == nil else { return fail("give one duration, as in 2.5 or 250ms") }
+    switch Checker.duration(arguments[0].value, zero: false, source: source) {
+    case .success(let duration): return .duration(duration)
+    case .failure(let expected):
+      return fail("INTERVAL must be \(expected.text)", arguments[0].range)
+    }
   }
 
   private mutating func integers() -> [Int]? {

@@ -123,6 +123,15 @@ struct InteractiveTests {
     try terminal.expectExit(130)
   }
 
+  @Test("Ctrl-C stops a sleep", arguments: [[], ["--virtual-time"]])
+  func ctrlCStopsASleep(_ options: [String]) throws {
+    let path = try script("from \"sleeping\" | print\ntimer 1 | drain &\nsleep 100000\nfrom \"not reached\" | print\n")
+    let terminal = try Terminal(arguments: options + [path])
+    try terminal.expect("sleeping\n")
+    terminal.type("\u{3}")
+    try terminal.expectExit(130)
+  }
+
   @Test("Ctrl-C stops a script whose send no consumer takes", arguments: [[], ["--virtual-time"]])
   func ctrlCStopsASendNoOneTakes(_ options: [String]) throws {
     let path = try script("channel c of: Int | take 1 | print &\nsend c 1 2\nwait\n")

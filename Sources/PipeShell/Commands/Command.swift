@@ -112,4 +112,14 @@ struct Command: Sendable {
       await run(shell, path)
     }
   }
+
+  /// A command on a duration.
+  static func duration(
+    _ name: String, usage: String, summary: String, run: @escaping @Sendable (Shell, Duration) async -> Void
+  ) -> Command {
+    Command(CommandSignature(name, .duration, usage: usage, summary: summary)) { shell, arguments in
+      guard case .duration(let duration) = arguments else { return misread(shell, name, arguments) }
+      await run(shell, duration)
+    }
+  }
 }

@@ -1,0 +1,18 @@
+import PipeRuntime
+
+extension Commands {
+  /// `sleep INTERVAL`: waits on the session's clock (background jobs go on); Ctrl-C stops it.
+  enum Sleep {
+    static let entry = Command.duration(
+      "sleep", usage: "sleep INTERVAL",
+      summary: "waits INTERVAL on the session's clock while background jobs go on; Ctrl-C stops it"
+    ) { shell, interval in
+      guard case .virtual(let driver) = shell.nextClock else {
+        return await shell.waitFor { try? await Task.sleep(for: interval) }
+      }
+      // On the virtual clock the sleep is one more sleeper: the clock moves to its deadline, and
+      // to every job's deadline before it, in order.
+      await shell.waitFor(on: driver) { try? await driver.sleep(until: driver.now.advanced(by: interval)) }
+    }
+  }
+}
