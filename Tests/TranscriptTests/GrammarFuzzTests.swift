@@ -76,7 +76,8 @@ struct StatementGenerator {
     case 9: return "throttle \(interval())\(pick(["", " latest: false"]))"
     case 10: return "debounce \(interval())"
     case 11: return "delay \(interval() == "0" ? "1" : (realClock ? "0.002" : "1"))"
-    case 12, 13: return "tap \"t\""
+    case 12: return "tap \"t\"\(pick(["", " time: true"]))"
+    case 13: return "work \(realClock ? "0.001" : pick(["1", "0.5"]))"
     case 14: return "share"
     default: return "map \(pick(["{ $0 + 1 }", "{ 10 / $0 }", "{ -$0 }"]))"
     }

@@ -6,12 +6,18 @@ extension Operators {
   enum Tap {
     static let entry = Operator(
       OperatorSignature(
-        "tap", .operator, usage: "tap \"LABEL\"",
+        "tap", .operator, usage: "tap \"LABEL\" [time: Bool]",
         summary: "prints 'LABEL: value', 'LABEL: finished', 'LABEL: cancelled'… and passes everything on",
-        parameters: [.positional("label", .string, "the label")], example: "from 1 2 | tap \"seen\" | drain",
+        parameters: [
+          .positional("label", .string, "the label"),
+          .labelled("time", .bool, "prefix the job's elapsed time, as +1.500s"),
+        ], example: "from 1 2 | tap \"seen\" | drain",
         implementation: "own (TapSequence)", typing: Typing.same),
       build: { input in
-        ValueSequence(TapSequence(base: input.upstream, label: try input.string("label"), context: input.context))
+        ValueSequence(
+          TapSequence(
+            base: input.upstream, label: try input.string("label"), time: input.optionalBool("time") ?? false,
+            context: input.context))
       })
   }
 }
@@ -21,24 +27,29 @@ struct TapSequence: AsyncSequence, Sendable {
   typealias Element = Value
   let base: ValueSequence
   let label: String
+  let time: Bool
   let context: JobContext
 
   func makeAsyncIterator() -> Iterator {
-    Iterator(base: base.makeAsyncIterator(), reporter: Reporter(label: label, context: context))
+    Iterator(base: base.makeAsyncIterator(), reporter: Reporter(label: label, time: time, context: context))
   }
 
   /// Prints `LABEL: cancelled` when the iterator goes away before its end.
   final class Reporter {
     let label: String
+    let time: Bool
     let context: JobContext
     var ended = false
 
-    init(label: String, context: JobContext) {
+    init(label: String, time: Bool, context: JobContext) {
       self.label = label
+      self.time = time
       self.context = context
     }
 
-    func say(_ text: String) { context.emit("\(label): \(text)") }
+    func say(_ text: String) {
+      context.emit((time ? context.elapsed.stampText + " " : "") + "\(label): \(text)")
+    }
 
     func end(_ text: String) {
       guard !ended else { return }
