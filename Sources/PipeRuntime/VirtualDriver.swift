@@ -64,12 +64,14 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     until body: @escaping @Sendable () async -> T, onStall: (@Sendable () -> Void)? = nil
   ) async -> T {
     let started = Locked<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
+    let handOver = VisibleResume()
+    defer { handOver.received() }
     return await withTaskCancellationHandler {
       await withUnsafeContinuation { (waiter: UnsafeContinuation<T, Never>) in
         let id = update { $0.runPrepared() }
         let task = Task(executorPreference: self) {
           let value = await body()
-          self.update { $0.runEnded(id, resume: { waiter.resume(returning: value) }) }
+          self.update { $0.runEnded(id, resume: { handOver.resume(waiter, returning: value) }) }
         }
         update { $0.runStarted(id, onStall: onStall) }
         let cancelled = started.withLock { state -> Bool in
@@ -101,12 +103,14 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   /// virtual world this way (closing a channel), so what the change makes runnable is queued in
   /// the order of the statements.
   public func perform(andWait action: @escaping @Sendable () -> Void) async {
+    let handOver = VisibleResume()
     await withUnsafeContinuation { (waiter: UnsafeContinuation<Void, Never>) in
       perform {
         action()
-        self.outsideTheClock { waiter.resume() }
+        self.outsideTheClock { handOver.resume(waiter, returning: ()) }
       }
     }
+    handOver.received()
   }
 
   /// Calls `body` on the driver thread as if from no driver's thread: a task it resumes goes back
