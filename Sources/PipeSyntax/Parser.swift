@@ -222,12 +222,7 @@ public struct Parser {
     var arguments: [Argument] = []
     while !atArgumentsEnd {
       let start = current.range.start
-      var label: Identifier?
-      if current.kind == .identifier, peek(1).isPunctuation(":") {
-        label = Identifier(current.text, current.range)
-        advance()
-        advance()
-      }
+      let label = parseLabel()
       if current.kind == .invalid {
         // The lexer has reported it; a placeholder keeps the checker from also saying it is missing.
         let token = advance()
@@ -243,6 +238,15 @@ public struct Parser {
       arguments.append(Argument(label: label, value: value, range: SourceRange(start, previousEnd)))
     }
     return arguments
+  }
+
+  /// `NAME:` before an argument, if there is one.
+  mutating func parseLabel() -> Identifier? {
+    guard current.kind == .identifier, peek(1).isPunctuation(":") else { return nil }
+    let label = Identifier(current.text, current.range)
+    advance()
+    advance()
+    return label
   }
 
   var canStartArgument: Bool {

@@ -113,12 +113,7 @@ extension Parser {
     if consume(")") != nil { return arguments }
     repeat {
       let start = current.range.start
-      var label: Identifier?
-      if current.kind == .identifier, peek(1).isPunctuation(":") {
-        label = Identifier(current.text, current.range)
-        advance()
-        advance()
-      }
+      let label = parseLabel()
       let value = parseExpression()
       arguments.append(Argument(label: label, value: value, range: SourceRange(start, previousEnd)))
     } while consume(",") != nil

@@ -23,14 +23,24 @@ struct Command: Sendable {
     shell.commandFailed("pipesh read \(name)'s arguments as \(arguments) (a bug: please report it)")
   }
 
+  /// A command whose `run` takes what `read` finds in the checked arguments.
+  private static func reading<Read: Sendable>(
+    _ signature: CommandSignature, _ read: @escaping @Sendable (CommandArguments) -> Read?,
+    _ run: @escaping @Sendable (Shell, Read) async -> Void
+  ) -> Command {
+    Command(signature) { shell, arguments in
+      guard let read = read(arguments) else { return misread(shell, signature.name, arguments) }
+      await run(shell, read)
+    }
+  }
+
   /// A command without arguments.
   static func bare(
     _ name: String, usage: String? = nil, summary: String, run: @escaping @Sendable (Shell) async -> Void
   ) -> Command {
-    Command(CommandSignature(name, .bare, usage: usage ?? name, summary: summary)) { shell, arguments in
-      guard case .none = arguments else { return misread(shell, name, arguments) }
-      await run(shell)
-    }
+    reading(
+      CommandSignature(name, .bare, usage: usage ?? name, summary: summary),
+      { if case .none = $0 { () } else { nil } }, { shell, _ in await run(shell) })
   }
 
   /// A command on job numbers; with `all`, `NAME all` is `nil`.
@@ -38,24 +48,24 @@ struct Command: Sendable {
     _ name: String, usage: String, summary: String, all: Bool, missing: String?,
     run: @escaping @Sendable (Shell, [Int]?) async -> Void
   ) -> Command {
-    Command(CommandSignature(name, .jobs(all: all, missing: missing), usage: usage, summary: summary)) {
-      shell, arguments in
-      switch arguments {
-      case .jobs(let ids): await run(shell, ids)
-      case .allJobs where all: await run(shell, nil)
-      default: misread(shell, name, arguments)
-      }
-    }
+    reading(
+      CommandSignature(name, .jobs(all: all, missing: missing), usage: usage, summary: summary),
+      { arguments -> [Int]?? in
+        switch arguments {
+        case .jobs(let ids): .some(ids)
+        case .allJobs where all: .some(nil)
+        default: nil
+        }
+      }, run)
   }
 
   /// A command on one job.
   static func job(
     _ name: String, usage: String, summary: String, run: @escaping @Sendable (Shell, Int) async -> Void
   ) -> Command {
-    Command(CommandSignature(name, .job, usage: usage, summary: summary)) { shell, arguments in
-      guard case .jobs(let ids) = arguments, ids.count == 1 else { return misread(shell, name, arguments) }
-      await run(shell, ids[0])
-    }
+    reading(
+      CommandSignature(name, .job, usage: usage, summary: summary),
+      { if case .jobs(let ids) = $0, ids.count == 1 { ids[0] } else { nil } }, run)
   }
 
   /// A command on a pipeline; `partial` allows one without a source or a sink.
@@ -63,11 +73,9 @@ struct Command: Sendable {
     _ name: String, usage: String, summary: String, partial: Bool = false,
     run: @escaping @Sendable (Shell, CheckedPipeline) async -> Void
   ) -> Command {
-    Command(CommandSignature(name, .pipeline(partial: partial), usage: usage, summary: summary)) {
-      shell, arguments in
-      guard case .pipeline(let pipeline) = arguments else { return misread(shell, name, arguments) }
-      await run(shell, pipeline)
-    }
+    reading(
+      CommandSignature(name, .pipeline(partial: partial), usage: usage, summary: summary),
+      { if case .pipeline(let pipeline) = $0 { pipeline } else { nil } }, run)
   }
 
   /// A command on a channel and constants.
@@ -75,10 +83,10 @@ struct Command: Sendable {
     _ name: String, usage: String, summary: String,
     run: @escaping @Sendable (Shell, String, [Value]) async -> Void
   ) -> Command {
-    Command(CommandSignature(name, .values, usage: usage, summary: summary)) { shell, arguments in
-      guard case .values(let channel, let values) = arguments else { return misread(shell, name, arguments) }
-      await run(shell, channel, values)
-    }
+    reading(
+      CommandSignature(name, .values, usage: usage, summary: summary),
+      { if case .values(let channel, let values) = $0 { (channel, values) } else { nil } },
+      { shell, read in await run(shell, read.0, read.1) })
   }
 
   /// A command on one bare word, one of `choices` when given.
@@ -86,40 +94,35 @@ struct Command: Sendable {
     _ name: String, usage: String, summary: String, choices: [String]? = nil, missing: String,
     run: @escaping @Sendable (Shell, String) async -> Void
   ) -> Command {
-    Command(CommandSignature(name, .word(choices: choices, missing: missing), usage: usage, summary: summary)) {
-      shell, arguments in
-      guard case .word(let word) = arguments else { return misread(shell, name, arguments) }
-      await run(shell, word)
-    }
+    reading(
+      CommandSignature(name, .word(choices: choices, missing: missing), usage: usage, summary: summary),
+      { if case .word(let word) = $0 { word } else { nil } }, run)
   }
 
   /// A command on an optional command or operator name.
   static func topic(
     _ name: String, usage: String, summary: String, run: @escaping @Sendable (Shell, String?) async -> Void
   ) -> Command {
-    Command(CommandSignature(name, .topic, usage: usage, summary: summary)) { shell, arguments in
-      guard case .topic(let topic) = arguments else { return misread(shell, name, arguments) }
-      await run(shell, topic)
-    }
+    reading(
+      CommandSignature(name, .topic, usage: usage, summary: summary),
+      { if case .topic(let topic) = $0 { .some(topic) } else { nil } }, run)
   }
 
   /// A command on a file name.
   static func file(
     _ name: String, usage: String, summary: String, run: @escaping @Sendable (Shell, String) async -> Void
   ) -> Command {
-    Command(CommandSignature(name, .file, usage: usage, summary: summary)) { shell, arguments in
-      guard case .file(let path) = arguments else { return misread(shell, name, arguments) }
-      await run(shell, path)
-    }
+    reading(
+      CommandSignature(name, .file, usage: usage, summary: summary),
+      { if case .file(let path) = $0 { path } else { nil } }, run)
   }
 
   /// A command on a duration.
   static func duration(
     _ name: String, usage: String, summary: String, run: @escaping @Sendable (Shell, Duration) async -> Void
   ) -> Command {
-    Command(CommandSignature(name, .duration, usage: usage, summary: summary)) { shell, arguments in
-      guard case .duration(let duration) = arguments else { return misread(shell, name, arguments) }
-      await run(shell, duration)
-    }
+    reading(
+      CommandSignature(name, .duration, usage: usage, summary: summary),
+      { if case .duration(let duration) = $0 { duration } else { nil } }, run)
   }
 }
