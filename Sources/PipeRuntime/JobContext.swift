@@ -77,7 +77,9 @@ public final class JobContext: Sendable {
 
 /// What outlives a job within one shell session: channels and the hot parts of `share` fragments.
 public final class Session: Sendable {
-  private let channels = Locked<[String: AsyncChannel<Value>]>([:])
+  private let channels = Locked<[String: SessionChannel]>([:])
+  /// Channels some statement fails (`fail NAME "…"`): made as `AsyncThrowingChannel`s.
+  private let failing = Locked<Set<String>>([])
   private let shared = Locked<[Int: ValueSequence]>([:])
   /// Nodes of the hot parts of `share` fragments still alive: they outlive the jobs that built them.
   public let sharedNodes = LiveCount()
@@ -87,11 +89,18 @@ public final class Session: Sendable {
 
   public init() {}
 
+  /// Names channels that some statement fails: from now on they are made as
+  /// `AsyncThrowingChannel`s (one made before stays what it is).
+  public func willFail(_ names: Set<String>) {
+    failing.withLock { $0.formUnion(names) }
+  }
+
   /// The channel named `name`, made on first use.
-  public func channel(_ name: String) -> AsyncChannel<Value> {
-    channels.withLock { channels in
+  public func channel(_ name: String) -> SessionChannel {
+    let throwing = failing.withLock { $0.contains(name) }
+    return channels.withLock { channels in
       if let channel = channels[name] { return channel }
-      let channel = AsyncChannel<Value>()
+      let channel: SessionChannel = throwing ? .throwing(AsyncThrowingChannel()) : .plain(AsyncChannel())
       channels[name] = channel
       return channel
     }
@@ -101,6 +110,16 @@ public final class Session: Sendable {
   public func close(_ name: String) {
     let channel = channels.withLock { $0.removeValue(forKey: name) }
     channel?.finish()
+  }
+
+  /// Fails the channel: every consumer's job fails with `message`; a later use of the name makes
+  /// a new one. False when the channel is an `AsyncChannel`, which cannot fail.
+  public func fail(_ name: String, message: String) -> Bool {
+    let channel = self.channel(name)
+    guard case .throwing(let throwing) = channel else { return false }
+    channels.withLock { _ = $0.removeValue(forKey: name) }
+    throwing.fail(ChannelFailure(channel: name, message: message))
+    return true
   }
 
   public var channelNames: [String] { channels.withLock { Array($0.keys).sorted() } }
@@ -114,4 +133,50 @@ public final class Session: Sendable {
       return sequence
     }
   }
+}
+
+/// A session's channel: swift-async-algorithms' `AsyncChannel`, or, for a channel some statement
+/// fails, its `AsyncThrowingChannel`.
+public enum SessionChannel: Sendable {
+  case plain(AsyncChannel<Value>)
+  case throwing(AsyncThrowingChannel<Value, any Error>)
+
+  /// Waits until a consumer takes `value` (or the channel ends).
+  public func send(_ value: Value) async {
+    switch self {
+    case .plain(let channel): await channel.send(value)
+    case .throwing(let channel): await channel.send(value)
+    }
+  }
+
+  func finish() {
+    switch self {
+    case .plain(let channel): channel.finish()
+    case .throwing(let channel): channel.finish()
+    }
+  }
+
+  /// The channel's elements, for a `channel NAME` source.
+  var elements: ValueSequence {
+    switch self {
+    case .plain(let channel): ValueSequence(channel)
+    case .throwing(let channel): ValueSequence(channel)
+    }
+  }
+
+  /// What backs it, as `inspect` and `help channel` name it.
+  public var implementation: String {
+    switch self {
+    case .plain: "AsyncChannel"
+    case .throwing: "AsyncThrowingChannel"
+    }
+  }
+}
+
+/// The error `fail NAME "MESSAGE"` ends a channel with.
+struct ChannelFailure: Error, CustomStringConvertible {
+  let channel: String
+  let message: String
+
+  var description: String { message }
 }

@@ -122,7 +122,7 @@ extension Checker {
       return .name(name)
     case .typeName:
       guard case .name(let name) = expr.kind, let type = ValueType(name: name) else {
-        return mismatch("a type: Int, Double, String or Bool")
+        return mismatch("a type: Int, Double, String or Bool, or one of them optional (String?)")
       }
       return .type(type)
     case .duration, .durationOrZero:

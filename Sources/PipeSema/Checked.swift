@@ -90,6 +90,8 @@ public struct Environment: Sendable {
   /// Channels whose type was guessed from a later `send` before checking: a declaration
   /// (`of: TYPE`) overrides the guess, and the `send` is the one reported.
   var guessedChannels: Set<String> = []
+  /// Channels some statement fails: the session makes them as `AsyncThrowingChannel`s.
+  public internal(set) var failingChannels: Set<String> = []
   var nextBindingID = 1
 
   /// The shell's commands (the shell's registry).
@@ -104,7 +106,8 @@ public struct Environment: Sendable {
   public var grammar: Grammar {
     Grammar(
       commands: Set(commands.names), pipelineCommands: Set(commands.all.filter(\.takesPipeline).map(\.name)),
-      combinators: operators.all.filter { $0.role == .combinator }.map(\.name))
+      combinators: operators.all.filter { $0.role == .combinator }.map(\.name),
+      commandsAlsoStages: Set(commands.names).intersection(operators.names))
   }
 }
 

@@ -21,13 +21,25 @@ public struct Checker {
   ) {
     var start = environment
     for statement in script.statements {
+      // A channel failed anywhere in the script is a throwing one from its first use.
+      if case .command(let name, let arguments, _) = statement.kind, case .failure = start.commands[name.name]?.form,
+        let first = arguments.first, case .name(let channel) = first.value.kind
+      {
+        start.failingChannels.insert(channel)
+      }
       guard case .command(let name, let arguments, _) = statement.kind,
         case .values = start.commands[name.name]?.form,
         let channel = arguments.first, case .name(let channelName) = channel.value.kind,
         start.channels[channelName] == nil, arguments.count > 1
       else { continue }
+      // The channel's type is what all the values of its first send have in common.
       var constants = ConstantChecker()
-      if let (_, type) = constants.check(arguments[1].value) {
+      var type: ValueType? = .never
+      for argument in arguments.dropFirst() {
+        guard let known = type, let (_, valueType) = constants.check(argument.value) else { break }
+        type = ValueType.join(known, valueType)
+      }
+      if let type, type != .never {
         start.channels[channelName] = type
         start.guessedChannels.insert(channelName)
       }

@@ -21,6 +21,8 @@ public enum CommandForm: Sendable {
   case file
   /// One duration, more than zero: `sleep 2.5`.
   case duration
+  /// A channel name and a message: `fail user "offline"`.
+  case failure
 }
 
 /// What the checker read after a command's name, in its form.
@@ -34,6 +36,7 @@ public enum CommandArguments: Sendable {
   case topic(String?)
   case file(String)
   case duration(Duration)
+  case failure(channel: String, message: String)
 }
 
 /// A shell command as the parser and the checker see it: its name, its form, its help.
@@ -107,6 +110,9 @@ extension Checker {
     case .topic: read = checkTopic(&reading)
     case .file: read = reading.file()
     case .duration: read = reading.duration(source: source)
+    case .failure:
+      read = reading.failure()
+      if case .failure(let channel, _) = read { environment.failingChannels.insert(channel) }
     }
     diagnosticsAppend(reading.diagnostics)
     return read.map { CheckedCommand(name: name.name, arguments: $0) }
@@ -202,6 +208,13 @@ struct CommandReading {
       parts.count == 1, case .text(let path) = parts[0]
     else { return fail("give the file as a string, as in \(signature.name) \"demo.pipe\"") }
     return .file(path)
+  }
+
+  mutating func failure() -> CommandArguments? {
+    guard arguments.count == 2, let channel = Self.word(arguments[0]), arguments[1].label == nil,
+      case .string(let parts) = arguments[1].value.kind, parts.count == 1, case .text(let message) = parts[0]
+    else { return fail("name the channel, then the message as a string, as in \(signature.name) user \"offline\"") }
+    return .failure(channel: channel, message: message)
   }
 
   mutating func duration(source: SourceFile) -> CommandArguments? {

@@ -65,8 +65,15 @@ public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// Parses a type name as written in `channel c of: Int`.
+  /// Parses a type name as written in `channel c of: Int` or `of: String?`.
   public init?(name: String) {
+    if name.hasSuffix("?") {
+      guard let wrapped = ValueType(name: String(name.dropLast())), !name.dropLast().hasSuffix("?") else {
+        return nil
+      }
+      self = .optional(wrapped)
+      return
+    }
     switch name {
     case "Int": self = .int
     case "Double": self = .double

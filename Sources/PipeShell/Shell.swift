@@ -204,6 +204,7 @@ public final class Shell: @unchecked Sendable {
       return 2
     }
     environment = checkedEnvironment
+    session.willFail(environment.failingChannels)
     for statement in statements {
       if quitRequested || wasInterrupted { break }
       await execute(statement, source: source)
@@ -226,6 +227,7 @@ public final class Shell: @unchecked Sendable {
         return
       }
       environment = checker.environment
+      session.willFail(environment.failingChannels)
       await execute(checked, source: source)
       if quitRequested { return }
     }

@@ -8,11 +8,17 @@ public struct Grammar: Sendable {
   /// Stages that take pipelines in parentheses; any other name with `(` is a call written the
   /// wrong way (`timer(1)`).
   public let combinators: [String]
+  /// Commands that are also the names of stages (`fail NAME "…"` and the source `fail "…"`): such
+  /// a word starts a command only when a bare name follows it.
+  public let commandsAlsoStages: Set<String>
 
-  public init(commands: Set<String>, pipelineCommands: Set<String>, combinators: [String]) {
+  public init(
+    commands: Set<String>, pipelineCommands: Set<String>, combinators: [String], commandsAlsoStages: Set<String>
+  ) {
     self.commands = commands
     self.pipelineCommands = pipelineCommands
     self.combinators = combinators
+    self.commandsAlsoStages = commandsAlsoStages
   }
 
   /// "merge(…), zip(…) and chain(…)", for messages.

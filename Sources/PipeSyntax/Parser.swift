@@ -135,7 +135,9 @@ public struct Parser {
       let pipeline = parsePipeline()
       return Statement(.binding(name, pipeline), SourceRange(start, previousEnd))
     }
-    if current.kind == .identifier, grammar.commands.contains(current.text), !peek(1).isPunctuation("|") {
+    if current.kind == .identifier, grammar.commands.contains(current.text), !peek(1).isPunctuation("|"),
+      !grammar.commandsAlsoStages.contains(current.text) || peek(1).kind == .identifier
+    {
       let name = Identifier(current.text, current.range)
       advance()
       if grammar.pipelineCommands.contains(name.name) {
@@ -234,7 +236,12 @@ public struct Parser {
         advance()
         continue
       }
-      let value = parseUnary()
+      var value = parseUnary()
+      if case .name(let name) = value.kind, current.isPunctuation("?"), !current.spaceBefore {
+        // An optional type name: `channel user of: String?`.
+        advance()
+        value = Expr(.name(name + "?"), SourceRange(value.range.start, previousEnd))
+      }
       arguments.append(Argument(label: label, value: value, range: SourceRange(start, previousEnd)))
     }
     return arguments

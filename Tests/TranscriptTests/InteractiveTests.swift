@@ -35,6 +35,24 @@ struct InteractiveTests {
     try terminal.expectExit(0)
   }
 
+  /// At the prompt a channel is made before a later line fails it: it is an AsyncChannel, which
+  /// cannot fail, and `fail` says so; the session goes on.
+  @Test func failingAChannelMadeBeforeIsAnError() throws {
+    let terminal = try Terminal(arguments: ["--virtual-time"])
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("channel c of: Int | print &\r")
+    try terminal.expect("]> ")
+    terminal.type("fail c \"offline\"\r")
+    try terminal.expect("error: fail: channel 'c' is an AsyncChannel, which cannot fail")
+    try terminal.expect("]> ")
+    terminal.type("channel d of: Int | print &\r")
+    try terminal.expect("]> ")
+    terminal.type("close c\r")
+    try terminal.expect("]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
   @Test func historyIsRecalledInASecondRun() throws {
     let history = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-history-\(UUID())").path
     defer { try? FileManager.default.removeItem(atPath: history) }

@@ -12,12 +12,14 @@ extension Operators {
           .positional("name", .name, "the channel's name"),
           .labelled("of", .typeName, "the element type, where no send or into tells it"),
         ],
-        example: "channel jobs | take 2 &", exampleRuns: false, implementation: "AsyncChannel", channel: .receiving
+        example: "channel jobs | take 2 &", exampleRuns: false,
+        implementation: "AsyncChannel; AsyncThrowingChannel when some statement fails it (fail NAME \"…\")",
+        channel: .receiving
       ) { typing in
         nil
       },
       build: { input in
-        ValueSequence(input.context.session.channel(try input.name("name")))
+        input.context.session.channel(try input.name("name")).elements
       })
   }
 }

@@ -125,4 +125,15 @@ struct Command: Sendable {
       CommandSignature(name, .duration, usage: usage, summary: summary),
       { if case .duration(let duration) = $0 { duration } else { nil } }, run)
   }
+
+  /// A command on a channel and a message.
+  static func failure(
+    _ name: String, usage: String, summary: String,
+    run: @escaping @Sendable (Shell, String, String) async -> Void
+  ) -> Command {
+    reading(
+      CommandSignature(name, .failure, usage: usage, summary: summary),
+      { if case .failure(let channel, let message) = $0 { (channel, message) } else { nil } },
+      { shell, read in await run(shell, read.0, read.1) })
+  }
 }

@@ -39,13 +39,15 @@ extension Shell {
       console.line("'ops' lists the operators; 'help NAME' explains one, with an example.")
       return
     }
-    if let entry = entries.first(where: { $0.0 == topic }) {
+    let entry = entries.first { $0.0 == topic }
+    if let entry {
       console.line(entry.1)
       console.line("  " + entry.2)
-      return
     }
+    // A word can be both (`fail`, the command, and `fail "…"`, the source): both are shown.
     guard let signature = Operators.signatures[topic] else {
-      return commandFailed("help: pipesh knows no help for '\(topic)' (a bug: please report it)")
+      if entry == nil { commandFailed("help: pipesh knows no help for '\(topic)' (a bug: please report it)") }
+      return
     }
     for line in await Self.helpText(signature) { console.line(line) }
   }
