@@ -42,8 +42,12 @@ public final class JobContext: Sendable {
   /// Time since the job started, on its clock.
   public var elapsed: Duration { start.duration(to: clock.now) }
 
+  /// Time on the session's clock: since the session began (`print time:`, `tap time:` and `trace`
+  /// stamp with it, so lines of different jobs line up).
+  public var sessionTime: Duration { clock.now.offset }
+
   func record(_ node: Node, _ kind: NodeEvent.Kind) {
-    observer?.record(NodeEvent(time: elapsed, jobID: jobID, node: node, kind: kind))
+    observer?.record(NodeEvent(time: sessionTime, jobID: jobID, node: node, kind: kind))
   }
 
   // The one place a node's life is counted: sources, operators, fused runs and sinks all start
@@ -86,6 +90,10 @@ public final class Session: Sendable {
   /// Set by the interactive shell: standard input is the terminal the line editor reads, and no
   /// job may read it (it would take the keys typed at the prompt).
   public let terminalInputIsTheEditors = Atomic<Bool>(false)
+
+  /// The session's start on the real clock: real-time stamps of all its jobs count from it, as
+  /// virtual-time stamps count from the virtual clock's start.
+  public let origin = ContinuousClock.now
 
   public init() {}
 

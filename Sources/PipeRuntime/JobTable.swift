@@ -63,7 +63,7 @@ public final class JobTable: Sendable {
     }
     let clock: PipeClock
     switch choice {
-    case .real: clock = .real()
+    case .real: clock = PipeClock(kind: .real(session.origin))
     case .virtual(let driver): clock = PipeClock(kind: .virtual(driver))
     }
     let context = JobContext(

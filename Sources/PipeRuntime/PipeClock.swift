@@ -27,8 +27,6 @@ public struct PipeClock: Clock, Sendable {
 
   let kind: Kind
 
-  /// The real clock, with its origin now.
-  public static func real() -> PipeClock { PipeClock(kind: .real(ContinuousClock.now)) }
 
   /// The virtual clock's driver, or nil for the real clock.
   var driver: VirtualDriver? {

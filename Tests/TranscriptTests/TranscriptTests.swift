@@ -366,12 +366,17 @@ struct FinishingTests {
     #expect(result.status == 0)
     let runs = result.stdout.components(separatedBy: "[1] ").count
     #expect(runs > 1)
-    let perJob = (1...30).map { id in
-      result.stdout.split(separator: "\n").filter { $0.contains(" [\(id)] ") }.map {
-        $0.replacingOccurrences(of: " [\(id)] ", with: " [N] ")
+    // Stamps count from the session's start: each job's are compared from its first one.
+    let perJob = (1...30).map { id -> [String] in
+      let lines = result.stdout.split(separator: "\n").filter { $0.contains(" [\(id)] ") }
+      let stamps = lines.map { Double($0.dropFirst().prefix { $0 != "s" }) ?? -1 }
+      return zip(lines, stamps).map { line, stamp in
+        let rest = line.drop { $0 != " " }.replacingOccurrences(of: " [\(id)] ", with: " [N] ")
+        return String(format: "+%.3fs", stamp - (stamps.first ?? 0)) + rest
       }
     }
     #expect(perJob.allSatisfy { $0 == perJob[0] && !$0.isEmpty })
+    #expect(perJob[1].first?.hasPrefix("+0.000s") == true)
   }
 }
 

@@ -10,7 +10,7 @@ extension Operators {
         summary: "prints every element (added when a pipeline ends without a sink)",
         parameters: [
           .labelled("label", .string, "a prefix, printed as 'label: value'"),
-          .labelled("time", .bool, "prefix the job's elapsed time, as +1.500s"),
+          .labelled("time", .bool, "prefix the time on the session's clock, as +1.500s"),
         ],
         example: "timer 0.5 | take 2 | print time: true", implementation: "own sink", typing: Typing.same),
       sink: { input in
@@ -18,7 +18,7 @@ extension Operators {
         let time = input.optionalBool("time") ?? false
         let context = input.context
         return ForEach { value, output in
-          let stamp = time ? context.elapsed.stampText + " " : ""
+          let stamp = time ? context.sessionTime.stampText + " " : ""
           output.emit(value, text: stamp + label + value.printed)
         }
       })

@@ -10,7 +10,7 @@ extension Operators {
         summary: "prints 'LABEL: value', 'LABEL: finished', 'LABEL: cancelled'… and passes everything on",
         parameters: [
           .positional("label", .string, "the label"),
-          .labelled("time", .bool, "prefix the job's elapsed time, as +1.500s"),
+          .labelled("time", .bool, "prefix the time on the session's clock, as +1.500s"),
         ], example: "from 1 2 | tap \"seen\" | drain",
         implementation: "own (TapSequence)", typing: Typing.same),
       build: { input in
@@ -48,7 +48,7 @@ struct TapSequence: AsyncSequence, Sendable {
     }
 
     func say(_ text: String) {
-      context.emit((time ? context.elapsed.stampText + " " : "") + "\(label): \(text)")
+      context.emit((time ? context.sessionTime.stampText + " " : "") + "\(label): \(text)")
     }
 
     func end(_ text: String) {
