@@ -27,7 +27,6 @@ public struct PipeClock: Clock, Sendable {
 
   let kind: Kind
 
-
   /// The virtual clock's driver, or nil for the real clock.
   var driver: VirtualDriver? {
     if case .virtual(let driver) = kind { return driver }

@@ -11,13 +11,28 @@ struct HelpTests {
     let signature = try #require(Operators.signatures[name])
     let lines = await Shell.helpText(signature)
     #expect(lines.first == signature.usage)
-    #expect(lines.contains("  > \(signature.example)"))
-    let exampleIndex = try #require(lines.firstIndex(of: "  > \(signature.example)"))
-    let output = lines[(exampleIndex + 1)...]
+    let exampleLines = signature.example.split(separator: "\n").map { "  > " + $0 }
+    let exampleIndex = try #require(lines.firstIndex(of: "example:"))
+    #expect(Array(lines[(exampleIndex + 1)...].prefix(exampleLines.count)) == exampleLines)
+    let output = lines[(exampleIndex + 1 + exampleLines.count)...]
     if signature.exampleRuns {
       #expect(!output.isEmpty || name == "drain", "the example of \(name) printed nothing")
       let failsOnPurpose = ["fail", "never", "timeout"].contains(name)
       #expect(failsOnPurpose || !output.contains { $0.contains("error:") })
+    }
+  }
+
+  /// Every command and topic has help with an example, run, that prints what the command does.
+  @Test("every command and topic", arguments: Commands.signatures.all.map(\.name) + Commands.signatures.topics)
+  func helpForEveryCommandAndTopic(_ name: String) async throws {
+    let lines = await Shell.runExample("help \(name)")
+    #expect(!lines.contains { $0.hasPrefix("error:") }, "\(lines)")
+    #expect(lines.count >= 2)
+    let quiet = ["let", "load", "history"]
+    if !quiet.contains(name) {
+      let example = try #require(lines.firstIndex(of: "example:"), "no example for \(name)")
+      let shown = lines[(example + 1)...].filter { !$0.hasPrefix("  > ") }
+      #expect(!shown.isEmpty, "the example of \(name) printed nothing")
     }
   }
 }

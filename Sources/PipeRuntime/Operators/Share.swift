@@ -9,7 +9,9 @@ extension Operators {
       OperatorSignature(
         "share", .operator, usage: "share",
         summary: "lets several consumers iterate one upstream; in a let fragment, every use sees the same elements",
-        example: "from 1 2 3 | share", implementation: "share(bufferingPolicy: .unbounded)",
+        example:
+          "let ticks = timer 1 | take 3 | share\nticks | print label: \"A\" &\nticks | print label: \"B\" &\nwait",
+        implementation: "share(bufferingPolicy: .unbounded)",
         sharesUpstream: true, typing: Typing.same),
       build: { input in ValueSequence(StoppableShare(upstream: input.upstream)) })
   }

@@ -20,6 +20,6 @@ extension Commands {
         job.cancel()
         await shell.waitFor { await job.wait() }
       }
-    }
+    }.example("timer 1 | drain &\nsleep 2.5\ncancel 1\njobs")
   }
 }

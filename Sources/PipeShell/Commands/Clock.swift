@@ -6,6 +6,6 @@ extension Commands {
       choices: ["real", "virtual"], missing: "say real or virtual"
     ) { shell, which in
       shell.virtualTime = which == "virtual"
-    }
+    }.example("clock virtual\ntimer 10m | take 2 | print time: true")
   }
 }

@@ -6,6 +6,6 @@ extension Commands {
     ) { shell, name in
       let session = shell.session
       await shell.changeWorld { session.close(name) }
-    }
+    }.example("channel c of: Int | count &\nsend c 1 2 3\nclose c\nwait")
   }
 }

@@ -7,8 +7,20 @@ struct Command: Sendable {
   let signature: CommandSignature
   /// Does the command, with the arguments the checker read in the command's form.
   let run: @Sendable (Shell, CommandArguments) async -> Void
+  /// A short script using the command, which `help NAME` runs on the virtual clock and shows with
+  /// its output; `runs: false` where it cannot run in a fresh session (`load` needs a file).
+  private(set) var example = ""
+  private(set) var exampleRuns = true
 
   var name: String { signature.name }
+
+  /// The command with `text` as its help example.
+  func example(_ text: String, runs: Bool = true) -> Command {
+    var command = self
+    command.example = text
+    command.exampleRuns = runs
+    return command
+  }
 
   private init(
     _ signature: CommandSignature,

@@ -10,7 +10,7 @@ extension Commands {
       summary: "runs a pipeline on the virtual clock and draws one marble line per stage"
     ) { shell, pipeline in
       await shell.draw(pipeline)
-    }
+    }.example("draw timer 1 | take 3 | map { $0 * 10 }")
   }
 }
 

@@ -18,6 +18,6 @@ extension Commands {
           "fail: channel '\(name)' is an AsyncChannel, which cannot fail: it was made before pipesh saw "
             + "'fail \(name)' (in a script, any 'fail \(name)' makes it an AsyncThrowingChannel from the start)")
       }
-    }
+    }.example("channel user of: String | print &\nsend user \"Phil\"\nfail user \"offline\"\nwait")
   }
 }

@@ -10,46 +10,130 @@ extension Commands {
       "help", usage: "help [NAME]", summary: "documentation of a command or operator"
     ) { shell, topic in
       await shell.help(topic)
-    }
+    }.example("help stats")
   }
 }
 
-/// A help topic that is neither a command nor an operator.
+/// A help topic beside the commands and operators: a few lines and examples whose output `help`
+/// shows as it really is (run on the virtual clock).
 struct HelpTopic: Sendable {
   let name: String
   let usage: String
   let summary: String
+  /// Lines of explanation.
+  var text: [String] = []
+  /// Short scripts, each shown with what it prints.
+  var examples: [String] = []
 }
 
 extension Commands {
-  /// Topics `help` knows beside the commands and operators.
+  /// Topics `help` knows beside the commands and operators; a topic may share a command's name
+  /// (`help jobs` shows both).
   static let topics = [
-    HelpTopic(name: "let", usage: "let NAME = FRAGMENT", summary: "names a pipeline fragment")
+    HelpTopic(name: "let", usage: "let NAME = FRAGMENT", summary: "names a pipeline fragment"),
+    HelpTopic(
+      name: "closures", usage: "{ … }", summary: "what a closure may say: $0, $1, operators, members, functions",
+      text: [
+        "$0 is the element ($0 and $1: the accumulator and the element in reductions and reduce);",
+        "$0.0, $0.1 are a tuple's members (zip, combineLatest, enumerated), $0[i] an array's element.",
+        "operators, as in Swift: + - * / % (String and array +), == != < <= > >=, && || !, c ? a : b.",
+        "members: .count, .isEmpty (String, array), .joined() and .joined(separator: \",\") ([String]).",
+        "functions: str(x) (the text print shows), int(x) (Int from Double; Int? from String),",
+        "double(x), abs(x), min(a, b), max(a, b); \"\\($0)\" interpolates inside closures.",
+        "Int overflow, division by zero and a bad index fail the job, with the expression.",
+      ],
+      examples: [
+        "from 1 2 3 | map { $0 > 1 ? \"big \\($0)\" : str($0) } | collect",
+        "zip(from 1 2, from \"a\" \"b\") | map { \"\\($0.1)\\($0.0)\" } | collect",
+        "from \"12\" \"x\" | map { int($0) } | collect",
+      ]),
+    HelpTopic(
+      name: "jobs", usage: "jobs, &, cancel, wait", summary: "every pipeline is a job: a task with a tree of nodes",
+      text: [
+        "a statement runs as a job: one Swift task iterating the sink's input; each stage is a node.",
+        "with & it runs in the background and the prompt comes back; its lines are prefixed [N].",
+        "cancel N cancels the job's task: every node stops, and 'stats' shows none of it left.",
+        "a finishing operator (take, first, zip's shorter side) ends the job the same way, from inside.",
+        "inspect N draws the node tree with each node's state, counts and why it ended.",
+      ],
+      examples: ["timer 1 | drain &\nrange 1 5 | take 2 | drain\njobs\ncancel 1\ninspect 1\nstats"]),
+    HelpTopic(
+      name: "time", usage: "--virtual-time, clock, sleep, print time:",
+      summary: "the real clock, or a virtual one that jumps from deadline to deadline",
+      text: [
+        "--virtual-time (or 'clock virtual') runs jobs on one virtual clock per session: when nothing",
+        "can run, it jumps to the next deadline, so an hour of timer ticks ends at once, the same on",
+        "every run and in every build. Time moves only while the shell waits (a foreground job, wait,",
+        "sleep, send): statements in between start at the same instant.",
+        "print time: true, tap time: true and trace stamp lines with the session's time, from its start;",
+        "'jobs' shows each job's own running time. Durations: 1.5, 250ms, 2s, 10m, 1h.",
+      ],
+      examples: ["timer 10m | take 2 | print time: true &\nsleep 15m\njobs"]),
+    HelpTopic(
+      name: "channels", usage: "channel NAME, send, close, fail, into",
+      summary: "AsyncChannel between statements and jobs: back pressure, one consumer per element",
+      text: [
+        "channel NAME is a source fed by 'send NAME V…' or '… | into NAME'; each value goes to one",
+        "consumer (several consumers split them), and send waits until a consumer takes it.",
+        "close NAME finishes the channel; fail NAME \"MESSAGE\" ends it with an error (an",
+        "AsyncThrowingChannel: any 'fail NAME' in a script makes the channel one from its first use).",
+        "the element type comes from the first send (all its values: nil and \"a\" make String?), an",
+        "into, or 'of: TYPE' (Int, Double, String, Bool, or one of them optional: String?).",
+      ],
+      examples: [
+        "channel c of: Int? | compacted | print label: \"A\" &\nchannel c | print label: \"B\" &\nsend c 1 nil 2 3\nclose c\nwait"
+      ]),
+    HelpTopic(
+      name: "marbles", usage: "marble \"…\", diagram, draw",
+      summary: "marble diagrams: one character per tick",
+      text: [
+        "swift-async-algorithms' notation: in marble \"ab-c|\" a character is an element ('text' one of",
+        "several characters), - a tick with nothing, | the end, ^ a failure, ; cancelled; [ab] one tick.",
+        "marble \"…\" tick: 0.5 sets the tick; diagram prints a pipeline's output as one line;",
+        "draw PIPELINE runs on a clock of its own and draws one line per stage.",
+      ],
+      examples: ["marble \"ab-c|\" | map { $0 + \"!\" } | diagram", "draw marble \"a-b-c|\" | take 2"]),
   ]
 }
 
 extension Shell {
   func help(_ topic: String?) async {
-    let entries =
-      Commands.all.map { ($0.name, $0.signature.usage, $0.signature.summary) }
-      + Commands.topics.map { ($0.name, $0.usage, $0.summary) }
     guard let topic else {
       console.line("commands:")
-      for line in Format.table(entries.map { ["  " + $0.1, $0.2] }) { console.line(line) }
+      let rows = Commands.all.map { ["  " + $0.signature.usage, $0.signature.summary] }
+      for line in Format.table(rows) { console.line(line) }
+      console.line("topics:")
+      for line in Format.table(Commands.topics.map { ["  help " + $0.name, $0.summary] }) { console.line(line) }
       console.line("'ops' lists the operators; 'help NAME' explains one, with an example.")
       return
     }
-    let entry = entries.first { $0.0 == topic }
-    if let entry {
-      console.line(entry.1)
-      console.line("  " + entry.2)
+    var known = false
+    // A word can be a command, a topic and an operator (`jobs`; `fail`, the command and the
+    // source): each is shown.
+    if let command = Commands.named(topic) {
+      known = true
+      var lines = [command.signature.usage, "  " + command.signature.summary]
+      lines += await Self.exampleLines(command.example, runs: command.exampleRuns)
+      for line in lines { console.line(line) }
     }
-    // A word can be both (`fail`, the command, and `fail "…"`, the source): both are shown.
-    guard let signature = Operators.signatures[topic] else {
-      if entry == nil { commandFailed("help: pipesh knows no help for '\(topic)' (a bug: please report it)") }
-      return
+    if let helpTopic = Commands.topics.first(where: { $0.name == topic }) {
+      known = true
+      var lines = [helpTopic.usage, "  " + helpTopic.summary] + helpTopic.text.map { "  " + $0 }
+      for example in helpTopic.examples { lines += await Self.exampleLines(example, runs: true) }
+      for line in lines { console.line(line) }
     }
-    for line in await Self.helpText(signature) { console.line(line) }
+    if let signature = Operators.signatures[topic] {
+      known = true
+      for line in await Self.helpText(signature) { console.line(line) }
+    }
+    if !known { commandFailed("help: pipesh knows no help for '\(topic)' (a bug: please report it)") }
+  }
+
+  /// "example:", the script's lines after `> `, and what it prints (run now on the virtual clock).
+  static func exampleLines(_ example: String, runs: Bool) async -> [String] {
+    var lines = ["example:"] + example.split(separator: "\n").map { "  > " + $0 }
+    if runs { lines += await runExample(example).map { "  " + $0 } }
+    return lines
   }
 
   /// The help of an operator: usage, summary, arguments, implementation, and its example with the
@@ -64,12 +148,7 @@ extension Shell {
       lines += Format.table(rows)
     }
     lines.append("implementation: \(signature.implementation)")
-    lines.append("example:")
-    lines.append("  > \(signature.example)")
-    if signature.exampleRuns {
-      lines += await runExample(signature.example).map { "  " + $0 }
-    }
-    return lines
+    return lines + (await exampleLines(signature.example, runs: signature.exampleRuns))
   }
 
   /// Runs a statement on the virtual clock in a fresh session and returns what it printed.

@@ -6,6 +6,6 @@ extension Commands {
       for (index, line) in lines.enumerated() {
         shell.console.line(Format.padLeft(String(index + 1), 5) + "  " + line)
       }
-    }
+    }.example("history", runs: false)
   }
 }

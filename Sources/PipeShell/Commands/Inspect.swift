@@ -6,6 +6,6 @@ extension Commands {
     ) { shell, id in
       guard let job = shell.jobs.job(id) else { return shell.commandFailed("inspect: no job \(id)") }
       for line in Inspector.lines(job) { shell.console.line(line) }
-    }
+    }.example("range 1 5 | map { $0 * 2 } | take 2 | drain\ninspect 1")
   }
 }

@@ -7,6 +7,6 @@ extension Commands {
         rows.append([String(job.id), job.state.rawValue, job.elapsed.secondsText, String(job.output), job.text])
       }
       for line in Format.table(rows) { shell.console.line(line) }
-    }
+    }.example("timer 1 | take 3 | drain &\nsleep 1.5\njobs")
   }
 }

@@ -7,7 +7,7 @@ extension Commands {
     static let entry = Command.file("load", usage: "load \"FILE\"", summary: "runs a script file inside this shell") {
       shell, path in
       await shell.load(path)
-    }
+    }.example("load \"Examples/merge-two-timers.pipe\"", runs: false)
   }
 }
 

@@ -9,6 +9,6 @@ extension Commands {
         return [binding.name, "= " + binding.source.text(of: binding.pipeline.range), "(\(kind))"]
       }
       for line in Format.table(rows) { shell.console.line(line) }
-    }
+    }.example("let evens = filter { $0 % 2 == 0 }\nlet ticks = timer 1\nnames")
   }
 }

@@ -13,6 +13,6 @@ extension Commands {
         let rows = Operators.signatures.all.filter { $0.role == role }.map { ["  " + $0.usage, $0.summary] }
         for line in Format.table(rows) { shell.console.line(line) }
       }
-    }
+    }.example("ops")
   }
 }

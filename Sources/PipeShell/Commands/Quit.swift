@@ -3,9 +3,9 @@ extension Commands {
   enum Quit {
     static let entry = Command.bare("quit", summary: "leaves; running jobs are cancelled") { shell in
       shell.setQuit()
-    }
+    }.example("from 1 | print\nquit\nfrom 2 | print")
     static let exitEntry = Command.bare("exit", summary: "leaves; running jobs are cancelled") { shell in
       shell.setQuit()
-    }
+    }.example("from 1 | print\nexit\nfrom 2 | print")
   }
 }

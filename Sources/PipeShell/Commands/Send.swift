@@ -8,7 +8,7 @@ extension Commands {
       "send", usage: "send NAME V…", summary: "pushes values into channel NAME (waits for a consumer)"
     ) { shell, name, values in
       await shell.send(values, to: name)
-    }
+    }.example("channel orders of: String | print time: true &\nsend orders \"a\" \"b\"\nclose orders")
   }
 }
 

@@ -13,6 +13,6 @@ extension Commands {
       // On the virtual clock the sleep is one more sleeper: the clock moves to its deadline, and
       // to every job's deadline before it, in order.
       await shell.waitFor(on: driver) { try? await driver.sleep(until: driver.now.advanced(by: interval)) }
-    }
+    }.example("timer 1 | take 3 | print time: true &\nsleep 2\njobs")
   }
 }

@@ -6,6 +6,6 @@ extension Commands {
       shell.console.line(
         "jobs: \(jobs.running.count) running · tasks: \(jobs.liveTasks.load(ordering: .relaxed)) live · nodes: \(jobs.liveNodes) live"
       )
-    }
+    }.example("timer 1 | drain &\nstats\ncancel all\nstats")
   }
 }

@@ -7,6 +7,6 @@ extension Commands {
       let observer = TraceObserver(console: shell.console, labels: Inspector.labels(pipeline))
       await shell.runForeground(
         shell.jobs.start(pipeline, background: false, clock: shell.nextClock, observer: observer))
-    }
+    }.example("trace from 1 2 | take 1")
   }
 }

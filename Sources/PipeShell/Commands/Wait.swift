@@ -16,6 +16,6 @@ extension Commands {
         waited.append(job)
       }
       await shell.waitForAll(ids?.isEmpty ?? true ? shell.jobs.running : waited)
-    }
+    }.example("timer 1 | take 2 | print time: true &\nwait 1\nfrom \"after the wait\"")
   }
 }
