@@ -105,7 +105,10 @@ public struct Environment: Sendable {
   /// What the parser needs to know of these commands and operators.
   public var grammar: Grammar {
     Grammar(
-      commands: Set(commands.names), pipelineCommands: Set(commands.all.filter(\.takesPipeline).map(\.name)),
+      commands: Set(commands.names),
+      pipelineCommands: Dictionary(
+        commands.all.filter(\.takesPipeline).map { ($0.name, Set($0.options)) }, uniquingKeysWith: { first, _ in first }
+      ),
       combinators: operators.all.filter { $0.role == .combinator }.map(\.name),
       commandsAlsoStages: Set(commands.names).intersection(operators.names))
   }

@@ -9,8 +9,9 @@ public enum CommandForm: Sendable {
   case jobs(all: Bool, missing: String?)
   /// Exactly one job number: `inspect 1`.
   case job
-  /// A pipeline; `partial` allows one without a source or a sink (`check map { $0 }`).
-  case pipeline(partial: Bool)
+  /// A pipeline; `partial` allows one without a source or a sink (`check map { $0 }`); after it,
+  /// the labelled durations `options` name (`draw … tick: 0.5`).
+  case pipeline(partial: Bool, options: [String] = [])
   /// A channel name and constants: `send c 1 2`.
   case values
   /// One bare word; `choices` limits it (`clock real`), `missing` says what to give.
@@ -30,7 +31,7 @@ public enum CommandArguments: Sendable {
   case none
   case jobs([Int])
   case allJobs
-  case pipeline(CheckedPipeline)
+  case pipeline(CheckedPipeline, options: [String: Duration])
   case values(channel: String, [Value])
   case word(String)
   case topic(String?)
@@ -57,6 +58,12 @@ public struct CommandSignature: Sendable {
   var takesPipeline: Bool {
     if case .pipeline = form { return true }
     return false
+  }
+
+  /// The labels that end the command's pipeline and start its own options.
+  var options: [String] {
+    if case .pipeline(_, let options) = form { return options }
+    return []
   }
 }
 
@@ -98,13 +105,14 @@ extension Checker {
     case .bare: read = reading.bare()
     case .jobs(let all, let missing): read = reading.jobs(all: all, missing: missing)
     case .job: read = reading.job()
-    case .pipeline(let partial):
+    case .pipeline(let partial, let options):
       guard let pipeline else {
         read = reading.fail("expected a pipeline")
         break
       }
       let checked = partial ? checkPipeline(pipeline, input: nil, allowSink: true) : checkTopLevel(pipeline)
-      read = checked.map { .pipeline($0) }
+      let optionValues = reading.options(options, source: source)
+      read = checked.flatMap { checked in optionValues.map { .pipeline(checked, options: $0) } }
     case .values: read = checkSend(&reading)
     case .word(let choices, let missing): read = reading.word(choices: choices, missing: missing)
     case .topic: read = checkTopic(&reading)
@@ -208,6 +216,28 @@ struct CommandReading {
       parts.count == 1, case .text(let path) = parts[0]
     else { return fail("give the file as a string, as in \(signature.name) \"demo.pipe\"") }
     return .file(path)
+  }
+
+  /// Labelled durations after a command's pipeline: `tick: 0.5`.
+  mutating func options(_ names: [String], source: SourceFile) -> [String: Duration]? {
+    var read: [String: Duration] = [:]
+    for argument in arguments {
+      guard let label = argument.label?.name, names.contains(label), read[label] == nil else {
+        _ = fail(
+          names.isEmpty
+            ? "takes nothing after the pipeline"
+            : "after the pipeline, only \(names.map { "\($0): D" }.joined(separator: ", "))",
+          argument.range)
+        return nil
+      }
+      switch Checker.duration(argument.value, zero: false, source: source) {
+      case .success(let duration): read[label] = duration
+      case .failure(let expected):
+        _ = fail("'\(label):' must be \(expected.text)", argument.value.range)
+        return nil
+      }
+    }
+    return read
   }
 
   mutating func failure() -> CommandArguments? {

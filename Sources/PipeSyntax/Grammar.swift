@@ -3,8 +3,9 @@
 public struct Grammar: Sendable {
   /// Words that start a shell command rather than a pipeline.
   public let commands: Set<String>
-  /// Commands whose argument is a pipeline (`trace PIPELINE`).
-  public let pipelineCommands: Set<String>
+  /// Commands whose argument is a pipeline (`trace PIPELINE`), with the labels that end the
+  /// pipeline and start the command's own options (`draw PIPELINE tick: 0.5`).
+  public let pipelineCommands: [String: Set<String>]
   /// Stages that take pipelines in parentheses; any other name with `(` is a call written the
   /// wrong way (`timer(1)`).
   public let combinators: [String]
@@ -13,7 +14,8 @@ public struct Grammar: Sendable {
   public let commandsAlsoStages: Set<String>
 
   public init(
-    commands: Set<String>, pipelineCommands: Set<String>, combinators: [String], commandsAlsoStages: Set<String>
+    commands: Set<String>, pipelineCommands: [String: Set<String>], combinators: [String],
+    commandsAlsoStages: Set<String>
   ) {
     self.commands = commands
     self.pipelineCommands = pipelineCommands

@@ -140,9 +140,12 @@ public struct Parser {
     {
       let name = Identifier(current.text, current.range)
       advance()
-      if grammar.pipelineCommands.contains(name.name) {
+      if let options = grammar.pipelineCommands[name.name] {
+        commandOptions = options
         let pipeline = parsePipeline()
-        return Statement(.command(name, [], pipeline), SourceRange(start, previousEnd))
+        commandOptions = []
+        let arguments = parseArguments()
+        return Statement(.command(name, arguments, pipeline), SourceRange(start, previousEnd))
       }
       let arguments = parseArguments()
       return Statement(.command(name, arguments, nil), SourceRange(start, previousEnd))
@@ -213,11 +216,19 @@ public struct Parser {
   }
 
   var combinatorDepth = 0
+  /// The labels that end the pipeline of the command being parsed (`tick` after `draw`).
+  var commandOptions: Set<String> = []
   var isInsideCombinator: Bool { combinatorDepth > 0 }
 
   var atArgumentsEnd: Bool {
     atStatementEnd || current.isPunctuation("|") || current.isPunctuation("&") || current.isPunctuation(")")
-      || current.isPunctuation(",") || current.isPunctuation("]") || current.isPunctuation("}")
+      || current.isPunctuation(",") || current.isPunctuation("]") || current.isPunctuation("}") || atCommandOption
+  }
+
+  /// At `tick:` after `draw …`: the pipeline's last stage ends, the command's options begin.
+  private var atCommandOption: Bool {
+    !commandOptions.isEmpty && !isInsideCombinator && current.kind == .identifier && peek(1).isPunctuation(":")
+      && commandOptions.contains(current.text)
   }
 
   mutating func parseArguments() -> [Argument] {

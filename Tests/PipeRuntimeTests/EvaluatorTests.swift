@@ -13,7 +13,7 @@ struct EvaluatorTests {
     let script = Parser.parse(source, grammar: Commands.grammar)
     var checker = Checker(environment: Commands.environment, source: source)
     let statement = try #require(script.statements.first)
-    guard case .command(let command, _) = checker.check(statement), case .pipeline(let pipeline) = command.arguments,
+    guard case .command(let command, _) = checker.check(statement), case .pipeline(let pipeline, _) = command.arguments,
       case .closure(let expr) = pipeline.stages[1].arguments["transform"],
       case .values(let values, _) = pipeline.stages[0].arguments["values"]
     else {

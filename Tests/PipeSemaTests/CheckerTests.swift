@@ -14,7 +14,7 @@ struct CheckerTests {
     guard let statement = script.statements.first else { return (nil, script.diagnostics) }
     let checked = checker.check(statement)
     let diagnostics = script.diagnostics + checker.diagnostics
-    if case .command(let command, _) = checked, case .pipeline(let pipeline) = command.arguments {
+    if case .command(let command, _) = checked, case .pipeline(let pipeline, _) = command.arguments {
       return (pipeline, diagnostics)
     }
     return (nil, diagnostics)

@@ -4,7 +4,7 @@ extension Commands {
     static let entry = Command.pipeline(
       "check", usage: "check PIPELINE",
       summary: "type-checks a pipeline and shows the element type after every stage", partial: true
-    ) { shell, pipeline in
+    ) { shell, pipeline, _ in
       let rows = pipeline.stages.map { [$0.text, $0.outputType.description] }
       for line in Format.table(rows, gap: 3) { shell.console.line(line) }
     }.example("check from 1 2 | map { $0 * 1.5 } | chunks 2")

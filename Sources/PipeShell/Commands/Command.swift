@@ -82,12 +82,13 @@ struct Command: Sendable {
 
   /// A command on a pipeline; `partial` allows one without a source or a sink.
   static func pipeline(
-    _ name: String, usage: String, summary: String, partial: Bool = false,
-    run: @escaping @Sendable (Shell, CheckedPipeline) async -> Void
+    _ name: String, usage: String, summary: String, partial: Bool = false, options: [String] = [],
+    run: @escaping @Sendable (Shell, CheckedPipeline, [String: Duration]) async -> Void
   ) -> Command {
     reading(
-      CommandSignature(name, .pipeline(partial: partial), usage: usage, summary: summary),
-      { if case .pipeline(let pipeline) = $0 { pipeline } else { nil } }, run)
+      CommandSignature(name, .pipeline(partial: partial, options: options), usage: usage, summary: summary),
+      { if case .pipeline(let pipeline, let options) = $0 { (pipeline, options) } else { nil } },
+      { shell, read in await run(shell, read.0, read.1) })
   }
 
   /// A command on a channel and constants.

@@ -6,10 +6,11 @@ extension Commands {
   /// `draw PIPELINE`: runs it on a virtual clock of its own and draws one marble line per stage.
   enum Draw {
     static let entry = Command.pipeline(
-      "draw", usage: "draw PIPELINE",
-      summary: "runs a pipeline on the virtual clock and draws one marble line per stage"
-    ) { shell, pipeline in
-      await shell.draw(pipeline)
+      "draw", usage: "draw PIPELINE [tick: D]",
+      summary: "runs a pipeline on the virtual clock and draws one marble line per stage (a column per tick, 1s)",
+      options: ["tick"]
+    ) { shell, pipeline, options in
+      await shell.draw(pipeline, tick: options["tick"])
     }.example("draw timer 1 | take 3 | map { $0 * 10 }")
   }
 }
@@ -17,12 +18,12 @@ extension Commands {
 extension Shell {
   /// `draw`: runs on a virtual clock of its own (the session's stands still) and prints one
   /// labelled marble line per node; an implicit sink is left out.
-  func draw(_ pipeline: CheckedPipeline) async {
+  func draw(_ pipeline: CheckedPipeline, tick chosen: Duration? = nil) async {
     let observer = DrawObserver()
     let drained = pipeline.withDrainSinkIfImplicit()
     let clock = VirtualDriver()
     defer { clock.shutdown() }
-    let tick = pipeline.marbleTick ?? .seconds(1)
+    let tick = chosen ?? pipeline.marbleTick ?? .seconds(1)
     let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer)
     observer.onLimit.withLock { $0 = { job.cancel() } }
     // A pipeline that does not end is stopped once it has filled the widest diagram.

@@ -3,7 +3,7 @@ extension Commands {
   enum Trace {
     static let entry = Command.pipeline(
       "trace", usage: "trace PIPELINE", summary: "runs a pipeline, printing every lifecycle event of every node"
-    ) { shell, pipeline in
+    ) { shell, pipeline, _ in
       let observer = TraceObserver(console: shell.console, labels: Inspector.labels(pipeline))
       await shell.runForeground(
         shell.jobs.start(pipeline, background: false, clock: shell.nextClock, observer: observer))
