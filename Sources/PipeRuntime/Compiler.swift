@@ -50,6 +50,7 @@ struct PipelineCompiler {
       position += 1
       let id = newNodeID()
       var inputNodes: [[Node]] = []
+      var detail: String?
       let sequence: ValueSequence
       switch stage.node {
       case .group:
@@ -79,8 +80,9 @@ struct PipelineCompiler {
           throw input.bug("no builder for '\(name)'")
         }
         sequence = try build(input)
+        detail = input.detail.withLock { $0 }
       }
-      let node = Node(id: id, text: stage.text, inputs: inputNodes)
+      let node = Node(id: id, text: stage.text, inputs: inputNodes, detail: detail)
       nodes.last?.downstream = node
       nodes.append(node)
       upstream = ValueSequence(

@@ -41,6 +41,8 @@ public protocol NodeObserver: AnyObject, Sendable {
 public final class Node: Sendable {
   public let id: Int
   public let text: String
+  /// What the node is built on, where the stage's text does not say it (`AsyncThrowingChannel`).
+  public let detail: String?
   /// The nodes of each input pipeline of a combinator, group or shared fragment.
   public let inputs: [[Node]]
   /// Elements it passed on (a sink: results it printed or sent).
@@ -65,10 +67,11 @@ public final class Node: Sendable {
   /// Whether this node is the last of a combinator's input, so its consumer is the combinator.
   private let feedsCombinatorStorage = Atomic<Bool>(false)
 
-  init(id: Int, text: String, inputs: [[Node]], isSink: Bool = false) {
+  init(id: Int, text: String, inputs: [[Node]], isSink: Bool = false, detail: String? = nil) {
     self.id = id
     self.isSink = isSink
     self.text = text
+    self.detail = detail
     self.inputs = inputs
     for input in inputs {
       for (node, next) in zip(input, input.dropFirst()) { node.downstream = next }

@@ -76,7 +76,8 @@ enum Inspector {
         let inputs = node.inputs.compactMap { $0.last?.output }
         let inCount = node.isSink ? node.input : previousOut ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
         let state = node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue
-        rows.append([lead + node.text, state, inCount.map(String.init) ?? "-", String(node.output)])
+        let text = node.text + (node.detail.map { " (\($0))" } ?? "")
+        rows.append([lead + text, state, inCount.map(String.init) ?? "-", String(node.output)])
         for (inputIndex, input) in node.inputs.enumerated() {
           let last = inputIndex == node.inputs.count - 1
           add(input, prefix: prefix + (last ? "   " : "│  "), branch: prefix + (last ? "└─ " : "├─ "))

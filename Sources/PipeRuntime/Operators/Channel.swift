@@ -19,7 +19,9 @@ extension Operators {
         nil
       },
       build: { input in
-        input.context.session.channel(try input.name("name")).elements
+        let channel = input.context.session.channel(try input.name("name"))
+        input.detail.withLock { $0 = channel.implementation }
+        return channel.elements
       })
   }
 }

@@ -1,3 +1,4 @@
+import Locking
 import PipeSema
 
 /// One source, combinator, operator or sink: its signature (what the checker checks against and
@@ -58,6 +59,8 @@ struct StageInput {
   let context: JobContext
   /// The id of the node being built.
   let nodeID: Int
+  /// What the builder says its node is built on, for `inspect` (see `Node.detail`).
+  let detail = Locked<String?>(nil)
 
   var clock: PipeClock { context.clock }
 
