@@ -68,7 +68,8 @@ public final class JobContext: Sendable {
     }
   }
 
-  /// A node stopped because its consumer stopped asking, or its job was cancelled.
+  /// A node stopped because its consumer stopped asking, or its job was cancelled (a sink: only
+  /// the latter has a reason).
   func cancel(_ node: Node) {
     end(node, .cancelled, reason: node.cancellationReason(jobCancelled: cancelRequested))
   }
@@ -123,9 +124,14 @@ public final class Session: Sendable {
   /// Fails the channel: every consumer's job fails with `message`; a later use of the name makes
   /// a new one. False when the channel is an `AsyncChannel`, which cannot fail.
   public func fail(_ name: String, message: String) -> Bool {
-    let channel = self.channel(name)
-    guard case .throwing(let throwing) = channel else { return false }
-    channels.withLock { _ = $0.removeValue(forKey: name) }
+    let channel = channels.withLock { channels -> SessionChannel? in
+      guard case .throwing = channels[name] else { return nil }
+      return channels.removeValue(forKey: name)
+    }
+    guard case .throwing(let throwing) = channel else {
+      // Not made yet: nobody consumes it, and nothing is to fail; made as AsyncChannel: it cannot.
+      return channels.withLock { $0[name] == nil } && failing.withLock { $0.contains(name) }
+    }
     throwing.fail(ChannelFailure(channel: name, message: message))
     return true
   }

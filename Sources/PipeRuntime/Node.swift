@@ -92,8 +92,10 @@ public final class Node: Sendable {
   }
 
   /// Why a node whose consumer stopped asking was stopped: what became of that consumer.
-  func cancellationReason(jobCancelled: Bool) -> String {
+  /// A sink has no consumer: only its job's cancellation is a reason.
+  func cancellationReason(jobCancelled: Bool) -> String? {
     if jobCancelled { return "job cancelled" }
+    if isSink { return nil }
     guard let downstream else { return "downstream finished" }
     let feedsCombinator = feedsCombinatorStorage.load(ordering: .relaxed)
     switch downstream.state {

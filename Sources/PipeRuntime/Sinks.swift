@@ -108,12 +108,14 @@ enum Sinks {
         context.end(node, .failed, reason: "\(error)")
         throw error
       }
-      context.end(
-        node, cancelled ? .cancelled : .finished, reason: cancelled && context.cancelRequested ? "job cancelled" : nil)
-      if cancelled { throw CancellationError() }
+      if cancelled {
+        context.cancel(node)
+        throw CancellationError()
+      }
+      context.end(node, .finished)
     case is CancellationError:
       try? body.end(.cancelled, output)
-      context.end(node, .cancelled, reason: context.cancelRequested ? "job cancelled" : nil)
+      context.cancel(node)
       throw CancellationError()
     case let error?:
       try? body.end(.failed, output)
