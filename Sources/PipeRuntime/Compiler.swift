@@ -23,6 +23,15 @@ struct PipelineCompiler {
     self.fusing = fusing
   }
 
+  /// A compiler for the body of `flatMap { … }`, built per element while the job runs: its nodes
+  /// count where the `flatMap` node's do, and its node ids are a range of their own.
+  init(body context: JobContext, owner: LiveCount) {
+    self.context = context
+    self.owner = owner
+    self.fusing = context.fusing
+    self.nextNodeID = context.reserveNodeIDs()
+  }
+
   private mutating func newNodeID() -> Int {
     nextNodeID += 1
     return nextNodeID
@@ -51,6 +60,7 @@ struct PipelineCompiler {
       let id = newNodeID()
       var inputNodes: [[Node]] = []
       var detail: String?
+      var children: ChildPipelines?
       let sequence: ValueSequence
       switch stage.node {
       case .group:
@@ -75,14 +85,16 @@ struct PipelineCompiler {
           inputs.append(inner)
           inputNodes.append(innerNodes)
         }
-        let input = StageInput(stage: stage, upstream: upstream, inputs: inputs, context: context, nodeID: id)
+        let input = StageInput(
+          stage: stage, upstream: upstream, inputs: inputs, context: context, nodeID: id, owner: owner)
         guard case .node(let build, _, _) = Operators.named(name)?.run else {
           throw input.bug("no builder for '\(name)'")
         }
         sequence = try build(input)
         detail = input.detail.withLock { $0 }
+        children = input.children.withLock { $0 }
       }
-      let node = Node(id: id, text: stage.text, inputs: inputNodes, detail: detail)
+      let node = Node(id: id, text: stage.text, inputs: inputNodes, detail: detail, children: children)
       nodes.last?.downstream = node
       nodes.append(node)
       upstream = ValueSequence(
@@ -105,7 +117,8 @@ struct PipelineCompiler {
     if start == 0, case .signature(let name) = stages[0].node,
       case .node(_, _, let makeSource?) = Operators.named(name)?.run,
       let fusedSource = try makeSource(
-        StageInput(stage: stages[0], upstream: upstream, inputs: [], context: context, nodeID: firstID))
+        StageInput(
+          stage: stages[0], upstream: upstream, inputs: [], context: context, nodeID: firstID, owner: owner))
     {
       source = fusedSource
       sourceStage = stages[0]
@@ -118,7 +131,7 @@ struct PipelineCompiler {
       let step = try makeStep(
         StageInput(
           stage: stages[index], upstream: upstream, inputs: [], context: context,
-          nodeID: firstID + (sourceStage == nil ? 0 : 1) + steps.count))
+          nodeID: firstID + (sourceStage == nil ? 0 : 1) + steps.count, owner: owner))
     {
       steps.append(step)
       fusedStages.append(stages[index])

@@ -22,11 +22,21 @@ public final class JobContext: Sendable {
 
   /// Nodes of this job still alive; 0 once the job has let go of everything.
   public let liveNodes = LiveCount()
+  /// Whether runs of synchronous stages become one node (also in `flatMap` bodies built later).
+  let fusing: Bool
+  /// The last range of node ids handed to a `flatMap` body.
+  private let bodyNodeIDs = Atomic<Int>(0)
+
+  /// The start of a range of node ids for one `flatMap` body (ids only tell a job's nodes apart).
+  func reserveNodeIDs() -> Int {
+    bodyNodeIDs.add(1, ordering: .relaxed).newValue * 100_000
+  }
 
   init(
     jobID: Int, clock: PipeClock, background: Bool, console: Console, session: Session,
-    observer: (any NodeObserver)?
+    observer: (any NodeObserver)?, fusing: Bool
   ) {
+    self.fusing = fusing
     self.jobID = jobID
     self.clock = clock
     self.start = clock.now

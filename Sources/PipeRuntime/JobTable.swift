@@ -67,7 +67,8 @@ public final class JobTable: Sendable {
     case .virtual(let driver): clock = PipeClock(kind: .virtual(driver))
     }
     let context = JobContext(
-      jobID: id, clock: clock, background: background, console: console, session: session, observer: observer)
+      jobID: id, clock: clock, background: background, console: console, session: session, observer: observer,
+      fusing: fusing)
     var compiler = PipelineCompiler(context: context, fusing: fusing)
     let built = Result { try compiler.build(pipeline) }
     let sinkNode = pipeline.sink.map { compiler.sinkNode($0) }

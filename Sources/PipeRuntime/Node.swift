@@ -45,6 +45,8 @@ public final class Node: Sendable {
   public let detail: String?
   /// The nodes of each input pipeline of a combinator, group or shared fragment.
   public let inputs: [[Node]]
+  /// The pipelines `flatMap { … }` built so far, one per element.
+  public let children: ChildPipelines?
   /// Elements it passed on (a sink: results it printed or sent).
   let counters = Atomic<Int>(0)
   /// Elements a sink received; other nodes' input is their upstream's output.
@@ -58,6 +60,8 @@ public final class Node: Sendable {
     var state = NodeState.idle
     var reason: String?
     var downstream: Node?
+    /// `flatMapLatest` moved on to a newer element: why this body's nodes stop.
+    var superseded = false
   }
 
   /// Nodes alive in the process: built and not yet let go of by their sequence and iterators.
@@ -67,8 +71,12 @@ public final class Node: Sendable {
   /// Whether this node is the last of a combinator's input, so its consumer is the combinator.
   private let feedsCombinatorStorage = Atomic<Bool>(false)
 
-  init(id: Int, text: String, inputs: [[Node]], isSink: Bool = false, detail: String? = nil) {
+  init(
+    id: Int, text: String, inputs: [[Node]], isSink: Bool = false, detail: String? = nil,
+    children: ChildPipelines? = nil
+  ) {
     self.id = id
+    self.children = children
     self.isSink = isSink
     self.text = text
     self.detail = detail
@@ -80,9 +88,17 @@ public final class Node: Sendable {
     }
   }
 
-  /// Every node of a tree, each node's inputs before it (the order `draw` lists them in).
+  /// Every node of a tree, each node's inputs and the pipelines it built before it (the order
+  /// `draw` lists them in).
   public static func flattened(_ nodes: [Node]) -> [Node] {
-    nodes.flatMap { node in node.inputs.flatMap { flattened($0) } + [node] }
+    nodes.flatMap { node in
+      node.inputs.flatMap { flattened($0) } + (node.children?.all ?? []).flatMap { flattened($0) } + [node]
+    }
+  }
+
+  /// Marks a pipeline `flatMapLatest` left for a newer element: its nodes stop for that reason.
+  static func supersede(_ nodes: [Node]) {
+    for node in flattened(nodes) { node.record.withLock { $0.superseded = true } }
   }
 
   /// The node that consumes this one's output (nil for the last one: the sink consumes it).
@@ -96,6 +112,7 @@ public final class Node: Sendable {
   func cancellationReason(jobCancelled: Bool) -> String? {
     if jobCancelled { return "job cancelled" }
     if isSink { return nil }
+    if record.withLock({ $0.superseded }) { return "newer element" }
     guard let downstream else { return "downstream finished" }
     let feedsCombinator = feedsCombinatorStorage.load(ordering: .relaxed)
     switch downstream.state {
@@ -136,5 +153,34 @@ public final class Node: Sendable {
   /// Ends a node that was never asked for an element: it is cancelled with its job.
   func endIfNeverStarted() {
     if state == .idle { _ = ended(.cancelled, reason: "never started") }
+  }
+}
+
+/// The pipelines a `flatMap { … }` node built, one per element, in order: its children in
+/// `inspect`, `trace` and `draw`.
+public final class ChildPipelines: Sendable {
+  private let pipelines = Locked<[[Node]]>([])
+
+  public var all: [[Node]] { pipelines.withLock { $0 } }
+
+  /// How many are kept for `inspect` and `draw`: a long-running `flatMap` must not hold every
+  /// element's nodes.
+  static let kept = 50
+  private let dropped = Atomic<Int>(0)
+
+  /// Pipelines built and no longer kept.
+  public var earlier: Int { dropped.load(ordering: .relaxed) }
+
+  /// Adds the nodes of the pipeline just built; returns the one built before it.
+  func add(_ nodes: [Node]) -> [Node]? {
+    let (previous, removed) = pipelines.withLock { pipelines -> ([Node]?, Bool) in
+      let previous = pipelines.last
+      pipelines.append(nodes)
+      guard pipelines.count > Self.kept else { return (previous, false) }
+      pipelines.removeFirst()
+      return (previous, true)
+    }
+    if removed { dropped.add(1, ordering: .relaxed) }
+    return previous
   }
 }

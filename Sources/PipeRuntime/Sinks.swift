@@ -84,7 +84,8 @@ enum Sinks {
   private static func makeBody(
     _ stage: CheckedStage, _ upstream: ValueSequence, _ context: JobContext, _ node: Node
   ) throws -> any SinkBody {
-    let input = StageInput(stage: stage, upstream: upstream, inputs: [], context: context, nodeID: node.id)
+    let input = StageInput(
+      stage: stage, upstream: upstream, inputs: [], context: context, nodeID: node.id, owner: context.liveNodes)
     guard case .sink(let makeBody) = Operators.named(stage.name)?.run else {
       throw input.bug("no sink '\(stage.name)'")
     }

@@ -62,6 +62,19 @@ extension Checker {
     }
     for parameter in signature.parameters {
       if parameter.repeats {
+        if let mention = repeated.first(where: \.value.mentionsArgument) {
+          guard let elementArguments else {
+            typing.diagnostics.append(SemaMessages.elementOutsideBody(mention.range, operators: flatMapNames))
+            ok = false
+            continue
+          }
+          if let checked = deferredValues(repeated, elementArguments, signature, &typing) {
+            typing.checked[parameter.name] = checked
+          } else {
+            ok = false
+          }
+          continue
+        }
         var constants = ConstantChecker()
         var values: [Value] = []
         var type = ValueType.never
@@ -92,7 +105,7 @@ extension Checker {
       guard let argument = typing.syntax[parameter.name] else { continue }
       if let checked = checkArgument(argument, parameter, signature, &typing) {
         typing.checked[parameter.name] = checked
-      } else if parameter.kind != .closure {
+      } else if parameter.kind != .closure, parameter.kind != .pipeline {
         ok = false
       }
     }
@@ -105,18 +118,18 @@ extension Checker {
     let expr = argument.value
     if case .missing = expr.kind { return nil }
     func mismatch(_ expected: String) -> CheckedArgument? {
-      let found = describe(expr)
-      typing.diagnostics.append(
-        SemaMessages.wrongArgument(
-          signature.name,
-          "\(parameter.label.map { "'\($0):'" } ?? parameter.name.uppercased()) must be \(expected), not \(found)",
-          expr.range, usage: signature.usage))
+      typing.diagnostics.append(self.mismatch(expr, parameter, signature, expected: expected))
       return nil
     }
     switch parameter.kind {
     case .closure:
       guard case .closure = expr.kind else { return mismatch("a closure { … }") }
       return nil
+    case .pipeline:
+      guard case .pipeline = expr.kind else { return mismatch("a pipeline in braces, as in { from $0 $0 }") }
+      return nil
+    case _ where expr.mentionsArgument:
+      return deferred(expr, parameter, signature, &typing)
     case .name:
       guard case .name(let name) = expr.kind else { return mismatch("a name") }
       return .name(name)
@@ -149,6 +162,91 @@ extension Checker {
         return mismatch(expectedText(parameter.kind))
       }
     }
+  }
+
+  /// An argument mentioning `$0`: in the body of `flatMap { … }`, checked now with `$0`'s type and
+  /// worked out per element; anywhere else, an error.
+  private func deferred(
+    _ expr: Expr, _ parameter: Parameter, _ signature: OperatorSignature, _ typing: inout StageTyping
+  ) -> CheckedArgument? {
+    func mismatch(_ expected: String) -> CheckedArgument? {
+      let name = parameter.label.map { "'\($0):'" } ?? parameter.name.uppercased()
+      let written = source.text(of: expr.range)
+      typing.diagnostics.append(
+        SemaMessages.wrongArgument(
+          signature.name, "\(name) must be \(expected), but '\(written)' is \(typedText)", expr.range,
+          usage: signature.usage))
+      return nil
+    }
+    var typedText = "not a value"
+    guard let elementArguments else {
+      typing.diagnostics.append(SemaMessages.elementOutsideBody(expr.range, operators: flatMapNames))
+      return nil
+    }
+    var checker = ExpressionChecker(argumentTypes: elementArguments)
+    guard let typed = checker.check(expr) else {
+      typing.diagnostics.append(contentsOf: checker.diagnostics)
+      return nil
+    }
+    let type = typed.type
+    typedText = "'\(type)'"
+    switch parameter.kind {
+    case .int, .count:
+      guard type == .int else { return mismatch("an integer") }
+    case .number, .duration, .durationOrZero:
+      guard type == .int || type == .double else {
+        return mismatch(parameter.kind == .number ? "a number" : "a number of seconds")
+      }
+    case .string:
+      guard type == .string else { return mismatch("a string") }
+    case .bool:
+      guard type == .bool else { return mismatch("true or false") }
+    case .value:
+      break
+    case .name, .typeName, .closure, .pipeline:
+      return mismatch("written out, not worked out from '$0'")
+    }
+    return .deferred(typed)
+  }
+
+  /// Repeated arguments (`from $0 ($0 * 10)`) where some mention `$0`: all are checked as
+  /// expressions, and their types joined.
+  private func deferredValues(
+    _ arguments: [Argument], _ elementArguments: [ValueType], _ signature: OperatorSignature,
+    _ typing: inout StageTyping
+  ) -> CheckedArgument? {
+    var checker = ExpressionChecker(argumentTypes: elementArguments)
+    var typed: [TypedExpr] = []
+    var type = ValueType.never
+    for argument in arguments {
+      guard let expr = checker.check(argument.value) else { continue }
+      guard let joined = ValueType.join(type, expr.type) else {
+        checker.diagnostics.append(SemaMessages.mixedArray(type, expr.type, argument.range))
+        continue
+      }
+      type = joined
+      typed.append(expr)
+    }
+    typing.diagnostics.append(contentsOf: checker.diagnostics)
+    guard checker.diagnostics.isEmpty else { return nil }
+    let converted = typed.map { expr in
+      type == .double && expr.type == .int ? TypedExpr(.toDouble(expr), .double, expr.range) : expr
+    }
+    return .deferredValues(converted, type)
+  }
+
+  /// The stages that take a `{ PIPELINE }`, for messages.
+  private var flatMapNames: [String] {
+    environment.operators.all.filter { $0.parameters.contains { $0.kind == .pipeline } }.map(\.name)
+  }
+
+  /// "ARG must be EXPECTED, not FOUND", at the argument.
+  private func mismatch(
+    _ expr: Expr, _ parameter: Parameter, _ signature: OperatorSignature, expected: String
+  ) -> Diagnostic {
+    let name = parameter.label.map { "'\($0):'" } ?? parameter.name.uppercased()
+    return SemaMessages.wrongArgument(
+      signature.name, "\(name) must be \(expected), not \(describe(expr))", expr.range, usage: signature.usage)
   }
 
   func expectedText(_ kind: ParameterKind) -> String {

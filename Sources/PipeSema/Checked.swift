@@ -22,11 +22,15 @@ public struct CheckedStage: Sendable {
   public let inputs: [CheckedPipeline]
   public let inputType: ValueType?
   public let outputType: ValueType
+  /// The `{ PIPELINE }` of `flatMap`: built once per element, with its deferred arguments worked
+  /// out from that element.
+  public let body: CheckedPipeline?
 
   public init(
     node: Node, role: OperatorRole, text: String, range: SourceRange, arguments: [String: CheckedArgument],
-    inputs: [CheckedPipeline], inputType: ValueType?, outputType: ValueType
+    inputs: [CheckedPipeline], inputType: ValueType?, outputType: ValueType, body: CheckedPipeline? = nil
   ) {
+    self.body = body
     self.node = node
     self.role = role
     self.text = text
@@ -110,7 +114,8 @@ public struct Environment: Sendable {
         commands.all.filter(\.takesPipeline).map { ($0.name, Set($0.options)) }, uniquingKeysWith: { first, _ in first }
       ),
       combinators: operators.all.filter { $0.role == .combinator }.map(\.name),
-      commandsAlsoStages: Set(commands.names).intersection(operators.names))
+      commandsAlsoStages: Set(commands.names).intersection(operators.names),
+      pipelineClosures: Set(operators.all.filter { $0.parameters.contains { $0.kind == .pipeline } }.map(\.name)))
   }
 }
 

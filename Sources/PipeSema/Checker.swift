@@ -6,6 +6,9 @@ public struct Checker {
   public internal(set) var environment: Environment
   public internal(set) var diagnostics: [Diagnostic] = []
   let source: SourceFile
+  /// The types of `$0` while checking the body of `flatMap { … }`: arguments that mention it are
+  /// worked out per element. Nil outside such a body.
+  var elementArguments: [ValueType]?
 
   public init(environment: Environment, source: SourceFile) {
     self.environment = environment
@@ -183,7 +186,7 @@ public struct Checker {
       diagnostics.append(
         SemaMessages.misplaced(
           "'\(sink.name)' is a sink and cannot stand here", sink.range,
-          note: "an input of a combinator, a group or a fragment ends without a sink"))
+          note: "an input of a combinator, a group, a fragment or a flatMap body ends without a sink"))
       return nil
     }
     return CheckedPipeline(stages: stages, text: source.text(of: pipeline.range))
@@ -293,13 +296,25 @@ public struct Checker {
       diagnostics.append(contentsOf: typing.diagnostics)
       return nil
     }
+    var body: CheckedPipeline?
+    if let parameter = signature.parameters.first(where: { $0.kind == .pipeline }),
+      case .pipeline(let pipeline) = typing.syntax[parameter.name]?.value.kind
+    {
+      // Checked once, with `$0` of the element type.
+      let outer = elementArguments
+      elementArguments = [input ?? .never]
+      body = checkPipeline(pipeline, input: nil, allowSink: false)
+      elementArguments = outer
+      guard let body else { return nil }
+      typing.body = body.elementType
+    }
     var output = signature.typing(&typing)
     if let end = signature.channel { output = typeChannel(end, &typing, output) }
     diagnostics.append(contentsOf: typing.diagnostics)
     guard let output, typing.diagnostics.isEmpty else { return nil }
     return CheckedStage(
       node: .signature(signature.name), role: signature.role, text: source.text(of: stage.range), range: stage.range,
-      arguments: typing.checked, inputs: [], inputType: input, outputType: output)
+      arguments: typing.checked, inputs: [], inputType: input, outputType: output, body: body)
   }
 
   /// `channel NAME` gets its type from the environment or `of:`; `into NAME` fixes it.

@@ -24,8 +24,8 @@ struct ExpressionChecker {
     case .name(let name):
       diagnostics.append(SemaMessages.unknownName(name, range))
       return nil
-    case .missing, .closure:
-      if case .closure = expr.kind {
+    case .missing, .closure, .pipeline:
+      if expr.kind != .missing {
         diagnostics.append(SemaMessages.nestedClosure(range))
       }
       return nil

@@ -32,6 +32,13 @@ enum SemaMessages {
     Diagnostic(id: "bad-closure", message: "a closure cannot stand here", range: range)
   }
 
+  static func elementOutsideBody(_ range: SourceRange, operators: [String]) -> Diagnostic {
+    let bodies = operators.map { "\($0) { … }" }.joined(separator: " or ")
+    return Diagnostic(
+      id: "bad-closure", message: "'$0' stands for an element only in a closure or in the body of \(bodies)",
+      range: range, notes: ["write a constant here, as in 'take 3', or put the pipeline in \(bodies)"])
+  }
+
   static func noSuchClosureArgument(_ index: Int, count: Int, _ range: SourceRange) -> Diagnostic {
     let has =
       switch count {

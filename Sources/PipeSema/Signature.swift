@@ -30,6 +30,8 @@ public enum ParameterKind: Sendable, Hashable {
   case value
   /// `{ … }`
   case closure
+  /// `{ PIPELINE }`, run per element with `$0` standing for it (`flatMap`).
+  case pipeline
   /// A bare word: a channel name, a policy.
   case name
   /// A type name: `Int`, `Double`, `String`, `Bool`.
@@ -70,6 +72,11 @@ public enum CheckedArgument: Sendable, Hashable {
   case name(String)
   case type(ValueType)
   case marble(MarbleDiagram)
+  /// An argument worked out per element from `$0`, in the body of `flatMap { … }`.
+  case deferred(TypedExpr)
+  /// Repeated arguments (`from $0 ($0 * 10)`) some of which are worked out per element, and
+  /// the type they have in common.
+  case deferredValues([TypedExpr], ValueType)
 }
 
 /// How an operator's element type follows from its input and arguments; it reports what is wrong
@@ -177,6 +184,26 @@ public struct StageTyping {
     return nil
   }
 
+  /// The argument's type, whether it is a constant or worked out per element from `$0`.
+  public func type(of parameter: String) -> ValueType? {
+    switch checked[parameter] {
+    case .value(_, let type), .values(_, let type), .deferredValues(_, let type): type
+    case .deferred(let expr): expr.type
+    default: nil
+    }
+  }
+
+  /// Whether the argument is worked out per element, so its value is checked only then.
+  public func isDeferred(_ parameter: String) -> Bool {
+    switch checked[parameter] {
+    case .deferred, .deferredValues: true
+    default: false
+    }
+  }
+
+  /// The element type of the `{ PIPELINE }` argument's pipeline.
+  public internal(set) var body: ValueType?
+
   public func name(_ parameter: String) -> String? {
     if case .name(let name) = checked[parameter] { return name }
     return nil
@@ -198,7 +225,11 @@ public struct StageTyping {
 
   /// Type-checks the closure argument `parameter` with `$0`, `$1` of the given types.
   public mutating func closure(_ parameter: String, _ argumentTypes: [ValueType]) -> TypedExpr? {
-    guard let argument = syntax[parameter], case .closure(let body) = argument.value.kind else { return nil }
+    guard let argument = syntax[parameter], case .closure(let body) = argument.value.kind else {
+      // Checked before: the stage is checked again with its per-element arguments worked out.
+      if case .closure(let typed) = checked[parameter] { return typed }
+      return nil
+    }
     var checker = ExpressionChecker(argumentTypes: argumentTypes)
     let typed = checker.check(body)
     diagnostics.append(contentsOf: checker.diagnostics)

@@ -34,7 +34,7 @@ public enum Typing {
   /// `reductions` and `reduce`: the result type is INIT's (or the element's), widened to Double
   /// where the closure yields a Double.
   public static let accumulate: TypingRule = { typing in
-    var resultType = typing.value("initial")?.1 ?? typing.input
+    var resultType = typing.type(of: "initial") ?? typing.input
     if case .optional(.never) = resultType {
       typing.error("give the initial value a type: nil alone has none", at: "initial")
       return nil
@@ -55,6 +55,15 @@ public enum Typing {
       resultType = joined
     }
     return resultType
+  }
+
+  /// `flatMap { PIPELINE }`: what the body pipeline emits.
+  public static let body: TypingRule = { typing in
+    guard let body = typing.body else {
+      typing.error("give the pipeline to run for each element in braces, as in { from $0 $0 }")
+      return nil
+    }
+    return body
   }
 
   /// A sink of one element chosen by order (`min`, `max`): nil when there was none.

@@ -78,9 +78,14 @@ enum Inspector {
         let state = node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue
         let text = node.text + (node.detail.map { " (\($0))" } ?? "")
         rows.append([lead + text, state, inCount.map(String.init) ?? "-", String(node.output)])
-        for (inputIndex, input) in node.inputs.enumerated() {
-          let last = inputIndex == node.inputs.count - 1
-          add(input, prefix: prefix + (last ? "   " : "│  "), branch: prefix + (last ? "└─ " : "├─ "))
+        // Its inputs, then the pipelines a flatMap built, one per element.
+        let branches = node.inputs + (node.children?.all ?? [])
+        if let earlier = node.children?.earlier, earlier > 0 {
+          rows.append([prefix + "├─ … \(earlier) earlier pipelines", "", "", ""])
+        }
+        for (index, branch) in branches.enumerated() {
+          let last = index == branches.count - 1
+          add(branch, prefix: prefix + (last ? "   " : "│  "), branch: prefix + (last ? "└─ " : "├─ "))
         }
         previousOut = node.output
       }

@@ -12,15 +12,18 @@ public struct Grammar: Sendable {
   /// Commands that are also the names of stages (`fail NAME "…"` and the source `fail "…"`): such
   /// a word starts a command only when a bare name follows it.
   public let commandsAlsoStages: Set<String>
+  /// Stages whose `{ … }` argument is a pipeline, not an expression (`flatMap { from $0 $0 }`).
+  public let pipelineClosures: Set<String>
 
   public init(
     commands: Set<String>, pipelineCommands: [String: Set<String>], combinators: [String],
-    commandsAlsoStages: Set<String>
+    commandsAlsoStages: Set<String>, pipelineClosures: Set<String> = []
   ) {
     self.commands = commands
     self.pipelineCommands = pipelineCommands
     self.combinators = combinators
     self.commandsAlsoStages = commandsAlsoStages
+    self.pipelineClosures = pipelineClosures
   }
 
   /// "merge(…), zip(…) and chain(…)", for messages.

@@ -8,6 +8,8 @@ public struct Parser {
   var position = 0
   var diagnostics: [Diagnostic] = []
   var closureDepth = 0
+  /// Inside `flatMap { PIPELINE }`, where arguments may be worked out per element (`"\($0)!"`).
+  var pipelineClosureDepth = 0
   /// How deep the statement being parsed nests: brackets, closures, stages in groups, unary and
   /// binary operators. Past `maximumNesting` the statement is reported once and skipped, so no
   /// input can exhaust the stack of the parser or of the checker and evaluator after it.
@@ -211,7 +213,7 @@ public struct Parser {
       let inputs = parseList(after: open, closing: ")") { $0.parsePipeline() }
       return Stage(.combinator(name, inputs), SourceRange(start, previousEnd))
     }
-    let arguments = parseArguments()
+    let arguments = parseArguments(pipelineClosure: grammar.pipelineClosures.contains(name.name))
     return Stage(.call(name, arguments), SourceRange(start, max(name.range.end, previousEnd)))
   }
 
@@ -231,9 +233,16 @@ public struct Parser {
       && commandOptions.contains(current.text)
   }
 
-  mutating func parseArguments() -> [Argument] {
+  /// A stage's or command's arguments; with `pipelineClosure`, `{ … }` holds a pipeline.
+  mutating func parseArguments(pipelineClosure: Bool = false) -> [Argument] {
     var arguments: [Argument] = []
     while !atArgumentsEnd {
+      if pipelineClosure, current.isPunctuation("{") {
+        let start = current.range.start
+        let body = parsePipelineClosure()
+        arguments.append(Argument(label: nil, value: body, range: SourceRange(start, previousEnd)))
+        continue
+      }
       let start = current.range.start
       let label = parseLabel()
       if current.kind == .invalid {
@@ -256,6 +265,29 @@ public struct Parser {
       arguments.append(Argument(label: label, value: value, range: SourceRange(start, previousEnd)))
     }
     return arguments
+  }
+
+  /// `{ PIPELINE }`: the per-element pipeline of `flatMap` and `flatMapLatest`.
+  mutating func parsePipelineClosure() -> Expr {
+    let open = advance()
+    // Inside the braces a command's options (`draw … tick:`) do not end the pipeline.
+    let options = commandOptions
+    commandOptions = []
+    combinatorDepth += 1
+    pipelineClosureDepth += 1
+    defer {
+      commandOptions = options
+      combinatorDepth -= 1
+      pipelineClosureDepth -= 1
+    }
+    let body = parsePipeline()
+    if consume("}") == nil {
+      if current.kind != .invalid {
+        diagnostics.append(DiagnosticMessages.unbalanced("{", at: open.range, found: current))
+      }
+      skipClosure()
+    }
+    return Expr(.pipeline(body), SourceRange(open.range.start, previousEnd))
   }
 
   /// `NAME:` before an argument, if there is one.

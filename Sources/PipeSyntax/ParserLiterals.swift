@@ -39,7 +39,7 @@ extension Parser {
           end += 1
         }
         let innerRange = SourceRange(base + index + 2, base + end - 1)
-        if closureDepth == 0 {
+        if closureDepth == 0, pipelineClosureDepth == 0 {
           diagnostics.append(DiagnosticMessages.interpolationOutsideClosure(SourceRange(base + index, base + end)))
         } else {
           if !text.isEmpty { parts.append(.text(String(decoding: text, as: UTF8.self))) }

@@ -37,6 +37,9 @@ public struct Expr: Sendable, Hashable {
     case tuple([Expr])
     /// `{ body }`
     case closure(Expr)
+    /// `{ PIPELINE }`: the body of `flatMap` and `flatMapLatest`, a pipeline per element, in whose
+    /// arguments `$0` stands for the element.
+    case pipeline(Pipeline)
     /// Inserted by the parser where an expression was expected and none was found.
     case missing
   }
@@ -47,6 +50,31 @@ public struct Expr: Sendable, Hashable {
   public init(_ kind: Kind, _ range: SourceRange) {
     self.kind = kind
     self.range = range
+  }
+}
+
+extension Expr {
+  /// Whether `$0` or `$1`, or a string interpolation, stands in it outside a closure of its own:
+  /// such an argument is worked out per element (in the body of `flatMap { … }`), not once.
+  public var mentionsArgument: Bool {
+    switch kind {
+    case .dollar: true
+    case .integer, .float, .duration, .bool, .nilLiteral, .name, .closure, .pipeline, .missing: false
+    case .string(let parts):
+      parts.contains { part in
+        if case .interpolation = part { return true }
+        return false
+      }
+    case .unary(_, let operand): operand.mentionsArgument
+    case .binary(_, let left, let right): left.mentionsArgument || right.mentionsArgument
+    case .ternary(let condition, let yes, let no):
+      condition.mentionsArgument || yes.mentionsArgument || no.mentionsArgument
+    case .member(let base, _), .tupleIndex(let base, _): base.mentionsArgument
+    case .subscripted(let base, let index): base.mentionsArgument || index.mentionsArgument
+    case .call(let function, let arguments):
+      function.mentionsArgument || arguments.contains { $0.value.mentionsArgument }
+    case .array(let elements), .tuple(let elements): elements.contains { $0.mentionsArgument }
+    }
   }
 }
 

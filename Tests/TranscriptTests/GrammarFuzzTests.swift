@@ -63,7 +63,7 @@ struct StatementGenerator {
 
   /// A stage that keeps the elements integers.
   private mutating func integerStage() -> String {
-    switch int(0...15) {
+    switch int(0...17) {
     case 0: return "map { $0 * \(int(-2...3)) }"
     case 1: return "filter \(predicate())"
     case 2: return "take \(int(0...4))"
@@ -79,8 +79,19 @@ struct StatementGenerator {
     case 12: return "tap \"t\"\(pick(["", " time: true"]))"
     case 13: return "work \(realClock ? "0.001" : pick(["1", "0.5"]))"
     case 14: return "share"
+    case 15: return "flatMap { \(body()) }"
+    case 16: return "flatMapLatest { \(body()) }"
     default: return "map \(pick(["{ $0 + 1 }", "{ 10 / $0 }", "{ -$0 }"]))"
     }
+  }
+
+  /// The body of a flatMap: a finite pipeline of integers whose arguments use the element (`take $0`
+  /// fails the job for a negative one).
+  private mutating func body() -> String {
+    pick([
+      "from $0 ($0 * 2)", "range 1 $0", "timer \(realClock ? "0.002" : pick(["1", "0.5"])) | take $0",
+      "from $0 | map { $0 + 1 }", "range 0 9 | take ($0 % 3 + 2)",
+    ])
   }
 
   /// A stage whose output may be any type, placed last before the sink.

@@ -23,6 +23,7 @@ extension Operators {
         case .int(let size) where size >= 1: return typing.input
         case .string("unbounded"): return typing.input
         case .int: typing.error("the size must be at least 1", at: "size")
+        case nil where typing.isDeferred("size"): return typing.input
         default: typing.error("the size must be a number, or unbounded", at: "size")
         }
         return nil

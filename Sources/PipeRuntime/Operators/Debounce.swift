@@ -77,48 +77,44 @@ final class IteratorCell: @unchecked Sendable {
   }
 }
 
-/// Whether the debounce's upstream may still be asked, and the task asking it now.
+/// Whether an upstream may still be asked, and the tasks asking it now (the debounce's one
+/// upstream; flatMapLatest's upstream and its elements' pipelines).
 final class UpstreamStop: Sendable {
-  private enum State {
-    case idle
-    case asking(Task<Value?, any Error>)
-    case stopped
-  }
+  private let state = Locked<(stopped: Bool, asking: [Int: Task<Value?, any Error>], lastID: Int)>((false, [:], 0))
 
-  private let state = Locked(State.idle)
-
-  /// Starts `ask` unless stopped.
-  func begin(_ ask: @escaping @Sendable () async throws -> Value?) -> Task<Value?, any Error>? {
+  /// Starts `ask` unless stopped; the id is for `end`.
+  func begin(_ ask: @escaping @Sendable () async throws -> Value?) -> (Int, Task<Value?, any Error>)? {
     state.withLock { state in
-      if case .stopped = state { return nil }
+      if state.stopped { return nil }
       let task = Task { try await ask() }
-      state = .asking(task)
-      return task
+      state.lastID += 1
+      state.asking[state.lastID] = task
+      return (state.lastID, task)
     }
   }
 
   /// After the upstream answered; false when stopped meanwhile.
-  func end() -> Bool {
+  func end(_ id: Int) -> Bool {
     state.withLock { state in
-      if case .stopped = state { return false }
-      state = .idle
-      return true
+      state.asking[id] = nil
+      return !state.stopped
     }
   }
 
-  /// Stops for good, cancelling the question in flight.
+  var isStopped: Bool { state.withLock { $0.stopped } }
+
+  /// Stops for good, cancelling the questions in flight.
   func stop() {
-    let asking: Task<Value?, any Error>? = state.withLock { state in
-      defer { state = .stopped }
-      if case .asking(let task) = state { return task }
-      return nil
+    let asking = state.withLock { state -> [Task<Value?, any Error>] in
+      state.stopped = true
+      defer { state.asking = [:] }
+      return Array(state.asking.values)
     }
-    asking?.cancel()
+    for task in asking { task.cancel() }
   }
 }
 
-/// The upstream as the debounce sees it: asked from a task `UpstreamStop` can cancel, and ended
-/// (`nil`) once stopped.
+/// An upstream asked from a task `UpstreamStop` can cancel, and ended (`nil`) once stopped.
 struct StoppableUpstream: AsyncSequence, Sendable {
   typealias Element = Value
   let base: ValueSequence
@@ -134,7 +130,7 @@ struct StoppableUpstream: AsyncSequence, Sendable {
 
     mutating func next() async throws -> Value? {
       let base = base
-      guard let asking = stop.begin({ try await base.next() }) else { return nil }
+      guard let (id, asking) = stop.begin({ try await base.next() }) else { return nil }
       let value: Value?
       do {
         value = try await withTaskCancellationHandler {
@@ -143,10 +139,10 @@ struct StoppableUpstream: AsyncSequence, Sendable {
           asking.cancel()
         }
       } catch {
-        guard stop.end() else { return nil }
+        guard stop.end(id) else { return nil }
         throw error
       }
-      return stop.end() ? value : nil
+      return stop.end(id) ? value : nil
     }
   }
 }

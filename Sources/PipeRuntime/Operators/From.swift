@@ -10,7 +10,7 @@ extension Operators {
         parameters: [.positional("values", .value, repeats: true, "numbers, strings, Bools, nil, arrays or tuples")],
         example: "from 1 2 3", implementation: "[V].async"
       ) { typing in
-        guard case .values(_, let type) = typing.argument("values") else {
+        guard let type = typing.type(of: "values") else {
           typing.error("give at least one value, as in 'from 1 2 3'")
           return nil
         }

@@ -10,7 +10,7 @@ extension Operators {
         parameters: [.positional("separator", .value, "a value of the element type")],
         example: "from 1 2 3 | interspersed 0", implementation: "interspersed(with:)"
       ) { typing in
-        guard let (_, type) = typing.value("separator") else { return nil }
+        guard let type = typing.type(of: "separator") else { return nil }
         guard let joined = ValueType.join(typing.input, type), joined == typing.input || typing.input == .never else {
           typing.error("the separator is '\(type)' but the elements are '\(typing.input)'", at: "separator")
           return nil

@@ -15,7 +15,12 @@ extension Operators {
         ],
         example: "marble \"ab-c|\" | diagram", implementation: "own (MarbleSequence), on the job's clock"
       ) { typing in
-        guard case .value(.string(let text), _) = typing.argument("diagram") else { return nil }
+        // Worked out per element in `flatMap { marble $0 }`: parsed once its text is known.
+        if typing.isDeferred("diagram") { return .string }
+        guard case .value(.string(let text), _) = typing.argument("diagram") else {
+          typing.error("DIAGRAM must be a string", at: "diagram")
+          return nil
+        }
         switch MarbleDiagram.parse(text) {
         case .success(let diagram):
           typing.set("diagram", .marble(diagram))

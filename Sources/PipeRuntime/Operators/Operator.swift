@@ -59,8 +59,12 @@ struct StageInput {
   let context: JobContext
   /// The id of the node being built.
   let nodeID: Int
+  /// Where the node counts as live: its job, or the session for the hot part of a `share`.
+  let owner: LiveCount
   /// What the builder says its node is built on, for `inspect` (see `Node.detail`).
   let detail = Locked<String?>(nil)
+  /// The pipelines a `flatMap { … }` node builds per element, for its node's children.
+  let children = Locked<ChildPipelines?>(nil)
 
   var clock: PipeClock { context.clock }
 

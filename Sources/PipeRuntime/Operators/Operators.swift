@@ -13,7 +13,7 @@ public enum Operators {
     Map.entry, Filter.entry, CompactMap.entry, Take.entry, Drop.entry, TakeWhile.entry, DropWhile.entry,
     Compacted.entry, Throttle.entry, Debounce.entry, RemoveDuplicates.entry, Interspersed.entry,
     AdjacentPairs.entry, Reductions.entry, Chunks.entry, Chunked.entry, Buffer.entry, Share.entry,
-    Enumerated.entry, Delay.entry, Work.entry, Timeout.entry, Tap.entry,
+    Enumerated.entry, Delay.entry, Work.entry, Timeout.entry, Tap.entry, FlatMap.entry, FlatMapLatest.entry,
     // sinks
     Print.entry, Count.entry, Sum.entry, Min.entry, Max.entry, First.entry, Last.entry, Collect.entry,
     Reduce.entry, Drain.entry, Diagram.entry, Into.entry,

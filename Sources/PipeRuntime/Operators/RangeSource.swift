@@ -13,7 +13,7 @@ extension Operators {
         ],
         example: "range 1 10 by: 3", implementation: "stride(from:through:by:).async"
       ) { typing in
-        let types = ["from", "through", "by"].compactMap { typing.value($0)?.1 }
+        let types = ["from", "through", "by"].compactMap { typing.type(of: $0) }
         if case .value(let step, _) = typing.argument("by"), step == .int(0) || step == .double(0) {
           typing.error("the step cannot be 0", at: "by")
           return nil

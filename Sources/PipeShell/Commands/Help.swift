@@ -41,9 +41,11 @@ extension Commands {
         "functions: str(x) (the text print shows), int(x) (Int from Double; Int? from String),",
         "double(x), abs(x), min(a, b), max(a, b); \"\\($0)\" interpolates inside closures.",
         "Int overflow, division by zero and a bad index fail the job, with the expression.",
+        "in the body of flatMap { … } and flatMapLatest { … }, $0 in a stage's arguments is the element.",
       ],
       examples: [
         "from 1 2 3 | map { $0 > 1 ? \"big \\($0)\" : str($0) } | collect",
+        "from 1 2 | flatMap { from \"\\($0)!\" \"\\($0 * 10)\" } | collect",
         "zip(from 1 2, from \"a\" \"b\") | map { \"\\($0.1)\\($0.0)\" } | collect",
         "from \"12\" \"x\" | map { int($0) } | collect",
       ]),
