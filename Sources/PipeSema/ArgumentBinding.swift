@@ -64,7 +64,8 @@ extension Checker {
       if parameter.repeats {
         if let mention = repeated.first(where: \.value.mentionsArgument) {
           guard let elementArguments else {
-            typing.diagnostics.append(SemaMessages.elementOutsideBody(mention.range, operators: flatMapNames))
+            typing.diagnostics.append(
+              SemaMessages.elementOutsideBody(mention.range, operators: environment.operators.pipelineClosures))
             ok = false
             continue
           }
@@ -180,7 +181,8 @@ extension Checker {
     }
     var typedText = "not a value"
     guard let elementArguments else {
-      typing.diagnostics.append(SemaMessages.elementOutsideBody(expr.range, operators: flatMapNames))
+      typing.diagnostics.append(
+        SemaMessages.elementOutsideBody(expr.range, operators: environment.operators.pipelineClosures))
       return nil
     }
     var checker = ExpressionChecker(argumentTypes: elementArguments)
@@ -233,11 +235,6 @@ extension Checker {
       type == .double && expr.type == .int ? TypedExpr(.toDouble(expr), .double, expr.range) : expr
     }
     return .deferredValues(converted, type)
-  }
-
-  /// The stages that take a `{ PIPELINE }`, for messages.
-  private var flatMapNames: [String] {
-    environment.operators.all.filter { $0.parameters.contains { $0.kind == .pipeline } }.map(\.name)
   }
 
   /// "ARG must be EXPECTED, not FOUND", at the argument.

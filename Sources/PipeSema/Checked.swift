@@ -115,7 +115,7 @@ public struct Environment: Sendable {
       ),
       combinators: operators.all.filter { $0.role == .combinator }.map(\.name),
       commandsAlsoStages: Set(commands.names).intersection(operators.names),
-      pipelineClosures: Set(operators.all.filter { $0.parameters.contains { $0.kind == .pipeline } }.map(\.name)))
+      pipelineClosures: Set(operators.pipelineClosures))
   }
 }
 

@@ -154,6 +154,11 @@ public struct SignatureTable: Sendable {
   }
 
   public subscript(name: String) -> OperatorSignature? { byName[name] }
+
+  /// The stages whose `{ … }` is a pipeline run per element (`flatMap`, `flatMapLatest`).
+  public var pipelineClosures: [String] {
+    all.filter { $0.parameters.contains { $0.kind == .pipeline } }.map(\.name)
+  }
 }
 
 /// What an operator's typing rule sees: the input type, the bound arguments, and a place to report.
@@ -195,10 +200,7 @@ public struct StageTyping {
 
   /// Whether the argument is worked out per element, so its value is checked only then.
   public func isDeferred(_ parameter: String) -> Bool {
-    switch checked[parameter] {
-    case .deferred, .deferredValues: true
-    default: false
-    }
+    checked[parameter]?.isDeferred ?? false
   }
 
   /// The element type of the `{ PIPELINE }` argument's pipeline.
