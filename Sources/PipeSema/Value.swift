@@ -45,4 +45,17 @@ public enum Value: Sendable, Hashable {
     }
     return out + "\""
   }
+
+  /// The value as one of `type`: an Int where a Double is wanted (`merge(from 1, from 2.5)` joins
+  /// Int into Double) becomes that Double, as Swift's would.
+  public func converted(to type: ValueType) -> Value {
+    switch (self, type) {
+    case (.int(let number), .double): return .double(Double(number))
+    case (let value, .optional(let wrapped)): return value.converted(to: wrapped)
+    case (.array(let elements), .array(let element)): return .array(elements.map { $0.converted(to: element) })
+    case (.tuple(let members), .tuple(let types)) where members.count == types.count:
+      return .tuple(zip(members, types).map { $0.converted(to: $1) })
+    default: return self
+    }
+  }
 }

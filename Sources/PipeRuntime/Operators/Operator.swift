@@ -68,6 +68,16 @@ struct StageInput {
 
   var clock: PipeClock { context.clock }
 
+  /// A combinator's inputs with their elements made of the type they were joined into
+  /// (`chain(from 1, from 2.5)` emits Doubles from both).
+  var unifiedInputs: [ValueSequence] {
+    zip(inputs, stage.inputs).map { sequence, pipeline in
+      let type = stage.outputType
+      guard pipeline.elementType != type else { return sequence }
+      return ValueSequence(sequence.map { $0.converted(to: type) })
+    }
+  }
+
   private func missing(_ name: String) -> PipelineError {
     bug("no checked '\(name)' for '\(stage.name)'")
   }
