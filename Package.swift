@@ -33,10 +33,13 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    .target(name: "PipeExport", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
     .target(name: "LineEditor", dependencies: ["CEditLine", "Locking"], swiftSettings: strict),
     .target(
       name: "PipeShell",
-      dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "LineEditor", "Locking", "CPipeSupport"],
+      dependencies: [
+        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeExport", "LineEditor", "Locking", "CPipeSupport",
+      ],
       swiftSettings: strict
     ),
     .executableTarget(

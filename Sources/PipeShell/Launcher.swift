@@ -23,13 +23,18 @@ public enum Launcher {
     public var checkFile: String?
     public var virtualTime: Bool
     public var stats: Bool
+    /// Print the Swift program instead of running.
+    public var emitSwift: Bool
 
-    public init(file: String?, command: String?, checkFile: String?, virtualTime: Bool, stats: Bool) {
+    public init(
+      file: String?, command: String?, checkFile: String?, virtualTime: Bool, stats: Bool, emitSwift: Bool = false
+    ) {
       self.file = file
       self.command = command
       self.checkFile = checkFile
       self.virtualTime = virtualTime
       self.stats = stats
+      self.emitSwift = emitSwift
     }
   }
 
@@ -58,7 +63,7 @@ public enum Launcher {
       }
     } else if let text = options.command {
       source = SourceFile(name: "<-c>", text: text)
-    } else if isatty(0) == 1 {
+    } else if isatty(0) == 1 && !options.emitSwift {
       let shell = Shell(console: console, interactive: true, virtualTime: options.virtualTime)
       let status = await InteractiveShell(shell: shell).run()
       if options.stats { printStats(console) }
@@ -71,6 +76,7 @@ public enum Launcher {
         return 2
       }
     }
+    if options.emitSwift { return Shell.emitSwift(source, console: console) }
     let shell = Shell(console: console, interactive: false, virtualTime: options.virtualTime)
     let signal = InterruptSignal { shell.interrupt() }
     let termination = TerminationSignals(flushing: console)

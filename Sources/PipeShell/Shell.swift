@@ -1,5 +1,6 @@
 import Dispatch
 import Locking
+import PipeExport
 import PipeRuntime
 import PipeSema
 import PipeSyntax
@@ -309,6 +310,31 @@ public final class Shell: @unchecked Sendable {
     if interactive, job.state == .cancelled {
       // After the terminal's own "^C".
       console.line("\n[\(job.id)] \(Self.endNotice(job))")
+    }
+  }
+}
+
+extension Shell {
+  /// `pipesh --emit-swift`: checks the script as a whole and prints its Swift program; the
+  /// status is 2 when it does not check or cannot be exported.
+  public static func emitSwift(_ source: SourceFile, console: Console) -> Int32 {
+    let script = Parser.parse(source, grammar: Commands.grammar)
+    let (statements, environment, diagnostics) = Checker.check(script, in: Commands.environment)
+    guard diagnostics.isEmpty else {
+      FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source))
+      return 2
+    }
+    switch SwiftExport.program(statements, environment: environment, source: source) {
+    case .success(let output):
+      if !output.warnings.isEmpty { FileOutput.error(DiagnosticFormatter.render(output.warnings, in: source)) }
+      for line in output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+        console.line(String(line))
+      }
+      console.flush()
+      return 0
+    case .failure(let problem):
+      FileOutput.error(DiagnosticFormatter.render([problem], in: source))
+      return 2
     }
   }
 }

@@ -5,6 +5,8 @@ public struct Diagnostic: Sendable, Hashable, Error {
   public enum Severity: String, Sendable {
     /// Nothing of the input runs.
     case error
+    /// Said, and the work goes on (`--emit-swift` leaves a pipesh-only command as a comment).
+    case warning
   }
 
   public let id: String

@@ -29,6 +29,9 @@ struct Pipesh: AsyncParsableCommand {
   @Option(name: .customLong("check"), help: ArgumentHelp("Parse and type-check FILE only.", valueName: "FILE"))
   var checkFile: String?
 
+  @Flag(help: "Print the Swift program (main.swift over swift-async-algorithms) that does what FILE or TEXT does.")
+  var emitSwift = false
+
   @Flag(help: "Run every pipeline on the virtual clock.")
   var virtualTime = false
 
@@ -41,11 +44,13 @@ struct Pipesh: AsyncParsableCommand {
   func validate() throws {
     let modes = [file != nil, command != nil, checkFile != nil].filter { $0 }.count
     if modes > 1 { throw ValidationError("give one of FILE, -c TEXT and --check FILE") }
+    if emitSwift && checkFile != nil { throw ValidationError("--emit-swift takes FILE or -c TEXT, not --check") }
   }
 
   func run() async throws {
     let options = Launcher.Options(
-      file: file, command: command, checkFile: checkFile, virtualTime: virtualTime, stats: stats)
+      file: file, command: command, checkFile: checkFile, virtualTime: virtualTime, stats: stats,
+      emitSwift: emitSwift)
     let status = await Launcher.run(options)
     Glibc.exit(status)
   }

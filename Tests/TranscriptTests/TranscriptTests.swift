@@ -146,7 +146,7 @@ enum Pipesh {
   /// and reported as timed out.
   static func run(
     _ arguments: [String], stdin: String? = nil, directory: URL? = nil, environment extra: [String: String] = [:],
-    limit: Double = 120
+    limit: Double = 120, executable: URL = executable
   ) throws -> Result {
     let process = Process()
     process.executableURL = executable

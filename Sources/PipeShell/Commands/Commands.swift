@@ -6,7 +6,8 @@ import PipeSyntax
 public enum Commands {
   static let all: [Command] = [
     Jobs.entry, Cancel.entry, Wait.entry, Inspect.entry, Trace.entry, Draw.entry, Check.entry, Send.entry,
-    Close.entry, FailChannel.entry, Sleep.entry, Help.entry, Ops.entry, Names.entry, Load.entry, Clock.entry,
+    Close.entry, FailChannel.entry, Sleep.entry, Swift.entry, Help.entry, Ops.entry, Names.entry, Load.entry,
+    Clock.entry,
     Stats.entry, History.entry,
     Quit.entry, Quit.exitEntry,
   ]

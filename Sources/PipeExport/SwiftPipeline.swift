@@ -1,0 +1,475 @@
+import PipeSema
+import PipeSyntax
+
+/// An async sequence as Swift text: the source on the first line, then one `.operator(…)` a line.
+struct SequenceCode {
+  var lines: [String]
+  /// Whether iterating it can throw, so the loop needs `for try await`.
+  var throwing: Bool
+
+  /// The expression on one line, where it is short enough, or broken before each operator (the
+  /// lines after the first indented by two spaces).
+  func expression(indent: String = "") -> String {
+    let flat = lines.joined()
+    if lines.count == 1 || (flat.count + indent.count <= 80 && !flat.contains("\n")) { return flat }
+    return lines[0] + lines.dropFirst().map { "\n  " + $0.deeper }.joined()
+  }
+
+  /// `let name = expression`; a name alone before operators goes on a line of its own, as
+  /// swift-format puts it.
+  func binding(_ name: String) -> String {
+    let text = expression()
+    guard text.contains("\n"), lines[0].allSatisfy({ $0.isLetter || $0.isNumber }) else {
+      return "let \(name) = \(text)"
+    }
+    return "let \(name) =\n  " + text
+  }
+}
+
+/// What the exporter cannot translate: said at the stage's place.
+struct ExportProblem: Error {
+  let message: String
+  let range: SourceRange
+}
+
+extension SwiftProgramWriter {
+  /// The Swift for a pipeline without its sink. Combinator inputs are bound to names first (in
+  /// `declarations`), so that each line reads as one step.
+  mutating func sequence(
+    _ pipeline: CheckedPipeline, declarations: inout [String], wanted: ValueType? = nil
+  ) throws(ExportProblem) -> SequenceCode {
+    let stages = pipeline.stages.filter { $0.role != .sink }
+    guard let first = stages.first else {
+      throw ExportProblem(message: "an empty pipeline has no Swift counterpart", range: SourceRange(0, 0))
+    }
+    var code = try source(first, declarations: &declarations, wanted: wanted)
+    for stage in stages.dropFirst() {
+      try apply(stage, to: &code, declarations: &declarations)
+    }
+    return code
+  }
+
+  // MARK: sources
+
+  private mutating func source(
+    _ stage: CheckedStage, declarations: inout [String], wanted: ValueType?
+  ) throws(ExportProblem) -> SequenceCode {
+    let type = SwiftExpression.typeName(stage.outputType == .never ? (wanted ?? .never) : stage.outputType)
+    switch stage.node {
+    case .group:
+      guard let inner = stage.inputs.first else { throw problem(stage, "a group without a pipeline") }
+      return try sequence(inner, declarations: &declarations, wanted: wanted)
+    case .shared(let id):
+      return SequenceCode(lines: [try sharedName(id, stage)], throwing: sharedThrowing[id] ?? false)
+    case .signature(let name):
+      switch name {
+      case "timer":
+        use(.timer)
+        return SequenceCode(lines: ["timer(every: \(try duration(stage, "interval")))"], throwing: false)
+      case "range":
+        let from = try value(stage, "from")
+        let through = try value(stage, "through")
+        if let step = stage.arguments["by"] {
+          return SequenceCode(
+            lines: ["stride(from: \(from), through: \(through), by: \(try value(step, stage))).async"], throwing: false)
+        }
+        if case .value(.int(let low), _) = stage.arguments["from"],
+          case .value(.int(let high), _) = stage.arguments[
+            "through"], low <= high
+        {
+          return SequenceCode(lines: ["(\(from)...\(through)).async"], throwing: false)
+        }
+        return SequenceCode(lines: ["stride(from: \(from), through: \(through), by: 1).async"], throwing: false)
+      case "from":
+        return SequenceCode(lines: [try values(stage, "values") + ".async"], throwing: false)
+      case "marble":
+        return SequenceCode(lines: [try marble(stage)], throwing: true)
+      case "random":
+        use(.random)
+        var arguments = ["range: \(try value(stage, "low"))...\(try value(stage, "high"))"]
+        arguments.append(
+          "count: "
+            + (try stage.arguments["count"].map { (argument) throws(ExportProblem) in
+              try value(argument, stage)
+            } ?? "nil"))
+        arguments.append(
+          "seed: "
+            + (try stage.arguments["seed"].map { (argument) throws(ExportProblem) in
+              try value(argument, stage)
+            } ?? "nil"))
+        return SequenceCode(lines: ["RandomIntegers(\(arguments.joined(separator: ", ")))"], throwing: false)
+      case "lines":
+        use(.lines)
+        return SequenceCode(
+          lines: ["lines(ofFile: \(try value(stage, "file")), stage: \(SwiftExpression.stringLiteral(stage.text)))"],
+          throwing: true)
+      case "stdin":
+        use(.stdin)
+        return SequenceCode(lines: ["standardInputLines()"], throwing: false)
+      case "channel":
+        guard case .name(let channel) = stage.arguments["name"] else {
+          throw problem(stage, "a channel without a name")
+        }
+        if failingChannels.contains(channel) { readsFailingChannel = true }
+        return SequenceCode(lines: [channelName(channel)], throwing: failingChannels.contains(channel))
+      case "empty":
+        return SequenceCode(lines: ["[\(type)]().async"], throwing: false)
+      case "never":
+        use(.never)
+        return SequenceCode(lines: ["neverEnding(of: \(type).self)"], throwing: false)
+      case "fail":
+        use(.failed)
+        let message = try value(stage, "message")
+        let error = "StageError(stage: \(SwiftExpression.stringLiteral(stage.text)), message: \(message))"
+        return SequenceCode(lines: ["failed(as: \(type).self, \(error))"], throwing: true)
+      case "merge", "zip", "combineLatest", "chain":
+        return try combinator(name, stage, declarations: &declarations)
+      default:
+        throw problem(stage, "pipesh cannot export '\(name)' yet")
+      }
+    }
+  }
+
+  /// `merge(a, b, c)`: each input named first; beyond three, nested as pipesh nests them.
+  private mutating func combinator(
+    _ name: String, _ stage: CheckedStage, declarations: inout [String]
+  ) throws(ExportProblem) -> SequenceCode {
+    var names: [String] = []
+    var throwing = false
+    for input in stage.inputs {
+      var code = try sequence(input, declarations: &declarations, wanted: stage.outputType)
+      if name == "merge" || name == "chain" { try convert(&code, from: input.elementType, to: stage.outputType, stage) }
+      let inputName = fresh("input")
+      declarations.append(code.binding(inputName))
+      names.append(inputName)
+      throwing = throwing || code.throwing
+    }
+    func nested(_ names: ArraySlice<String>) -> String {
+      if names.count <= 3 { return "\(name)(\(names.joined(separator: ", ")))" }
+      return "\(name)(\(names.prefix(2).joined(separator: ", ")), \(nested(names.dropFirst(2))))"
+    }
+    return SequenceCode(lines: [nested(names[...])], throwing: throwing)
+  }
+
+  /// Makes `code`'s elements of type `to` where pipesh joined the inputs' types (`Int` into `Double`).
+  private func convert(
+    _ code: inout SequenceCode, from: ValueType, to: ValueType, _ stage: CheckedStage
+  ) throws(ExportProblem) {
+    guard from != to, from != .never else { return }
+    switch (from, to) {
+    case (.int, .double): code.lines.append(".map { Double($0) }")
+    case (let wrapped, .optional(let target)) where wrapped == target:
+      code.lines.append(".map { Optional($0) }")
+    case (.int, .optional(.double)): code.lines.append(".map { Optional(Double($0)) }")
+    default: throw problem(stage, "pipesh cannot export a join of \(from) into \(to) yet")
+    }
+  }
+
+  // MARK: operators
+
+  private mutating func apply(
+    _ stage: CheckedStage, to code: inout SequenceCode, declarations: inout [String]
+  ) throws(ExportProblem) {
+    guard case .signature(let name) = stage.node else { throw problem(stage, "a group in the middle of a pipeline") }
+    switch name {
+    case "map", "filter", "compactMap", "takeWhile", "dropWhile":
+      let method = ["takeWhile": "prefix(while:)", "dropWhile": "drop(while:)"][name] ?? name
+      let (text, throwing) = try closure(stage, method: method)
+      code.lines.append(text)
+      code.throwing = code.throwing || throwing
+    case "take": code.lines.append(".prefix(\(try value(stage, "count")))")
+    case "drop": code.lines.append(".dropFirst(\(try value(stage, "count")))")
+    case "compacted": code.lines.append(".compacted()")
+    case "throttle":
+      let latest =
+        try stage.arguments["latest"].map { (argument) throws(ExportProblem) in
+          try value(argument, stage)
+        } ?? "true"
+      code.lines.append("._throttle(for: \(try duration(stage, "interval")), clock: .continuous, latest: \(latest))")
+    case "debounce":
+      code.lines.append(".debounce(for: \(try duration(stage, "interval")), clock: .continuous)")
+    case "removeDuplicates":
+      code.lines.append(Self.isEquatable(stage.outputType) ? ".removeDuplicates()" : ".removeDuplicates(by: ==)")
+    case "interspersed":
+      code.lines.append(".interspersed(with: \(try value(stage, "separator")))")
+    case "adjacentPairs": code.lines.append(".adjacentPairs()")
+    case "reductions":
+      let (text, throwing) = try closure(stage, method: "reductions")
+      code.lines.append(text)
+      code.throwing = code.throwing || throwing
+    case "chunks":
+      let count = try value(stage, "count")
+      if stage.arguments["every"] != nil {
+        let every = try duration(stage, "every")
+        code.lines.append(".chunks(ofCount: \(count), or: .repeating(every: \(every), clock: .continuous))")
+      } else {
+        code.lines.append(".chunks(ofCount: \(count))")
+      }
+    case "chunked":
+      code.lines.append(".chunked(by: .repeating(every: \(try duration(stage, "interval")), clock: .continuous))")
+    case "buffer":
+      code.lines.append(".buffer(policy: \(try bufferPolicy(stage)))")
+    case "share":
+      code.lines.append(".share()")
+    case "enumerated":
+      use(.enumerated)
+      code.lines.append(".enumerated()")
+    case "delay":
+      use(.delay)
+      code.lines.append(".delayed(by: \(try duration(stage, "interval")))")
+    case "work":
+      use(.work)
+      code.lines.append(".working(for: \(try duration(stage, "interval")))")
+    case "timeout":
+      use(.timeout)
+      guard case .duration(let interval) = stage.arguments["interval"] else { throw problem(stage, "no interval") }
+      let message = SwiftExpression.stringLiteral("no element came for \(Self.secondsText(interval))")
+      code.lines.append(
+        ".timeout(after: \(Self.duration(interval)), stage: \(SwiftExpression.stringLiteral(stage.text)), message: \(message))"
+      )
+      code.throwing = true
+    case "tap":
+      use(.tap)
+      var arguments = [try value(stage, "label")]
+      if !jobPrefix.isEmpty { arguments.append("prefix: \"\(jobPrefix)\"") }
+      if case .value(.bool(true), _) = stage.arguments["time"] { arguments.append("since: origin") }
+      code.lines.append(".tap(\(arguments.joined(separator: ", ")))")
+      code.throwing = true
+    case "flatMap", "flatMapLatest":
+      guard let body = stage.body else { throw problem(stage, "no body") }
+      let element = fresh("element")
+      let saved = (elementName, deferredThrows, precomputed)
+      // AA's flatMapLatest takes no throwing closure: what can fail is worked out in a map before it.
+      let latest = name == "flatMapLatest"
+      elementName = latest ? element + ".0" : element
+      precomputed = latest ? (element, []) : nil
+      deferredThrows = false
+      var inner: [String] = []
+      var bodyCode = try sequence(body, declarations: &inner)
+      bodyCode.throwing = bodyCode.throwing || deferredThrows
+      if let (_, values) = precomputed, !values.isEmpty {
+        let tuple = "(" + ([element] + values).joined(separator: ", ") + ")"
+        code.lines.append(".map(checked(\"\(name)\") { \(element) in \(tuple) })")
+        use(.checked)
+        code.throwing = true
+      } else if latest {
+        elementName = element
+        precomputed = nil
+        inner = []
+        bodyCode = try sequence(body, declarations: &inner)
+      }
+      (elementName, deferredThrows, precomputed) = saved
+      let bodyText = bodyCode.expression(indent: "        ")
+      if inner.isEmpty && !bodyText.contains("\n") {
+        code.lines.append(".\(name) { \(element) in \(bodyText) }")
+      } else {
+        let statements = inner + [inner.isEmpty ? bodyText : "return \(bodyText)"]
+        let body = statements.joined(separator: "\n").deeper
+        code.lines.append(".\(name) { \(element) in\n  " + body + "\n}")
+      }
+      code.throwing = code.throwing || bodyCode.throwing
+    default:
+      throw problem(stage, "pipesh cannot export '\(name)' yet")
+    }
+  }
+
+  private func bufferPolicy(_ stage: CheckedStage) throws(ExportProblem) -> String {
+    let policy: String
+    if case .name(let name) = stage.arguments["policy"] { policy = name } else { policy = "bounded" }
+    switch stage.arguments["size"] {
+    case .value(.string("unbounded"), _): return ".unbounded"
+    case .value(.int(let size), _):
+      switch policy {
+      case "newest": return ".bufferingLatest(\(size))"
+      case "oldest": return ".bufferingOldest(\(size))"
+      default: return ".bounded(\(size))"
+      }
+    default: throw problem(stage, "a buffer without a size")
+    }
+  }
+
+  /// `.map { $0 * 2 }`, or with checked arithmetic `.map(checked("map { $0 + 1 }") { try $0.adding(1) })`.
+  mutating func closure(_ stage: CheckedStage, method: String) throws(ExportProblem) -> (String, Bool) {
+    let key = ["transform", "isIncluded", "predicate", "next"].first { stage.arguments[$0] != nil }
+    guard let key, case .closure(let expr) = stage.arguments[key] else { throw problem(stage, "no closure") }
+    let arity = ["reduce", "reductions"].contains(method) ? 2 : 1
+    let used = expr.argumentsUsed
+    var writer = SwiftExpression()
+    var head = ""
+    if arity == 1 && !used.contains(0) {
+      head = "_ in "
+    } else if arity == 2 && !used.contains(1) {
+      writer.arguments = ["partial", "_"]
+      head = used.contains(0) ? "partial, _ in " : "_, _ in "
+    }
+    var body = head + writer.text(expr)
+    support.formUnion(writer.support)
+    let initial = try stage.arguments["initial"].map { (argument) throws(ExportProblem) in try value(argument, stage) }
+    let plainName = method.hasSuffix(":)") ? String(method.prefix { $0 != "(" }) : method
+    let label = method.hasSuffix(":)") ? String(method.drop { $0 != "(" }.dropFirst().dropLast()) : ""
+    guard writer.throwing else {
+      if let initial { return (".\(plainName)(\(initial)) { \(body) }", false) }
+      if !label.isEmpty { return (".\(plainName) { \(body) }", false) }
+      return (".\(plainName) { \(body) }", false)
+    }
+    body = head + "try " + body.dropFirst(head.count)
+    let wrapped = "checked(\(SwiftExpression.stringLiteral(stage.text))) { \(body) }"
+    if let initial { return (".\(plainName)(\(initial), \(wrapped))", true) }
+    return (".\(plainName)(\(label.isEmpty ? "" : label + " ")\(wrapped))", true)
+  }
+
+  // MARK: arguments
+
+  func problem(_ stage: CheckedStage, _ message: String) -> ExportProblem {
+    ExportProblem(message: message, range: stage.range)
+  }
+
+  mutating func value(_ stage: CheckedStage, _ name: String) throws(ExportProblem) -> String {
+    guard let argument = stage.arguments[name] else { throw problem(stage, "no '\(name)'") }
+    return try value(argument, stage)
+  }
+
+  mutating func value(_ argument: CheckedArgument, _ stage: CheckedStage) throws(ExportProblem) -> String {
+    switch argument {
+    case .value(let value, let type): return SwiftExpression.literal(value, type)
+    case .duration(let duration): return Self.duration(duration)
+    case .deferred(let expr): return deferred(expr)
+    default: throw problem(stage, "an argument pipesh cannot export yet")
+    }
+  }
+
+  /// An argument worked out from a `flatMap` body's element.
+  private mutating func deferred(_ expr: TypedExpr) -> String {
+    var writer = SwiftExpression(arguments: [elementName ?? "$0"])
+    let text = writer.text(expr)
+    support.formUnion(writer.support)
+    if writer.throwing, let (element, values) = precomputed {
+      var before = SwiftExpression(arguments: [element])
+      precomputed = (element, values + ["try " + before.text(expr)])
+      return "\(element).\(values.count + 1)"
+    }
+    if writer.throwing { deferredThrows = true }
+    return writer.throwing ? "try " + text : text
+  }
+
+  private mutating func values(_ stage: CheckedStage, _ name: String) throws(ExportProblem) -> String {
+    switch stage.arguments[name] {
+    case .values(let values, let type):
+      let list = "[" + values.map { SwiftExpression.literal($0, type) }.joined(separator: ", ") + "]"
+      if values.isEmpty || SwiftExpression.hasOptional(type) || (type == .double && values.allSatisfy(\.isInt)) {
+        return "(\(list) as [\(SwiftExpression.typeName(type))])"
+      }
+      return list
+    case .deferredValues(let exprs, let type):
+      let list = "[" + exprs.map { deferred($0) }.joined(separator: ", ") + "]"
+      return SwiftExpression.hasOptional(type) ? "(\(list) as [\(SwiftExpression.typeName(type))])" : list
+    default: throw problem(stage, "no '\(name)'")
+    }
+  }
+
+  private func duration(_ stage: CheckedStage, _ name: String) throws(ExportProblem) -> String {
+    guard case .duration(let duration) = stage.arguments[name] else { throw problem(stage, "no '\(name)'") }
+    return Self.duration(duration)
+  }
+
+  /// `.seconds(2)`, `.milliseconds(250)`, `.zero`.
+  static func duration(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    if seconds == 0 && attoseconds == 0 { return ".zero" }
+    if attoseconds == 0 { return ".seconds(\(seconds))" }
+    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    if nanoseconds % 1_000_000 == 0 { return ".milliseconds(\(nanoseconds / 1_000_000))" }
+    if nanoseconds % 1000 == 0 { return ".microseconds(\(nanoseconds / 1000))" }
+    return ".nanoseconds(\(nanoseconds))"
+  }
+
+  /// `2.0s`: as pipesh says an interval in messages.
+  static func secondsText(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let value = Double(seconds) + Double(attoseconds) / 1e18
+    return String((value * 10).rounded() / 10) + "s"
+  }
+
+  private mutating func marble(_ stage: CheckedStage) throws(ExportProblem) -> String {
+    use(.marble)
+    var arguments: [String]
+    var diagram = ""
+    switch stage.arguments["diagram"] {
+    case .marble(let parsed):
+      diagram = Self.notation(parsed)
+      arguments = [SwiftExpression.stringLiteral(diagram)]
+    case .some(let argument): arguments = [try value(argument, stage)]
+    case nil: throw problem(stage, "no diagram")
+    }
+    if case .duration(let tick) = stage.arguments["tick"] { arguments.append("tick: \(Self.duration(tick))") }
+    if diagram.contains("^") || diagram.isEmpty {
+      arguments.append("stage: \(SwiftExpression.stringLiteral(stage.text))")
+    }
+    return "marble(\(arguments.joined(separator: ", ")))"
+  }
+
+  /// The diagram in marble notation again: `ab-c|`.
+  static func notation(_ diagram: MarbleDiagram) -> String {
+    var out = ""
+    var step = 1
+    for events in diagram.steps where !events.events.isEmpty {
+      out += String(repeating: "-", count: max(0, events.step - step))
+      let symbols = events.events.map { event in
+        switch event {
+        case .value(let text): text.count == 1 && !"-|^;[]' ".contains(text) ? text : "'\(text)'"
+        case .finish: "|"
+        case .fail: "^"
+        case .cancel: ";"
+        }
+      }
+      out += symbols.count == 1 ? symbols[0] : "[" + symbols.joined() + "]"
+      step = events.step + 1
+    }
+    return out
+  }
+
+  /// Whether Swift's `==` comes from `Equatable` (tuples have `==` but are not `Equatable`).
+  static func isEquatable(_ type: ValueType) -> Bool {
+    switch type {
+    case .tuple: false
+    case .array(let element), .optional(let element): isEquatable(element)
+    default: true
+    }
+  }
+}
+
+extension TypedExpr {
+  /// Which of `$0` (0) and `$1` (1) the expression uses.
+  var argumentsUsed: Set<Int> {
+    switch kind {
+    case .constant: []
+    case .argument(let index): [index]
+    case .negate(let a), .not(let a), .tupleMember(let a, _), .count(let a), .isEmpty(let a), .toDouble(let a):
+      a.argumentsUsed
+    case .arithmetic(_, let a, let b), .concatenate(let a, let b), .compare(_, let a, let b), .and(let a, let b),
+      .or(let a, let b), .element(let a, let b):
+      a.argumentsUsed.union(b.argumentsUsed)
+    case .conditional(let a, let b, let c): a.argumentsUsed.union(b.argumentsUsed).union(c.argumentsUsed)
+    case .joined(let a, let b): a.argumentsUsed.union(b?.argumentsUsed ?? [])
+    case .function(_, let all), .array(let all), .tuple(let all), .interpolation(let all):
+      all.reduce(into: Set<Int>()) { $0.formUnion($1.argumentsUsed) }
+    }
+  }
+}
+
+extension String {
+  /// The text with its lines after the first indented two spaces more (empty lines left empty).
+  var deeper: String {
+    split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init).enumerated()
+      .map { index, line in index == 0 || line.isEmpty ? line : "  " + line }
+      .joined(separator: "\n")
+  }
+}
+
+extension Value {
+  fileprivate var isInt: Bool {
+    if case .int = self { return true }
+    return false
+  }
+}

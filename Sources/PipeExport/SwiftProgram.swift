@@ -1,0 +1,448 @@
+import PipeSema
+import PipeSyntax
+
+/// `pipesh --emit-swift` and the `swift` command: the Swift program, over swift-async-algorithms,
+/// that does what a script or a pipeline does.
+public enum SwiftExport {
+  /// The exported text, and what could not be exported (pipesh-only commands, left as comments).
+  public struct Output: Sendable {
+    public let text: String
+    public let warnings: [Diagnostic]
+  }
+
+  /// A complete `main.swift` for checked `statements` of `source`.
+  public static func program(
+    _ statements: [CheckedStatement], environment: Environment, source: SourceFile
+  ) -> Result<Output, Diagnostic> {
+    var writer = SwiftProgramWriter(environment: environment, source: source)
+    do {
+      return .success(try writer.program(statements))
+    } catch {
+      return .failure(Diagnostic(id: "export", message: error.message, range: error.range))
+    }
+  }
+
+  /// The Swift of one pipeline: the statements that build and consume it.
+  public static func pipeline(
+    _ pipeline: CheckedPipeline, environment: Environment, source: SourceFile
+  ) -> Result<String, Diagnostic> {
+    var writer = SwiftProgramWriter(environment: environment, source: source)
+    do {
+      var declarations: [String] = []
+      let body = try writer.consume(pipeline, declarations: &declarations, background: false)
+      var lines = writer.scriptDeclarations + declarations + body
+      if writer.support.contains(.timestamp) { lines.insert("let origin = ContinuousClock.now", at: 0) }
+      for definition in Support.definitions(writer.support, program: false) { lines += ["", definition] }
+      return .success(lines.joined(separator: "\n"))
+    } catch {
+      return .failure(Diagnostic(id: "export", message: error.message, range: error.range))
+    }
+  }
+}
+
+/// Writes one program: the script's statements in order inside `runScript()`, then the small
+/// definitions it uses.
+struct SwiftProgramWriter {
+  let environment: Environment
+  let source: SourceFile
+  var support: Set<Support> = []
+  /// Names given so far, for fresh ones.
+  private var counts: [String: Int] = [:]
+  /// `[N] ` in a background job's output.
+  var jobPrefix = ""
+  /// The name a `flatMap` body's element has, while its body is written.
+  var elementName: String?
+  /// The Swift names of the hot parts of `share` fragments, by binding id, once declared.
+  private var shared: [Int: String] = [:]
+  var sharedThrowing: [Int: Bool] = [:]
+  /// Whether an argument worked out from a `flatMap` body's element can throw.
+  var deferredThrows = false
+  /// In a `flatMapLatest` body: its element's name and the arguments that can fail, worked out in
+  /// a `map` before it (AA's `flatMapLatest` takes no throwing closure).
+  var precomputed: (element: String, values: [String])?
+  /// Declarations for the script's scope (the hot parts of `share` fragments).
+  private(set) var scriptDeclarations: [String] = []
+  private var bindingNames: [Int: String] = [:]
+  private var nextJob = 1
+  /// Background jobs started so far, for `wait`, `cancel` and the end of the script.
+  private var background: [(id: Int, name: String)] = []
+  private var warnings: [Diagnostic] = []
+
+  init(environment: Environment, source: SourceFile) {
+    self.environment = environment
+    self.source = source
+  }
+
+  var failingChannels: Set<String> { environment.failingChannels }
+
+  mutating func use(_ helper: Support) { support.insert(helper) }
+
+  mutating func fresh(_ base: String) -> String {
+    counts[base, default: 0] += 1
+    let count = counts[base] ?? 1
+    return count == 1 ? base : "\(base)\(count)"
+  }
+
+  func channelName(_ name: String) -> String {
+    let taken = ["job", "origin", "succeeded", "pipeline", "element", "input", "timer", "marble", "lines", "print"]
+    return taken.contains(name) || Self.keywords.contains(name) ? name + "Channel" : name
+  }
+
+  static let keywords: Set<String> = [
+    "as", "break", "case", "catch", "class", "continue", "default", "defer", "do", "else", "enum", "extension",
+    "fallthrough", "false", "for", "func", "guard", "if", "import", "in", "init", "is", "let", "nil", "private",
+    "protocol", "public", "repeat", "return", "self", "static", "struct", "super", "switch", "throw", "throws", "true",
+    "try", "var", "where", "while", "await", "async", "any", "some", "Type", "Self",
+  ]
+
+  mutating func sharedName(_ id: Int, _ stage: CheckedStage) throws(ExportProblem) -> String {
+    if let name = shared[id] { return name }
+    guard let hot = stage.inputs.first else { throw problem(stage, "a shared fragment without its pipeline") }
+    var declarations: [String] = []
+    let code = try sequence(hot, declarations: &declarations)
+    let name = fresh(bindingNames[id].map { channelName($0) } ?? "shared")
+    scriptDeclarations += declarations
+    scriptDeclarations.append(code.binding(name))
+    shared[id] = name
+    sharedThrowing[id] = code.throwing
+    return name
+  }
+
+  // MARK: the program
+
+  mutating func program(_ statements: [CheckedStatement]) throws(ExportProblem) -> SwiftExport.Output {
+    var body: [String] = []
+    for statement in statements {
+      body += try self.statement(statement)
+    }
+    if !background.isEmpty { body.append("// The script ends when its background jobs have ended.") }
+    var lines = [
+      "// main.swift: exported by pipesh from \(source.name ?? "a pipeline").",
+      "// Package.swift: .package(url: \"https://github.com/apple/swift-async-algorithms\", from: \"1.1.4\")",
+      "// and .product(name: \"AsyncAlgorithms\", package: \"swift-async-algorithms\") in the target.",
+      "import AsyncAlgorithms",
+      "",
+      "#if canImport(Glibc)",
+      "  import Glibc",
+      "#elseif canImport(Darwin)",
+      "  import Darwin",
+      "#endif",
+      "",
+      "exit(await runScript())",
+      "",
+      "/// The script, statement by statement. Returns its exit status: 1 when a job failed.",
+      "private func runScript() async -> Int32 {",
+    ]
+    var prologue: [String] = []
+    if support.contains(.timestamp) || usesOrigin { prologue.append("let origin = ContinuousClock.now") }
+    prologue += channelDeclarations()
+    let ending =
+      results.isEmpty
+      ? ["return 0"]
+      : ["let succeeded = [\(results.joined(separator: ", "))].allSatisfy { $0 }", "return succeeded ? 0 : 1"]
+    lines += Self.indented(prologue + (prologue.isEmpty ? [] : [""]) + body + ending).flatMap(Self.wrapped)
+    lines.append("}")
+    for definition in definitions() {
+      lines.append("")
+      lines.append(definition)
+    }
+    return SwiftExport.Output(text: lines.joined(separator: "\n") + "\n", warnings: warnings)
+  }
+
+  var usesOrigin = false
+  /// What the exit status is made of: each job's success, and `false` for a failed command.
+  private var results: [String] = []
+  /// Whether the job being written reads a channel that a `fail NAME` ends with an error.
+  var readsFailingChannel = false
+
+  /// Statements (each maybe of several lines) one level deeper.
+  static func indented(_ statements: [String]) -> [String] {
+    statements.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
+      .map { $0.isEmpty ? "" : "  " + $0 }
+  }
+
+  func definitions() -> [String] { Support.definitions(support) }
+
+  private func channelDeclarations() -> [String] {
+    environment.channels.keys.sorted().compactMap { name in
+      guard let type = environment.channels[name] else { return nil }
+      let element = SwiftExpression.typeName(type)
+      let kind = failingChannels.contains(name) ? "AsyncThrowingChannel<\(element), Error>" : "AsyncChannel<\(element)>"
+      return "let \(channelName(name)) = \(kind)()"
+    }
+  }
+
+  private mutating func statement(_ statement: CheckedStatement) throws(ExportProblem) -> [String] {
+    switch statement {
+    case .run(let pipeline, let isBackground):
+      return try job(pipeline, isBackground: isBackground)
+    case .binding(let binding):
+      bindingNames[binding.id] = binding.name
+      let text = source.text(of: binding.pipeline.range)
+      return ["// let \(binding.name) = \(text) (built where it is used)", ""]
+    case .command(let command, let range):
+      return try self.command(command, range)
+    }
+  }
+
+  private mutating func job(_ pipeline: CheckedPipeline, isBackground: Bool) throws(ExportProblem) -> [String] {
+    let id = nextJob
+    nextJob += 1
+    jobPrefix = isBackground ? "[\(id)] " : ""
+    readsFailingChannel = false
+    defer { jobPrefix = "" }
+    var declarations: [String] = []
+    let before = scriptDeclarations.count
+    let consuming = try consume(pipeline, declarations: &declarations, background: isBackground)
+    let hoisted = Array(scriptDeclarations[before...])
+    let inner = Self.indented(declarations + consuming)
+    var out = hoisted + ["// [\(id)] \(pipeline.text)\(isBackground ? " &" : "")"]
+    // A channel's failure is reported against the whole pipeline, as pipesh does.
+    var call = "job(\(id))"
+    if readsFailingChannel {
+      out += Self.splitLiteral("pipeline\(id)", pipeline.text)
+      call = "job(\(id), pipeline\(id))"
+    }
+    let name = "job\(id)"
+    if isBackground {
+      background.append((id, name))
+      results.append("await \(name).value")
+      out.append("let \(name) = Task {")
+      out.append("  await \(call) {")
+      out += Self.indented(inner)
+      out.append("  }")
+      out.append("}")
+    } else {
+      results.append(name)
+      out.append("let \(name) = await \(call) {")
+      out += inner
+      out.append("}")
+    }
+    return out + [""]
+  }
+
+  /// A line of more than 100 characters as swift-format breaks it: a comment at a word, a call
+  /// after its opening parenthesis, with the arguments on the next line.
+  static func wrapped(_ line: String) -> [String] {
+    guard line.count > 100 else { return [line] }
+    let indent = String(line.prefix { $0 == " " })
+    let text = line.dropFirst(indent.count)
+    if text.hasPrefix("// ") {
+      var out: [String] = []
+      var current = indent + "//"
+      for word in text.dropFirst(3).split(separator: " ") {
+        if current.count + word.count + 1 > 100 && current != indent + "//" {
+          out.append(current)
+          current = indent + "//  "
+        }
+        current += " " + word
+      }
+      return out + [current]
+    }
+    guard text.hasSuffix(")"), let open = openingParenthesis(of: Array(text)) else { return [line] }
+    let head = text[..<text.index(text.startIndex, offsetBy: open + 1)]
+    let arguments = text[text.index(text.startIndex, offsetBy: open + 1)...]
+    return [indent + head, indent + "  " + arguments]
+  }
+
+  /// The offset of the `(` whose `)` ends `text`, outside string literals.
+  private static func openingParenthesis(of text: [Character]) -> Int? {
+    var depth = 0
+    var inString = false
+    var opens: [Int] = []
+    var index = 0
+    while index < text.count {
+      let character = text[index]
+      if inString {
+        if character == "\\" {
+          index += 1
+        } else if character == "\"" {
+          inString = false
+        }
+      } else if character == "\"" {
+        inString = true
+      } else if character == "(" {
+        opens.append(index)
+        depth += 1
+      } else if character == ")" {
+        depth -= 1
+        let open = opens.popLast()
+        if index == text.count - 1 { return depth == 0 ? open : nil }
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  /// `let name = "text"`, on several lines where the text is long.
+  static func splitLiteral(_ name: String, _ text: String) -> [String] {
+    guard text.count > 60 else { return ["let \(name) = \(SwiftExpression.stringLiteral(text))"] }
+    var pieces: [String] = []
+    var piece = ""
+    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+      if !piece.isEmpty && piece.count + word.count > 60 {
+        pieces.append(piece + " ")
+        piece = ""
+      } else if !pieces.isEmpty || !piece.isEmpty {
+        piece += piece.isEmpty ? "" : " "
+      }
+      piece += word
+    }
+    pieces.append(piece)
+    return ["let \(name) ="]
+      + pieces.enumerated().map { index, piece in
+        "  " + (index == 0 ? "" : "+ ") + SwiftExpression.stringLiteral(piece)
+      }
+  }
+
+  // MARK: sinks
+
+  /// The statements that build `pipeline` and consume it as its sink does.
+  mutating func consume(
+    _ pipeline: CheckedPipeline, declarations: inout [String], background: Bool
+  ) throws(ExportProblem) -> [String] {
+    let code = try sequence(pipeline, declarations: &declarations)
+    let element = pipeline.elementType
+    let type = SwiftExpression.typeName(element)
+    let loop = code.throwing ? "for try await" : "for await"
+    let awaiting = code.throwing ? "try await" : "await"
+    var out = [code.binding("pipeline")]
+    let shown = SwiftExpression()
+    let prefix = jobPrefix
+    let result: (String) -> String = { value in
+      let text = shown.shown(value, .optional(element))
+      return "print(\(prefix.isEmpty ? text : "\"\(prefix)\\(\(text))\""))"
+    }
+    let ending = background ? "if !Task.isCancelled { " : ""
+    let endingClose = background ? " }" : ""
+    guard let sink = pipeline.sink, case .signature(let name) = sink.node else {
+      throw ExportProblem(message: "a pipeline without a sink", range: SourceRange(0, 0))
+    }
+    switch name {
+    case "print":
+      var text = "\\(\(SwiftExpression.hasOptional(element) ? shown.shown("element", element) : "element"))"
+      if case .value(.string(let label), _) = sink.arguments["label"] {
+        text = SwiftExpression.escaped(label) + ": " + text
+      }
+      if case .value(.bool(true), _) = sink.arguments["time"] {
+        use(.timestamp)
+        text = "\\(timestamp(since: origin)) " + text
+      }
+      let line = prefix + text
+      out.append("\(loop) element in pipeline {")
+      out.append(line == "\\(element)" ? "  print(element)" : "  print(\"\(line)\")")
+      out.append("}")
+    case "count":
+      out.append("var count = 0")
+      out.append("\(loop) _ in pipeline { count += 1 }")
+      out.append(ending + "print(\"\(prefix)\\(count)\")" + endingClose)
+    case "sum":
+      if element == .double {
+        out.append("let sum = \(awaiting) pipeline.reduce(0, +)")
+      } else {
+        use(.adding)
+        out.append("let sum = try await pipeline.reduce(0, checked(\"sum\") { try $0.adding($1) })")
+      }
+      out.append(ending + "print(\"\(prefix)\\(sum)\")" + endingClose)
+    case "min", "max":
+      out.append("let \(name)imum = \(awaiting) pipeline.\(name)()")
+      out.append(ending + result("\(name)imum") + endingClose)
+    case "first":
+      out.append("let first = \(awaiting) pipeline.first { _ in true }")
+      out.append(result("first"))
+    case "last":
+      out.append("var last: \(type)?")
+      out.append("\(loop) element in pipeline { last = element }")
+      out.append(ending + result("last") + endingClose)
+    case "collect":
+      out.append("var all: [\(type)] = []")
+      out.append("\(loop) element in pipeline { all.append(element) }")
+      let shownAll = shown.shown("all", .array(element))
+      out.append(ending + "print(\"\(prefix)\\(\(shownAll))\")" + endingClose)
+    case "reduce":
+      let (call, throwing) = try closure(sink, method: "reduce")
+      out.append("let result = \(throwing || code.throwing ? "try await" : "await") pipeline\(call)")
+      let text = shown.shown("result", sink.outputType)
+      out.append(ending + "print(\"\(prefix)\\(\(text))\")" + endingClose)
+    case "drain":
+      out.append("\(loop) _ in pipeline {}")
+    case "diagram":
+      use(.diagram)
+      let tick = sink.arguments["tick"].flatMap { if case .duration(let d) = $0 { Self.duration(d) } else { nil } }
+      out.append("print(\"\(prefix)\\(await diagram(of: pipeline, tick: \(tick ?? ".seconds(1)")))\")")
+    case "into":
+      guard case .name(let channel) = sink.arguments["name"] else { throw problem(sink, "into without a channel") }
+      out.append("\(loop) element in pipeline { await \(channelName(channel)).send(element) }")
+    default:
+      throw problem(sink, "pipesh cannot export '\(name)' yet")
+    }
+    return out
+  }
+
+  // MARK: commands
+
+  private mutating func command(_ command: CheckedCommand, _ range: SourceRange) throws(ExportProblem) -> [String] {
+    let text = source.text(of: range)
+    switch (command.name, command.arguments) {
+    case ("wait", .jobs(let ids)) where ids.isEmpty:
+      return waiting(background.map(\.name), text)
+    case ("wait", .none):
+      return waiting(background.map(\.name), text)
+    case ("wait", .jobs(let ids)):
+      return try jobs(ids, text, range) { writer, names in writer.waiting(names, text) }
+    case ("cancel", .allJobs):
+      return cancelling(background.map(\.name), text)
+    case ("cancel", .jobs(let ids)):
+      return try jobs(ids, text, range) { writer, names in writer.cancelling(names, text) }
+    case ("send", .values(let channel, let values)):
+      let type = environment.channels[channel] ?? .never
+      return ["// \(text)"]
+        + values.map { "await \(channelName(channel)).send(\(SwiftExpression.literal($0, type)))" } + [""]
+    case ("close", .word(let channel)):
+      return ["// \(text)", "\(channelName(channel)).finish()", ""]
+    case ("fail", .failure(let channel, let message)):
+      let error = "ChannelFailure(description: \(SwiftExpression.stringLiteral(message)))"
+      return ["// \(text)", "\(channelName(channel)).fail(\(error))", ""]
+    case ("sleep", .duration(let duration)):
+      return ["// \(text)", "try? await Task.sleep(for: \(Self.duration(duration)))", ""]
+    case ("quit", _), ("exit", _):
+      let status =
+        results.isEmpty ? "return 0" : "return [\(results.joined(separator: ", "))].allSatisfy { $0 } ? 0 : 1"
+      return cancelling(background.map(\.name), text) + [status, ""]
+    case ("trace", _), ("draw", _):
+      nextJob += 1
+      fallthrough
+    default:
+      warnings.append(
+        Diagnostic(
+          id: "export-command", severity: .warning,
+          message: "'\(command.name)' is pipesh's own; the program has it as a comment",
+          range: range))
+      return ["// \(text): pipesh's own, not in this program", ""]
+    }
+  }
+
+  /// `wait N…` / `cancel N…`: the background jobs named; a foreground job has ended already, and
+  /// a job that was never started is the error pipesh reports when it runs the command.
+  private mutating func jobs(
+    _ ids: [Int], _ text: String, _ range: SourceRange,
+    _ act: (inout SwiftProgramWriter, [String]) -> [String]
+  ) throws(ExportProblem) -> [String] {
+    let names = ids.compactMap { id in background.first { $0.id == id }?.name }
+    var out = act(&self, names)
+    let command = text.split(separator: " ").first.map(String.init) ?? text
+    for id in ids where id >= nextJob {
+      out.insert("printError(\"error: \(command): no job \(id)\")", at: out.count - 1)
+      if !results.contains("false") { results.append("false") }
+    }
+    return out
+  }
+
+  private func waiting(_ names: [String], _ text: String) -> [String] {
+    ["// \(text)"] + names.map { "_ = await \($0).value" } + [""]
+  }
+
+  private func cancelling(_ names: [String], _ text: String) -> [String] {
+    ["// \(text)"] + names.flatMap { ["\($0).cancel()", "_ = await \($0).value"] } + [""]
+  }
+}
