@@ -136,10 +136,7 @@ struct SwiftProgramWriter {
     var prologue: [String] = []
     if support.contains(.timestamp) || usesOrigin { prologue.append("let origin = ContinuousClock.now") }
     prologue += channelDeclarations()
-    let ending =
-      results.isEmpty
-      ? ["return 0"]
-      : ["let succeeded = [\(results.joined(separator: ", "))].allSatisfy { $0 }", "return succeeded ? 0 : 1"]
+    let ending = results.isEmpty ? ["return 0"] : succeededDeclaration + ["return succeeded ? 0 : 1"]
     lines += Self.indented(prologue + (prologue.isEmpty ? [] : [""]) + body + ending).flatMap(Self.wrapped)
     lines.append("}")
     for definition in definitions() {
@@ -154,6 +151,26 @@ struct SwiftProgramWriter {
   private var results: [String] = []
   /// Whether the job being written reads a channel that a `fail NAME` ends with an error.
   var readsFailingChannel = false
+
+  /// `let succeeded = [job1, await job2.value].allSatisfy { $0 }`: whether every job succeeded; a
+  /// long list packed on lines of its own, as swift-format packs it.
+  private var succeededDeclaration: [String] {
+    let list = results.joined(separator: ", ")
+    let flat = "let succeeded = [\(list)].allSatisfy { $0 }"
+    guard flat.count + 2 > 100 else { return [flat] }
+    var lines: [String] = []
+    var line = ""
+    for result in results {
+      let item = result + ","
+      if !line.isEmpty && 4 + line.count + 1 + item.count > 100 {
+        lines.append("  " + line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + item
+    }
+    lines.append("  " + line)
+    return ["let succeeded = ["] + lines + ["].allSatisfy { $0 }"]
+  }
 
   /// Statements (each maybe of several lines) one level deeper.
   static func indented(_ statements: [String]) -> [String] {
@@ -179,7 +196,7 @@ struct SwiftProgramWriter {
     case .binding(let binding):
       bindingNames[binding.id] = binding.name
       let text = source.text(of: binding.pipeline.range)
-      return ["// let \(binding.name) = \(text) (built where it is used)", ""]
+      return ["// let \(binding.name) = \(text)", ""]
     case .command(let command, let range):
       return try self.command(command, range)
     }
@@ -406,9 +423,8 @@ struct SwiftProgramWriter {
     case ("sleep", .duration(let duration)):
       return ["// \(text)", "try? await Task.sleep(for: \(Self.duration(duration)))", ""]
     case ("quit", _), ("exit", _):
-      let status =
-        results.isEmpty ? "return 0" : "return [\(results.joined(separator: ", "))].allSatisfy { $0 } ? 0 : 1"
-      return cancelling(background.map(\.name), text) + [status, ""]
+      let status = results.isEmpty ? ["return 0"] : succeededDeclaration + ["return succeeded ? 0 : 1"]
+      return cancelling(background.map(\.name), text) + status + [""]
     case ("trace", _), ("draw", _):
       nextJob += 1
       fallthrough

@@ -25,7 +25,7 @@ enum Support: String, CaseIterable, Comparable {
 
   /// The arithmetic helpers share one `extension Int`.
   static let arithmetic: [Support] = [
-    .adding, .subtracting, .multiplied, .divided, .remainder, .negated, .absolute, .exactInt,
+    .adding, .subtracting, .multiplied, .divided, .remainder, .negated, .absolute,
   ]
 
   var definition: String {
