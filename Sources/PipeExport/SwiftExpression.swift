@@ -75,7 +75,7 @@ struct SwiftExpression {
       return ("\(at(.postfix, base)).isEmpty", .postfix)
     case .joined(let base, let separator):
       let strings =
-        base.type == .array(.string) ? at(.postfix, base) : "\(at(.postfix, base)).map { \(shown("$0", .string)) }"
+        base.type == .array(.string) ? at(.postfix, base) : "\(at(.postfix, base)).map { \(Self.shown("$0", .string)) }"
       guard let separator else { return ("\(strings).joined()", .postfix) }
       return ("\(strings).joined(separator: \(text(separator)))", .postfix)
     case .function(let function, let arguments):
@@ -91,7 +91,7 @@ struct SwiftExpression {
           out += Self.escaped(text)
         } else {
           let inner = text(piece)
-          out += "\\(" + (Self.hasOptional(piece.type) ? shown(inner, piece.type) : inner) + ")"
+          out += "\\(" + (Self.hasOptional(piece.type) ? Self.shown(inner, piece.type) : inner) + ")"
         }
       }
       return (out + "\"", .postfix)
@@ -118,7 +118,7 @@ struct SwiftExpression {
       switch first.type {
       case .string: return (text(first), .postfix)
       case .int, .double, .bool: return ("String(\(text(first)))", .postfix)
-      default: return (shown(text(first), first.type), .postfix)
+      default: return (Self.shown(text(first), first.type), .postfix)
       }
     case .int:
       switch first.type {
@@ -141,12 +141,12 @@ struct SwiftExpression {
   /// A String expression with the text `print` shows for `value` (of `type`): Swift's, except
   /// that an optional shows its value or `nil`. Only types holding optionals need more than
   /// `String(describing:)`.
-  func shown(_ value: String, _ type: ValueType) -> String {
+  static func shown(_ value: String, _ type: ValueType) -> String {
     guard Self.hasOptional(type) else { return type == .string ? value : "String(describing: \(value))" }
     return described(value, type, quoted: false)
   }
 
-  private func described(_ value: String, _ type: ValueType, quoted: Bool) -> String {
+  private static func described(_ value: String, _ type: ValueType, quoted: Bool) -> String {
     switch type {
     case .optional(let wrapped):
       return "\(value).map { \(described("$0", wrapped, quoted: quoted)) } ?? \"nil\""

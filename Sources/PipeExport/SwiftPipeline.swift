@@ -223,7 +223,7 @@ extension SwiftProgramWriter {
     case "timeout":
       use(.timeout)
       guard case .duration(let interval) = stage.arguments["interval"] else { throw problem(stage, "no interval") }
-      let message = SwiftExpression.stringLiteral("no element came for \(Self.secondsText(interval))")
+      let message = SwiftExpression.stringLiteral("no element came for \(interval.secondsText)")
       code.lines.append(
         ".timeout(after: \(Self.duration(interval)), stage: \(SwiftExpression.stringLiteral(stage.text)), message: \(message))"
       )
@@ -309,7 +309,6 @@ extension SwiftProgramWriter {
     let label = method.hasSuffix(":)") ? String(method.drop { $0 != "(" }.dropFirst().dropLast()) : ""
     guard writer.throwing else {
       if let initial { return (".\(plainName)(\(initial)) { \(body) }", false) }
-      if !label.isEmpty { return (".\(plainName) { \(body) }", false) }
       return (".\(plainName) { \(body) }", false)
     }
     body = head + "try " + body.dropFirst(head.count)
@@ -381,13 +380,6 @@ extension SwiftProgramWriter {
     if nanoseconds % 1_000_000 == 0 { return ".milliseconds(\(nanoseconds / 1_000_000))" }
     if nanoseconds % 1000 == 0 { return ".microseconds(\(nanoseconds / 1000))" }
     return ".nanoseconds(\(nanoseconds))"
-  }
-
-  /// `2.0s`: as pipesh says an interval in messages.
-  static func secondsText(_ duration: Duration) -> String {
-    let (seconds, attoseconds) = duration.components
-    let value = Double(seconds) + Double(attoseconds) / 1e18
-    return String((value * 10).rounded() / 10) + "s"
   }
 
   private mutating func marble(_ stage: CheckedStage) throws(ExportProblem) -> String {

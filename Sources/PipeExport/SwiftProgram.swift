@@ -134,7 +134,7 @@ struct SwiftProgramWriter {
       "private func runScript() async -> Int32 {",
     ]
     var prologue: [String] = []
-    if support.contains(.timestamp) || usesOrigin { prologue.append("let origin = ContinuousClock.now") }
+    if support.contains(.timestamp) { prologue.append("let origin = ContinuousClock.now") }
     prologue += channelDeclarations()
     let ending = results.isEmpty ? ["return 0"] : succeededDeclaration + ["return succeeded ? 0 : 1"]
     lines += Self.indented(prologue + (prologue.isEmpty ? [] : [""]) + body + ending).flatMap(Self.wrapped)
@@ -146,7 +146,6 @@ struct SwiftProgramWriter {
     return SwiftExport.Output(text: lines.joined(separator: "\n") + "\n", warnings: warnings)
   }
 
-  var usesOrigin = false
   /// What the exit status is made of: each job's success, and `false` for a failed command.
   private var results: [String] = []
   /// Whether the job being written reads a channel that a `fail NAME` ends with an error.
@@ -324,10 +323,9 @@ struct SwiftProgramWriter {
     let loop = code.throwing ? "for try await" : "for await"
     let awaiting = code.throwing ? "try await" : "await"
     var out = [code.binding("pipeline")]
-    let shown = SwiftExpression()
     let prefix = jobPrefix
     let result: (String) -> String = { value in
-      let text = shown.shown(value, .optional(element))
+      let text = SwiftExpression.shown(value, .optional(element))
       return "print(\(prefix.isEmpty ? text : "\"\(prefix)\\(\(text))\""))"
     }
     let ending = background ? "if !Task.isCancelled { " : ""
@@ -337,7 +335,7 @@ struct SwiftProgramWriter {
     }
     switch name {
     case "print":
-      var text = "\\(\(SwiftExpression.hasOptional(element) ? shown.shown("element", element) : "element"))"
+      var text = "\\(\(SwiftExpression.hasOptional(element) ? SwiftExpression.shown("element", element) : "element"))"
       if case .value(.string(let label), _) = sink.arguments["label"] {
         text = SwiftExpression.escaped(label) + ": " + text
       }
@@ -374,12 +372,12 @@ struct SwiftProgramWriter {
     case "collect":
       out.append("var all: [\(type)] = []")
       out.append("\(loop) element in pipeline { all.append(element) }")
-      let shownAll = shown.shown("all", .array(element))
+      let shownAll = SwiftExpression.shown("all", .array(element))
       out.append(ending + "print(\"\(prefix)\\(\(shownAll))\")" + endingClose)
     case "reduce":
       let (call, throwing) = try closure(sink, method: "reduce")
       out.append("let result = \(throwing || code.throwing ? "try await" : "await") pipeline\(call)")
-      let text = shown.shown("result", sink.outputType)
+      let text = SwiftExpression.shown("result", sink.outputType)
       out.append(ending + "print(\"\(prefix)\\(\(text))\")" + endingClose)
     case "drain":
       out.append("\(loop) _ in pipeline {}")

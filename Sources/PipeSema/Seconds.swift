@@ -14,7 +14,7 @@ extension Duration {
     return "+\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + "s"
   }
 
-  var inSecondsValue: Double {
+  public var inSecondsValue: Double {
     Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 }
