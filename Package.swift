@@ -13,6 +13,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
   ],
   targets: [
     .systemLibrary(
@@ -33,12 +34,17 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    .target(
+      name: "PipeCombine",
+      dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", .product(name: "OpenCombine", package: "OpenCombine")],
+      swiftSettings: strict
+    ),
     .target(name: "PipeExport", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
     .target(name: "LineEditor", dependencies: ["CEditLine", "Locking"], swiftSettings: strict),
     .target(
       name: "PipeShell",
       dependencies: [
-        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeExport", "LineEditor", "Locking", "CPipeSupport",
+        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeCombine", "PipeExport", "LineEditor", "Locking", "CPipeSupport",
       ],
       swiftSettings: strict
     ),
@@ -61,6 +67,14 @@ let package = Package(
     .testTarget(
       name: "PipeRuntimeTests",
       dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "PipeShell"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "PipeCombineTests",
+      dependencies: [
+        "PipeCombine", "PipeRuntime", "PipeSema", "PipeShell", "PipeSyntax",
+        .product(name: "OpenCombine", package: "OpenCombine"),
+      ],
       swiftSettings: strict
     ),
     .testTarget(name: "TranscriptTests", dependencies: [], exclude: ["Scripts"], swiftSettings: strict),

@@ -423,7 +423,7 @@ struct SwiftProgramWriter {
     case ("quit", _), ("exit", _):
       let status = results.isEmpty ? ["return 0"] : succeededDeclaration + ["return succeeded ? 0 : 1"]
       return cancelling(background.map(\.name), text) + status + [""]
-    case ("trace", _), ("draw", _):
+    case ("trace", _), ("draw", _), ("compare", _):
       nextJob += 1
       fallthrough
     default:

@@ -19,11 +19,29 @@ extension Shell {
   /// `draw`: runs on a virtual clock of its own (the session's stands still) and prints one
   /// labelled marble line per node; an implicit sink is left out.
   func draw(_ pipeline: CheckedPipeline, tick chosen: Duration? = nil) async {
+    let drawn = await drawnRun(pipeline, tick: chosen ?? pipeline.marbleTick ?? .seconds(1))
+    for line in Format.table(drawn.rows.map { [$0.text, $0.line] }, gap: 3) { console.line(line) }
+    if drawn.stopped { console.line(DrawnRun.stoppedMessage("draw"), to: .error) }
+  }
+
+  /// What `draw` (and `compare`, for the AA side) records of one run.
+  struct DrawnRun {
+    /// One row per node, source first, a combinator's inputs before it; an implicit sink is left out.
+    let rows: [(text: String, line: String, isSink: Bool)]
+    /// Whether the run was stopped at the widest diagram or the most events.
+    let stopped: Bool
+
+    static func stoppedMessage(_ command: String) -> String {
+      "\(command): stopped the pipeline after \(DiagramRecorder.maximumColumns) ticks or \(DrawObserver.maximumEvents) events"
+    }
+  }
+
+  /// Runs the pipeline on a virtual clock of its own and records every node's events.
+  func drawnRun(_ pipeline: CheckedPipeline, tick: Duration) async -> DrawnRun {
     let observer = DrawObserver()
     let drained = pipeline.withDrainSinkIfImplicit()
     let clock = VirtualDriver()
     defer { clock.shutdown() }
-    let tick = chosen ?? pipeline.marbleTick ?? .seconds(1)
     let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer)
     observer.onLimit.withLock { $0 = { job.cancel() } }
     // A pipeline that does not end is stopped once it has filled the widest diagram.
@@ -39,12 +57,8 @@ extension Shell {
     await clock.perform(andWait: { limit.cancel() })
     let implicitSink = drained.sink?.text != pipeline.sink?.text
     let nodes = Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }
-    let rows = nodes.map { [$0.text, observer.line(for: $0, tick: tick)] }
-    for line in Format.table(rows, gap: 3) { console.line(line) }
-    if stopped.withLock({ $0 }) || observer.overflowed {
-      console.line(
-        "draw: stopped the pipeline after \(DiagramRecorder.maximumColumns) ticks or \(DrawObserver.maximumEvents) events",
-        to: .error)
-    }
+    return DrawnRun(
+      rows: nodes.map { ($0.text, observer.line(for: $0, tick: tick), $0.isSink) },
+      stopped: stopped.withLock { $0 } || observer.overflowed)
   }
 }

@@ -1,4 +1,5 @@
 import Locking
+import PipeCombine
 import PipeRuntime
 import PipeSema
 import PipeSyntax
@@ -150,6 +151,7 @@ extension Shell {
       lines += Format.table(rows)
     }
     lines.append("implementation: \(signature.implementation)")
+    lines += Counterparts.named(signature.name)?.helpLines ?? []
     return lines + (await exampleLines(signature.example, runs: signature.exampleRuns))
   }
 

@@ -1,0 +1,207 @@
+import OpenCombine
+import PipeRuntime
+import PipeSema
+
+/// The Combine side of `compare`: builds a checked pipeline out of its stages' Combine
+/// counterparts on a virtual scheduler, records what every stage publishes, and runs it.
+public enum CombineSide {
+  /// One stage's line: in the order `draw` lists the AA nodes (a combinator's inputs first).
+  public struct Row: Sendable {
+    /// What the Combine side of a stage did.
+    public enum Outcome: Sendable, Equatable {
+      /// It ran: its marble line.
+      case drawn(String)
+      /// Nothing in Combine does this; why.
+      case unmatched(String)
+      /// A stage before it has no counterpart, so it has no input.
+      case notRun
+      /// Building it failed (a bug of pipesh's).
+      case failed(String)
+    }
+
+    public let text: String
+    public let isSink: Bool
+    /// The Combine publisher or operator, as `compare` names it.
+    public let counterpart: String
+    public let origin: Counterpart.Origin?
+    public let outcome: Outcome
+  }
+
+  /// The rows, and whether the run was stopped at the widest diagram or the most events.
+  public struct Result: Sendable {
+    public let rows: [Row]
+    public let stopped: Bool
+  }
+
+  /// Runs `pipeline` on a virtual scheduler of its own until it ends, or until `limit` (the
+  /// widest diagram) or `maximumEvents` stops it; times are drawn in columns of `tick`.
+  public static func run(_ pipeline: CheckedPipeline, tick: Duration, limit: Duration, maximumEvents: Int) -> Result {
+    let builder = Builder(tick: tick, maximumEvents: maximumEvents)
+    let publisher = builder.build(pipeline)
+    let sink = Subscribers.Sink<Value, any Error>(
+      receiveCompletion: { [builder] _ in builder.completed = true }, receiveValue: { _ in })
+    builder.stop = { sink.cancel() }
+    publisher?.subscribe(sink)
+    // Where a stage has no counterpart, the stages before it still run, into sinks of their own.
+    let partial = builder.dangling.map { dangling in
+      let sink = Subscribers.Sink<Value, any Error>(receiveCompletion: { _ in }, receiveValue: { _ in })
+      dangling.subscribe(sink)
+      return sink
+    }
+    builder.scheduler.run(until: .init(nanoseconds: 0).advanced(by: .init(limit)))
+    // What still runs at the limit is cancelled there, as the AA side cancels its job.
+    sink.cancel()
+    for sink in partial { sink.cancel() }
+    builder.scheduler.reset()
+    let stopped = publisher != nil && (!builder.completed || builder.overflowed)
+    return Result(rows: builder.rows.map { $0.row() }, stopped: stopped)
+  }
+
+  /// Builds the publishers and keeps a recorder per stage.
+  private final class Builder {
+    let scheduler = VirtualScheduler()
+    let tick: Duration
+    let maximumEvents: Int
+    var rows: [Recorded] = []
+    var events = 0
+    var overflowed = false
+    var completed = false
+    var stop: () -> Void = {}
+    /// The publishers whose consumer has no counterpart: they run into sinks of their own.
+    var dangling: [ValuePublisher] = []
+    /// The hot part of each `share` fragment, built once, as the AA side builds it once.
+    private var shared: [Int: ValuePublisher] = [:]
+
+    init(tick: Duration, maximumEvents: Int) {
+      self.tick = tick
+      self.maximumEvents = maximumEvents
+    }
+
+    /// The pipeline's publisher, nil when a stage has no counterpart; its rows are appended.
+    func build(_ pipeline: CheckedPipeline) -> ValuePublisher? {
+      var upstream: ValuePublisher? = Empty().eraseToAnyPublisher()
+      for stage in pipeline.stages {
+        let built: ValuePublisher?
+        let recorded: Recorded
+        switch stage.node {
+        case .group:
+          built = build(stage.inputs[0])
+          recorded = Recorded(stage, counterpart: "the inner pipeline's publisher", origin: .openCombine)
+        case .shared(let id):
+          if let hot = shared[id] {
+            built = hot
+          } else {
+            built = build(stage.inputs[0])
+            shared[id] = built
+          }
+          recorded = Recorded(stage, counterpart: "the fragment's shared publisher", origin: .openCombine)
+        case .signature(let name):
+          let inputs = stage.inputs.map { build($0) }
+          (built, recorded) = apply(stage, name: name, upstream: upstream, inputs: inputs)
+        }
+        rows.append(recorded)
+        upstream = built.map { tap($0, recorded) }
+      }
+      return upstream
+    }
+
+    /// The stage's counterpart; where there is none, what feeds it runs into sinks of its own.
+    private func apply(
+      _ stage: CheckedStage, name: String, upstream: ValuePublisher?, inputs: [ValuePublisher?]
+    ) -> (
+      ValuePublisher?, Recorded
+    ) {
+      let (publisher, recorded) = counterpart(stage, name: name, upstream: upstream, inputs: inputs)
+      if publisher == nil {
+        let takesUpstream = stage.role == .operator || stage.role == .sink
+        dangling += inputs.compactMap { $0 } + (takesUpstream ? [upstream].compactMap { $0 } : [])
+      }
+      return (publisher, recorded)
+    }
+
+    private func counterpart(
+      _ stage: CheckedStage, name: String, upstream: ValuePublisher?, inputs: [ValuePublisher?]
+    ) -> (ValuePublisher?, Recorded) {
+      guard let counterpart = Counterparts.named(name) else {
+        return (
+          nil, Recorded(stage, counterpart: "", origin: nil, outcome: .failed("no counterpart entry for '\(name)'"))
+        )
+      }
+      guard let build = counterpart.build else {
+        return (
+          nil, Recorded(stage, counterpart: counterpart.label, origin: .missing, outcome: .unmatched(counterpart.name))
+        )
+      }
+      let inputs = inputs.compactMap { $0 }
+      guard let upstream, inputs.count == stage.inputs.count else {
+        return (nil, Recorded(stage, counterpart: counterpart.label, origin: counterpart.origin, outcome: .notRun))
+      }
+      do {
+        let input = CounterpartInput(stage: stage, upstream: upstream, inputs: inputs, scheduler: scheduler)
+        return (try build(input), Recorded(stage, counterpart: counterpart.label, origin: counterpart.origin))
+      } catch let unmatched as Unmatched {
+        return (
+          nil, Recorded(stage, counterpart: counterpart.label, origin: .missing, outcome: .unmatched(unmatched.reason))
+        )
+      } catch {
+        return (
+          nil, Recorded(stage, counterpart: counterpart.label, origin: counterpart.origin, outcome: .failed("\(error)"))
+        )
+      }
+    }
+
+    /// The publisher with its events recorded on `recorded`'s line (OpenCombine's handleEvents).
+    private func tap(_ publisher: ValuePublisher, _ recorded: Recorded) -> ValuePublisher {
+      publisher.handleEvents(
+        receiveOutput: { [unowned self] value in record(recorded, .value(value.printed)) },
+        receiveCompletion: { [unowned self] completion in
+          switch completion {
+          case .finished: record(recorded, .finish)
+          case .failure: record(recorded, .fail)
+          }
+        },
+        receiveCancel: { [unowned self] in record(recorded, .cancel) }
+      ).eraseToAnyPublisher()
+    }
+
+    private func record(_ recorded: Recorded, _ event: MarbleDiagram.Event) {
+      events += 1
+      guard events <= maximumEvents else {
+        if !overflowed {
+          overflowed = true
+          stop()
+        }
+        return
+      }
+      recorded.add(scheduler.now.duration, event, tick: tick)
+    }
+  }
+
+  /// A stage's counterpart and the events recorded for it.
+  private final class Recorded {
+    let stage: CheckedStage
+    let counterpart: String
+    let origin: Counterpart.Origin?
+    let outcome: Row.Outcome?
+    private var recorder: DiagramRecorder?
+
+    init(_ stage: CheckedStage, counterpart: String, origin: Counterpart.Origin?, outcome: Row.Outcome? = nil) {
+      self.stage = stage
+      self.counterpart = counterpart
+      self.origin = origin
+      self.outcome = outcome
+    }
+
+    func add(_ time: Duration, _ event: MarbleDiagram.Event, tick: Duration) {
+      var line = recorder ?? DiagramRecorder(tick: tick)
+      line.add(time, event)
+      recorder = line
+    }
+
+    func row() -> Row {
+      Row(
+        text: stage.text, isSink: stage.role == .sink, counterpart: counterpart, origin: origin,
+        outcome: outcome ?? .drawn(recorder?.line ?? ""))
+    }
+  }
+}

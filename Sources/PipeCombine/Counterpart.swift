@@ -1,0 +1,143 @@
+import OpenCombine
+import PipeRuntime
+import PipeSema
+
+/// What a stage's Combine counterpart publishes: pipesh's values, failing with any error.
+public typealias ValuePublisher = AnyPublisher<Value, any Error>
+
+/// The Combine counterpart of one pipesh source, combinator, operator or sink, for `compare` and
+/// `help`: what it is called in Combine, where it comes from, how it differs, and how to build it.
+public struct Counterpart: Sendable {
+  /// Where the Combine side of a stage comes from.
+  public enum Origin: Sendable, Equatable {
+    /// OpenCombine's own publisher or operator.
+    case openCombine
+    /// A publisher of pipesh's own, written to Apple's documentation of one OpenCombine lacks.
+    case own
+    /// A source made for `compare` on the virtual scheduler (timer ticks, scheduled sends).
+    case virtualSource
+    /// Nothing in Combine does this; `name` says what a Combine user would do instead.
+    case missing
+  }
+
+  /// Builds a stage's publisher from its upstream (or inputs) on the virtual scheduler.
+  typealias Builder = @Sendable (CounterpartInput) throws -> ValuePublisher
+
+  public let operatorName: String
+  /// The Combine name (`prefix(_:)`), or for `.none` why there is none.
+  public let name: String
+  public let origin: Origin
+  /// One line on how the two differ, where they do.
+  public let difference: String?
+  let build: Builder?
+
+  init(
+    _ operatorName: String, _ name: String, origin: Origin = .openCombine, differs difference: String? = nil,
+    build: Builder?
+  ) {
+    self.operatorName = operatorName
+    self.name = name
+    self.origin = origin
+    self.difference = difference
+    self.build = build
+  }
+
+  /// A pipesh operator with nothing like it in Combine.
+  static func none(_ operatorName: String, _ why: String) -> Counterpart {
+    Counterpart(operatorName, why, origin: .missing, build: nil)
+  }
+
+  /// The counterpart's name as `compare` and `help` show it: own publishers are marked.
+  public var label: String {
+    switch origin {
+    case .openCombine, .virtualSource: name
+    case .own: name + " (pipesh's own†)"
+    case .missing: "none: " + name
+    }
+  }
+
+  /// The lines `help NAME` adds.
+  public var helpLines: [String] {
+    var lines = ["combine: " + label]
+    if origin == .own { lines.append("  † " + Self.ownNote) }
+    if let difference { lines.append("  differs: " + difference) }
+    return lines
+  }
+
+  /// What the † of an own publisher says.
+  public static let ownNote =
+    "not in OpenCombine 0.14.0: a publisher of pipesh's own, written to Apple's documentation of it"
+}
+
+/// What a counterpart's builder gets: the checked stage, its upstream or inputs, and the scheduler.
+struct CounterpartInput {
+  let stage: CheckedStage
+  let upstream: ValuePublisher
+  let inputs: [ValuePublisher]
+  let scheduler: VirtualScheduler
+
+  /// An error for what the checker rules out.
+  func bug(_ what: String) -> PipelineError {
+    PipelineError(stage: stage.text, message: "pipesh has \(what) (a bug: please report it)")
+  }
+
+  func closure(_ name: String) throws(PipelineError) -> CompiledClosure {
+    guard case .closure(let expr) = stage.arguments[name] else { throw bug("no checked '\(name)'") }
+    return Evaluator(stage: stage.text).compile(expr)
+  }
+
+  func optionalValue(_ name: String) -> Value? {
+    if case .value(let value, _) = stage.arguments[name] { return value }
+    return nil
+  }
+
+  func value(_ name: String) throws(PipelineError) -> Value {
+    guard let value = optionalValue(name) else { throw bug("no checked '\(name)'") }
+    return value
+  }
+
+  func int(_ name: String) throws(PipelineError) -> Int {
+    guard case .int(let value) = optionalValue(name) else { throw bug("no checked '\(name)'") }
+    return value
+  }
+
+  func optionalBool(_ name: String) -> Bool? {
+    if case .bool(let value) = optionalValue(name) { return value }
+    return nil
+  }
+
+  func optionalDuration(_ name: String) -> Duration? {
+    if case .duration(let duration) = stage.arguments[name] { return duration }
+    return nil
+  }
+
+  func stride(_ name: String) throws(PipelineError) -> VirtualScheduler.SchedulerTimeType.Stride {
+    guard let duration = optionalDuration(name) else { throw bug("no checked '\(name)'") }
+    return .init(duration)
+  }
+
+  func optionalName(_ name: String) -> String? {
+    if case .name(let value) = stage.arguments[name] { return value }
+    return nil
+  }
+
+  func values(_ name: String) throws(PipelineError) -> [Value] {
+    guard case .values(let values, _) = stage.arguments[name] else { throw bug("no checked '\(name)'") }
+    return values
+  }
+
+  func marble(_ name: String) throws(PipelineError) -> MarbleDiagram {
+    guard case .marble(let diagram) = stage.arguments[name] else { throw bug("no checked '\(name)'") }
+    return diagram
+  }
+
+  /// A combinator's inputs with their elements made of the type they were joined into, as the
+  /// AA side does (`merge(from 1, from 2.5)` emits Doubles from both).
+  var unifiedInputs: [ValuePublisher] {
+    zip(inputs, stage.inputs).map { publisher, pipeline in
+      let type = stage.outputType
+      guard pipeline.elementType != type else { return publisher }
+      return publisher.map { $0.converted(to: type) }.eraseToAnyPublisher()
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import OpenCombine
+
+/// An OpenCombine `Scheduler` on virtual time: actions wait in a queue ordered by their time (and,
+/// at one instant, by when they were scheduled), and `run(until:)` performs them one by one, moving
+/// `now` to each action's time. Nothing runs on another thread: the whole Combine side of `compare`
+/// happens inside `run(until:)`, so its output is the same on every run and in every build.
+///
+/// Time starts at zero, as a job's does on the virtual clock, so a diagram column means the same
+/// instant on both sides of `compare`.
+public final class VirtualScheduler: Scheduler {
+  /// An instant: nanoseconds since the scheduler's start.
+  public struct SchedulerTimeType: Strideable, Hashable, Sendable {
+    public let nanoseconds: Int64
+
+    public init(nanoseconds: Int64) {
+      self.nanoseconds = nanoseconds
+    }
+
+    public func distance(to other: Self) -> Stride { Stride(nanoseconds: other.nanoseconds - nanoseconds) }
+    public func advanced(by stride: Stride) -> Self { Self(nanoseconds: nanoseconds + stride.nanoseconds) }
+
+    /// The time as a `Duration` since the start, for the diagram recorder.
+    public var duration: Duration { .nanoseconds(nanoseconds) }
+
+    /// A span of virtual time; negative when it goes back.
+    public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, Hashable, Sendable {
+      public var nanoseconds: Int64
+
+      public init(nanoseconds: Int64) {
+        self.nanoseconds = nanoseconds
+      }
+
+      public init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self.init(nanoseconds: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+      }
+
+      public init(integerLiteral value: Int64) {
+        self.init(nanoseconds: value * 1_000_000_000)
+      }
+
+      public init?<Source: BinaryInteger>(exactly source: Source) {
+        guard let value = Int64(exactly: source) else { return nil }
+        self.init(nanoseconds: value)
+      }
+
+      public var magnitude: UInt64 { nanoseconds.magnitude }
+
+      public static func seconds(_ s: Int) -> Self { Self(nanoseconds: Int64(s) * 1_000_000_000) }
+      public static func seconds(_ s: Double) -> Self { Self(nanoseconds: Int64((s * 1e9).rounded())) }
+      public static func milliseconds(_ ms: Int) -> Self { Self(nanoseconds: Int64(ms) * 1_000_000) }
+      public static func microseconds(_ us: Int) -> Self { Self(nanoseconds: Int64(us) * 1_000) }
+      public static func nanoseconds(_ ns: Int) -> Self { Self(nanoseconds: Int64(ns)) }
+
+      public static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+      public static func + (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.nanoseconds + rhs.nanoseconds) }
+      public static func - (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.nanoseconds - rhs.nanoseconds) }
+      public static func * (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.nanoseconds * rhs.nanoseconds) }
+      public static func += (lhs: inout Self, rhs: Self) { lhs = lhs + rhs }
+      public static func -= (lhs: inout Self, rhs: Self) { lhs = lhs - rhs }
+      public static func *= (lhs: inout Self, rhs: Self) { lhs = lhs * rhs }
+    }
+  }
+
+  public typealias SchedulerOptions = Never
+
+  /// One scheduled action; `order` keeps actions of one instant in the order they were scheduled.
+  private struct Entry {
+    let time: SchedulerTimeType
+    let order: Int
+    let action: () -> Void
+  }
+
+  /// Cancels a repeating action: the next time it comes due it is dropped instead of run.
+  private final class Repetition: Cancellable {
+    var isCancelled = false
+    func cancel() { isCancelled = true }
+  }
+
+  public private(set) var now = SchedulerTimeType(nanoseconds: 0)
+  public var minimumTolerance: SchedulerTimeType.Stride { .zero }
+  private var queue: [Entry] = []
+  private var scheduled = 0
+
+  public init() {}
+
+  public func schedule(options: Never?, _ action: @escaping () -> Void) {
+    enqueue(at: now, action)
+  }
+
+  public func schedule(
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: Never?,
+    _ action: @escaping () -> Void
+  ) {
+    enqueue(at: date, action)
+  }
+
+  public func schedule(
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+    options: Never?, _ action: @escaping () -> Void
+  ) -> Cancellable {
+    let repetition = Repetition()
+    // A zero or negative interval would repeat at one instant forever: Combine's schedulers
+    // treat it as the smallest step, and so does this one.
+    let step = Swift.max(interval, .nanoseconds(1))
+    func repeating(at time: SchedulerTimeType) {
+      enqueue(at: time) {
+        guard !repetition.isCancelled else { return }
+        action()
+        repeating(at: time.advanced(by: step))
+      }
+    }
+    repeating(at: date)
+    return repetition
+  }
+
+  private func enqueue(at time: SchedulerTimeType, _ action: @escaping () -> Void) {
+    scheduled += 1
+    let entry = Entry(time: Swift.max(time, now), order: scheduled, action: action)
+    // Binary search for the first entry that comes after this one.
+    var low = 0
+    var high = queue.count
+    while low < high {
+      let middle = (low + high) / 2
+      if (queue[middle].time, queue[middle].order) < (entry.time, entry.order) {
+        low = middle + 1
+      } else {
+        high = middle
+      }
+    }
+    queue.insert(entry, at: low)
+  }
+
+  /// Performs the queued actions, earliest first, until none is left or the next one comes after
+  /// `limit`; `now` ends at the last action's time, or at `limit` when actions were left.
+  public func run(until limit: SchedulerTimeType) {
+    while let first = queue.first, first.time <= limit {
+      queue.removeFirst()
+      now = first.time
+      first.action()
+    }
+    if !queue.isEmpty { now = limit }
+  }
+
+  /// Drops every queued action (they hold the publishers' state).
+  public func reset() {
+    queue.removeAll()
+  }
+}
