@@ -141,7 +141,9 @@ public enum CombineSide {
         return (try build(input), Recorded(stage, counterpart: counterpart.label, origin: counterpart.origin))
       } catch let unmatched as Unmatched {
         return (
-          nil, Recorded(stage, counterpart: counterpart.label, origin: .missing, outcome: .unmatched(unmatched.reason))
+          nil,
+          Recorded(
+            stage, counterpart: "none: " + unmatched.reason, origin: .missing, outcome: .unmatched(unmatched.reason))
         )
       } catch {
         return (

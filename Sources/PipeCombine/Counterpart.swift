@@ -66,7 +66,7 @@ public struct Counterpart: Sendable {
 
   /// What the † of an own publisher says.
   public static let ownNote =
-    "not in OpenCombine 0.14.0: a publisher of pipesh's own, written to Apple's documentation of it"
+    "pipesh's own, to Apple's documentation: OpenCombine 0.14.0 lacks it (or, for share, sends in a changing order)"
 }
 
 /// What a counterpart's builder gets: the checked stage, its upstream or inputs, and the scheduler.

@@ -127,10 +127,10 @@ extension Counterparts {
       }
     },
     Counterpart(
-      "share", "share() (multicast to a PassthroughSubject, autoconnected)",
+      "share", "share(): multicast(subject:).autoconnect(), over a subject sending in subscription order", origin: .own,
       differs: "Combine's share connects at the first subscriber: one that comes after the elements gets only the end"
     ) { input in
-      input.upstream.share().eraseToAnyPublisher()
+      input.upstream.multicast(subject: OrderedSubject()).autoconnect().eraseToAnyPublisher()
     },
     .none("enumerated", "Combine has no enumerated; scan counting, or zip with (0...).publisher"),
     Counterpart(

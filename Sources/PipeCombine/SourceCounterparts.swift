@@ -7,7 +7,7 @@ extension Counterparts {
   /// virtual scheduler.
   static let sources: [Counterpart] = [
     Counterpart(
-      "timer", "a PassthroughSubject sent 0, 1, 2, … by the scheduler's repeating action", origin: .virtualSource
+      "timer", "PassthroughSubject + repeating action on the scheduler", origin: .virtualSource
     ) { input in
       let interval = try input.stride("interval")
       let scheduler = input.scheduler
@@ -36,7 +36,7 @@ extension Counterparts {
     Counterpart("from", "Publishers.Sequence ([…].publisher)") { input in
       Publishers.Sequence(sequence: try input.values("values")).eraseToAnyPublisher()
     },
-    Counterpart("marble", "a PassthroughSubject sent the diagram's events by the scheduler", origin: .virtualSource) {
+    Counterpart("marble", "PassthroughSubject + sends scheduled per step", origin: .virtualSource) {
       input in
       let diagram = try input.marble("diagram")
       let tick = VirtualScheduler.SchedulerTimeType.Stride(input.optionalDuration("tick") ?? .seconds(1))

@@ -76,7 +76,11 @@ struct ComparisonTable {
   var lines: [String] {
     let marks = rows.map { $0[0] }
     let table = Format.table(rows.map { Array($0.dropFirst()) }, gap: 3)
-    var lines = zip(marks, table).map { mark, line in (mark.isEmpty ? " " : mark) + " " + line }
+    var lines = zip(marks, table).map { mark, line in
+      var line = (mark.isEmpty ? " " : mark) + " " + line
+      while line.last == " " { line.removeLast() }
+      return line
+    }
     if differing > 0 { lines.append("\(Self.differs) the Combine line differs from the AsyncAlgorithms line") }
     if usesOwn { lines.append("† " + Counterpart.ownNote) }
     return lines
