@@ -59,7 +59,7 @@ public struct Counterpart: Sendable {
   /// The lines `help NAME` adds.
   public var helpLines: [String] {
     var lines = ["combine: " + label]
-    if origin == .own { lines.append("  † " + Self.ownNote) }
+    if label.contains("†") { lines.append("  † " + Self.ownNote) }
     if let difference { lines.append("  differs: " + difference) }
     return lines
   }

@@ -97,7 +97,7 @@ extension Counterparts {
       }
       return input.upstream.tryScan(initial) { try next($0, $1) }.eraseToAnyPublisher()
     },
-    Counterpart("chunks", "collect(_:) / collect(.byTimeOrCount(…))", origin: .own) { input in
+    Counterpart("chunks", "collect(_:); with every: collect(.byTimeOrCount(…)) (pipesh's own†)") { input in
       let count = try input.int("count")
       guard input.optionalDuration("every") != nil else {
         return input.upstream.collect(count).map { Value.array($0) }.eraseToAnyPublisher()

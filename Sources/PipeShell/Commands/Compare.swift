@@ -57,7 +57,7 @@ struct ComparisonTable {
   }
 
   private mutating func add(_ row: CombineSide.Row, aa: String?) {
-    if row.origin == .own { usesOwn = true }
+    if row.counterpart.contains("†") { usesOwn = true }
     let counterpart = row.counterpart
     switch row.outcome {
     case .drawn(let line):
