@@ -23,7 +23,6 @@ public enum CombineSide {
     public let isSink: Bool
     /// The Combine publisher or operator, as `compare` names it.
     public let counterpart: String
-    public let origin: Counterpart.Origin?
     public let outcome: Outcome
   }
 
@@ -86,7 +85,7 @@ public enum CombineSide {
         switch stage.node {
         case .group:
           built = build(stage.inputs[0])
-          recorded = Recorded(stage, counterpart: "the inner pipeline's publisher", origin: .openCombine)
+          recorded = Recorded(stage, tick: tick, counterpart: "the inner pipeline's publisher")
         case .shared(let id):
           if let hot = shared[id] {
             built = hot
@@ -94,7 +93,7 @@ public enum CombineSide {
             built = build(stage.inputs[0])
             shared[id] = built
           }
-          recorded = Recorded(stage, counterpart: "the fragment's shared publisher", origin: .openCombine)
+          recorded = Recorded(stage, tick: tick, counterpart: "the fragment's shared publisher")
         case .signature(let name):
           let inputs = stage.inputs.map { build($0) }
           (built, recorded) = apply(stage, name: name, upstream: upstream, inputs: inputs)
@@ -124,30 +123,29 @@ public enum CombineSide {
     ) -> (ValuePublisher?, Recorded) {
       guard let counterpart = Counterparts.named(name) else {
         return (
-          nil, Recorded(stage, counterpart: "", origin: nil, outcome: .failed("no counterpart entry for '\(name)'"))
+          nil, Recorded(stage, tick: tick, counterpart: "", outcome: .failed("no counterpart entry for '\(name)'"))
         )
       }
       guard let build = counterpart.build else {
         return (
-          nil, Recorded(stage, counterpart: counterpart.label, origin: .missing, outcome: .unmatched(counterpart.name))
+          nil, Recorded(stage, tick: tick, counterpart: counterpart.label, outcome: .unmatched(counterpart.name))
         )
       }
       let inputs = inputs.compactMap { $0 }
       guard let upstream, inputs.count == stage.inputs.count else {
-        return (nil, Recorded(stage, counterpart: counterpart.label, origin: counterpart.origin, outcome: .notRun))
+        return (nil, Recorded(stage, tick: tick, counterpart: counterpart.label, outcome: .notRun))
       }
       do {
         let input = CounterpartInput(stage: stage, upstream: upstream, inputs: inputs, scheduler: scheduler)
-        return (try build(input), Recorded(stage, counterpart: counterpart.label, origin: counterpart.origin))
+        return (try build(input), Recorded(stage, tick: tick, counterpart: counterpart.label))
       } catch let unmatched as Unmatched {
         return (
           nil,
-          Recorded(
-            stage, counterpart: "none: " + unmatched.reason, origin: .missing, outcome: .unmatched(unmatched.reason))
+          Recorded(stage, tick: tick, counterpart: "none: " + unmatched.reason, outcome: .unmatched(unmatched.reason))
         )
       } catch {
         return (
-          nil, Recorded(stage, counterpart: counterpart.label, origin: counterpart.origin, outcome: .failed("\(error)"))
+          nil, Recorded(stage, tick: tick, counterpart: counterpart.label, outcome: .failed("\(error)"))
         )
       }
     }
@@ -175,7 +173,7 @@ public enum CombineSide {
         }
         return
       }
-      recorded.add(scheduler.now.duration, event, tick: tick)
+      recorded.add(scheduler.now.duration, event)
     }
   }
 
@@ -183,27 +181,24 @@ public enum CombineSide {
   private final class Recorded {
     let stage: CheckedStage
     let counterpart: String
-    let origin: Counterpart.Origin?
     let outcome: Row.Outcome?
-    private var recorder: DiagramRecorder?
+    private var recorder: DiagramRecorder
 
-    init(_ stage: CheckedStage, counterpart: String, origin: Counterpart.Origin?, outcome: Row.Outcome? = nil) {
+    init(_ stage: CheckedStage, tick: Duration, counterpart: String, outcome: Row.Outcome? = nil) {
       self.stage = stage
       self.counterpart = counterpart
-      self.origin = origin
       self.outcome = outcome
+      recorder = DiagramRecorder(tick: tick)
     }
 
-    func add(_ time: Duration, _ event: MarbleDiagram.Event, tick: Duration) {
-      var line = recorder ?? DiagramRecorder(tick: tick)
-      line.add(time, event)
-      recorder = line
+    func add(_ time: Duration, _ event: MarbleDiagram.Event) {
+      recorder.add(time, event)
     }
 
     func row() -> Row {
       Row(
-        text: stage.text, isSink: stage.role == .sink, counterpart: counterpart, origin: origin,
-        outcome: outcome ?? .drawn(recorder?.line ?? ""))
+        text: stage.text, isSink: stage.role == .sink, counterpart: counterpart,
+        outcome: outcome ?? .drawn(recorder.line))
     }
   }
 }

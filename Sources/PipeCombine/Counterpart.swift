@@ -81,54 +81,27 @@ struct CounterpartInput {
     PipelineError(stage: stage.text, message: "pipesh has \(what) (a bug: please report it)")
   }
 
+  private func required<T>(_ name: String, _ value: T?) throws(PipelineError) -> T {
+    guard let value else { throw bug("no checked '\(name)'") }
+    return value
+  }
+
   func closure(_ name: String) throws(PipelineError) -> CompiledClosure {
-    guard case .closure(let expr) = stage.arguments[name] else { throw bug("no checked '\(name)'") }
-    return Evaluator(stage: stage.text).compile(expr)
+    Evaluator(stage: stage.text).compile(try required(name, stage.closure(name)))
   }
 
-  func optionalValue(_ name: String) -> Value? {
-    if case .value(let value, _) = stage.arguments[name] { return value }
-    return nil
-  }
+  func value(_ name: String) throws(PipelineError) -> Value { try required(name, stage.value(name)) }
 
-  func value(_ name: String) throws(PipelineError) -> Value {
-    guard let value = optionalValue(name) else { throw bug("no checked '\(name)'") }
-    return value
-  }
+  func int(_ name: String) throws(PipelineError) -> Int { try required(name, stage.int(name)) }
 
-  func int(_ name: String) throws(PipelineError) -> Int {
-    guard case .int(let value) = optionalValue(name) else { throw bug("no checked '\(name)'") }
-    return value
-  }
+  func string(_ name: String) throws(PipelineError) -> String { try required(name, stage.string(name)) }
 
-  func optionalBool(_ name: String) -> Bool? {
-    if case .bool(let value) = optionalValue(name) { return value }
-    return nil
-  }
+  func values(_ name: String) throws(PipelineError) -> [Value] { try required(name, stage.values(name)) }
 
-  func optionalDuration(_ name: String) -> Duration? {
-    if case .duration(let duration) = stage.arguments[name] { return duration }
-    return nil
-  }
+  func marble(_ name: String) throws(PipelineError) -> MarbleDiagram { try required(name, stage.marble(name)) }
 
   func stride(_ name: String) throws(PipelineError) -> VirtualScheduler.SchedulerTimeType.Stride {
-    guard let duration = optionalDuration(name) else { throw bug("no checked '\(name)'") }
-    return .init(duration)
-  }
-
-  func optionalName(_ name: String) -> String? {
-    if case .name(let value) = stage.arguments[name] { return value }
-    return nil
-  }
-
-  func values(_ name: String) throws(PipelineError) -> [Value] {
-    guard case .values(let values, _) = stage.arguments[name] else { throw bug("no checked '\(name)'") }
-    return values
-  }
-
-  func marble(_ name: String) throws(PipelineError) -> MarbleDiagram {
-    guard case .marble(let diagram) = stage.arguments[name] else { throw bug("no checked '\(name)'") }
-    return diagram
+    .init(try required(name, stage.duration(name)))
   }
 
   /// A combinator's inputs with their elements made of the type they were joined into, as the

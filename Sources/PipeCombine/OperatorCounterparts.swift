@@ -75,7 +75,7 @@ extension Counterparts {
         "Combine sends a window's element when the window ends (and holds the finish for it); AA when one arrives"
     ) { input in
       input.upstream.throttle(
-        for: try input.stride("interval"), scheduler: input.scheduler, latest: input.optionalBool("latest") ?? true
+        for: try input.stride("interval"), scheduler: input.scheduler, latest: input.stage.bool("latest") ?? true
       ).eraseToAnyPublisher()
     },
     Counterpart(
@@ -91,7 +91,7 @@ extension Counterparts {
     .none("adjacentPairs", "Combine has no adjacentPairs; scan keeping the previous element"),
     Counterpart("reductions", "tryScan(_:_:)") { input in
       let next = try input.closure("next")
-      guard let initial = input.optionalValue("initial") else {
+      guard let initial = input.stage.value("initial") else {
         throw Unmatched(
           "Combine's scan needs a first result; AA's reductions without one starts from the first element")
       }
@@ -99,7 +99,7 @@ extension Counterparts {
     },
     Counterpart("chunks", "collect(_:); with every: collect(.byTimeOrCount(…)) (pipesh's own†)") { input in
       let count = try input.int("count")
-      guard input.optionalDuration("every") != nil else {
+      guard input.stage.duration("every") != nil else {
         return input.upstream.collect(count).map { Value.array($0) }.eraseToAnyPublisher()
       }
       return CollectByTimeOrCount(
@@ -116,7 +116,7 @@ extension Counterparts {
       case .string("unbounded"): size = Int.max
       case let other: throw input.bug("a buffer of size \(other.printed)")
       }
-      switch input.optionalName("policy") ?? "bounded" {
+      switch input.stage.word("policy") ?? "bounded" {
       case "newest":
         return input.upstream.buffer(size: size, prefetch: .keepFull, whenFull: .dropOldest).eraseToAnyPublisher()
       case "oldest":

@@ -22,7 +22,7 @@ extension Counterparts {
       }.eraseToAnyPublisher()
     },
     Counterpart("range", "Publishers.Sequence (stride(from:through:by:).publisher)") { input in
-      let (from, through, by) = (try input.value("from"), try input.value("through"), input.optionalValue("by"))
+      let (from, through, by) = (try input.value("from"), try input.value("through"), input.stage.value("by"))
       if case .int(let a) = from, case .int(let b) = through, case .int(let step) = by ?? .int(1) {
         return Publishers.Sequence(sequence: stride(from: a, through: b, by: step).lazy.map { Value.int($0) })
           .eraseToAnyPublisher()
@@ -39,7 +39,7 @@ extension Counterparts {
     Counterpart("marble", "PassthroughSubject + sends scheduled per step", origin: .virtualSource) {
       input in
       let diagram = try input.marble("diagram")
-      let tick = VirtualScheduler.SchedulerTimeType.Stride(input.optionalDuration("tick") ?? .seconds(1))
+      let tick = VirtualScheduler.SchedulerTimeType.Stride(input.stage.duration("tick") ?? .seconds(1))
       let scheduler = input.scheduler
       let stage = input.stage.text
       return Deferred { () -> PassthroughSubject<Value, any Error> in
@@ -77,8 +77,7 @@ extension Counterparts {
       Empty(completeImmediately: false).eraseToAnyPublisher()
     },
     Counterpart("fail", "Fail(error:)") { input in
-      guard case .string(let message) = input.optionalValue("message") else { throw input.bug("no checked 'message'") }
-      return Fail(error: PipelineError(stage: input.stage.text, message: message)).eraseToAnyPublisher()
+      Fail(error: PipelineError(stage: input.stage.text, message: try input.string("message"))).eraseToAnyPublisher()
     },
   ]
 }

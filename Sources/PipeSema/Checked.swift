@@ -51,6 +51,57 @@ public struct CheckedStage: Sendable {
   }
 }
 
+/// Reading a checked argument by name: nil when the stage has no argument of that name and kind.
+/// What builds a stage (the runtime's node, `compare`'s publisher) reports a missing required
+/// one as a bug of pipesh's.
+extension CheckedStage {
+  public func value(_ name: String) -> Value? {
+    if case .value(let value, _) = arguments[name] { return value }
+    return nil
+  }
+
+  public func int(_ name: String) -> Int? {
+    if case .int(let value) = value(name) { return value }
+    return nil
+  }
+
+  public func string(_ name: String) -> String? {
+    if case .string(let value) = value(name) { return value }
+    return nil
+  }
+
+  public func bool(_ name: String) -> Bool? {
+    if case .bool(let value) = value(name) { return value }
+    return nil
+  }
+
+  public func values(_ name: String) -> [Value]? {
+    if case .values(let values, _) = arguments[name] { return values }
+    return nil
+  }
+
+  public func duration(_ name: String) -> Duration? {
+    if case .duration(let duration) = arguments[name] { return duration }
+    return nil
+  }
+
+  /// A name argument (`buffer … policy: newest`, `channel NAME`).
+  public func word(_ name: String) -> String? {
+    if case .name(let word) = arguments[name] { return word }
+    return nil
+  }
+
+  public func closure(_ name: String) -> TypedExpr? {
+    if case .closure(let expr) = arguments[name] { return expr }
+    return nil
+  }
+
+  public func marble(_ name: String) -> MarbleDiagram? {
+    if case .marble(let diagram) = arguments[name] { return diagram }
+    return nil
+  }
+}
+
 /// A checked pipeline: a source, stages, and (at top level) a sink.
 public struct CheckedPipeline: Sendable {
   public let stages: [CheckedStage]

@@ -93,57 +93,32 @@ struct StageInput {
   }
 
   func closure(_ name: String) throws(PipelineError) -> CompiledClosure {
-    guard case .closure(let expr) = stage.arguments[name] else { throw missing(name) }
-    return Evaluator(stage: stage.text, nodeID: nodeID).compile(expr)
+    Evaluator(stage: stage.text, nodeID: nodeID).compile(try required(name, stage.closure(name)))
   }
 
-  func optionalValue(_ name: String) -> Value? {
-    if case .value(let value, _) = stage.arguments[name] { return value }
-    return nil
-  }
+  func optionalValue(_ name: String) -> Value? { stage.value(name) }
 
-  func value(_ name: String) throws(PipelineError) -> Value { try required(name, optionalValue(name)) }
+  func value(_ name: String) throws(PipelineError) -> Value { try required(name, stage.value(name)) }
 
-  func values(_ name: String) throws(PipelineError) -> [Value] {
-    guard case .values(let values, _) = stage.arguments[name] else { throw missing(name) }
-    return values
-  }
+  func values(_ name: String) throws(PipelineError) -> [Value] { try required(name, stage.values(name)) }
 
-  func optionalInt(_ name: String) -> Int? {
-    if case .int(let value) = optionalValue(name) { return value }
-    return nil
-  }
+  func optionalInt(_ name: String) -> Int? { stage.int(name) }
 
-  func int(_ name: String) throws(PipelineError) -> Int { try required(name, optionalInt(name)) }
+  func int(_ name: String) throws(PipelineError) -> Int { try required(name, stage.int(name)) }
 
-  func optionalString(_ name: String) -> String? {
-    if case .string(let value) = optionalValue(name) { return value }
-    return nil
-  }
+  func optionalString(_ name: String) -> String? { stage.string(name) }
 
-  func string(_ name: String) throws(PipelineError) -> String { try required(name, optionalString(name)) }
+  func string(_ name: String) throws(PipelineError) -> String { try required(name, stage.string(name)) }
 
-  func optionalBool(_ name: String) -> Bool? {
-    if case .bool(let value) = optionalValue(name) { return value }
-    return nil
-  }
+  func optionalBool(_ name: String) -> Bool? { stage.bool(name) }
 
-  func optionalDuration(_ name: String) -> Duration? {
-    if case .duration(let duration) = stage.arguments[name] { return duration }
-    return nil
-  }
+  func optionalDuration(_ name: String) -> Duration? { stage.duration(name) }
 
-  func duration(_ name: String) throws(PipelineError) -> Duration { try required(name, optionalDuration(name)) }
+  func duration(_ name: String) throws(PipelineError) -> Duration { try required(name, stage.duration(name)) }
 
-  func optionalName(_ name: String) -> String? {
-    if case .name(let value) = stage.arguments[name] { return value }
-    return nil
-  }
+  func optionalName(_ name: String) -> String? { stage.word(name) }
 
-  func name(_ name: String) throws(PipelineError) -> String { try required(name, optionalName(name)) }
+  func name(_ name: String) throws(PipelineError) -> String { try required(name, stage.word(name)) }
 
-  func marble(_ name: String) throws(PipelineError) -> MarbleDiagram {
-    guard case .marble(let diagram) = stage.arguments[name] else { throw missing(name) }
-    return diagram
-  }
+  func marble(_ name: String) throws(PipelineError) -> MarbleDiagram { try required(name, stage.marble(name)) }
 }

@@ -22,12 +22,13 @@ extension Shell {
   func compare(_ pipeline: CheckedPipeline, tick chosen: Duration? = nil) async {
     let tick = chosen ?? pipeline.marbleTick ?? .seconds(1)
     let drawn = await drawnRun(pipeline, tick: tick)
+    let drained = pipeline.withDrainSinkIfImplicit()
     let combine = CombineSide.run(
-      pipeline.withDrainSinkIfImplicit(), tick: tick, limit: tick * DiagramRecorder.maximumColumns,
-      maximumEvents: DrawObserver.maximumEvents)
-    let implicitSink = pipeline.withDrainSinkIfImplicit().sink?.text != pipeline.sink?.text
+      drained, tick: tick, limit: tick * DiagramRecorder.maximumColumns, maximumEvents: DrawObserver.maximumEvents)
+    // As draw does, an implicit sink gets no row.
+    let implicitSink = drained.sink?.text != pipeline.sink?.text
     let combineRows = combine.rows.filter { !(implicitSink && $0.isSink) }
-    let table = ComparisonTable(aa: drawn.rows.map { ($0.text, $0.line) }, combine: combineRows)
+    let table = ComparisonTable(aa: drawn.rows, combine: combineRows)
     for line in table.lines { console.line(line) }
     if drawn.stopped || combine.stopped { console.line(DrawnRun.stoppedMessage("compare"), to: .error) }
   }

@@ -27,7 +27,7 @@ extension Shell {
   /// What `draw` (and `compare`, for the AA side) records of one run.
   struct DrawnRun {
     /// One row per node, source first, a combinator's inputs before it; an implicit sink is left out.
-    let rows: [(text: String, line: String, isSink: Bool)]
+    let rows: [(text: String, line: String)]
     /// Whether the run was stopped at the widest diagram or the most events.
     let stopped: Bool
 
@@ -58,7 +58,7 @@ extension Shell {
     let implicitSink = drained.sink?.text != pipeline.sink?.text
     let nodes = Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }
     return DrawnRun(
-      rows: nodes.map { ($0.text, observer.line(for: $0, tick: tick), $0.isSink) },
+      rows: nodes.map { ($0.text, observer.line(for: $0, tick: tick)) },
       stopped: stopped.withLock { $0 } || observer.overflowed)
   }
 }
