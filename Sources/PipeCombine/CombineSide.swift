@@ -150,9 +150,10 @@ public enum CombineSide {
       }
     }
 
-    /// The publisher with its events recorded on `recorded`'s line (OpenCombine's handleEvents).
+    /// The publisher with its events recorded on `recorded`'s line (OpenCombine's handleEvents),
+    /// its subscription always handed over before its end (`SubscriptionFirst`).
     private func tap(_ publisher: ValuePublisher, _ recorded: Recorded) -> ValuePublisher {
-      publisher.handleEvents(
+      SubscriptionFirst(upstream: publisher).handleEvents(
         receiveOutput: { [unowned self] value in record(recorded, .value(value.printed)) },
         receiveCompletion: { [unowned self] completion in
           switch completion {
