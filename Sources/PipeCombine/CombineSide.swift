@@ -32,22 +32,41 @@ public enum CombineSide {
     public let stopped: Bool
   }
 
-  /// Runs `pipeline` on a virtual scheduler of its own until it ends, or until `limit` (the
-  /// widest diagram) or `maximumEvents` stops it; times are drawn in columns of `tick`.
-  public static func run(_ pipeline: CheckedPipeline, tick: Duration, limit: Duration, maximumEvents: Int) -> Result {
+  /// Runs `pipeline` on a virtual scheduler of its own until every sink has its end, or until
+  /// `limit` (the widest diagram), `maximumEvents` or `isInterrupted` (asked now and then: Ctrl-C)
+  /// stops it; times are drawn in columns of `tick`.
+  public static func run(
+    _ pipeline: CheckedPipeline, tick: Duration, limit: Duration, maximumEvents: Int,
+    isInterrupted: () -> Bool = { false }
+  ) -> Result {
     let builder = Builder(tick: tick, maximumEvents: maximumEvents)
     let publisher = builder.build(pipeline)
     let sink = Subscribers.Sink<Value, any Error>(
-      receiveCompletion: { [builder] _ in builder.completed = true }, receiveValue: { _ in })
+      receiveCompletion: { [builder] _ in
+        builder.completed = true
+        builder.openSinks -= 1
+      }, receiveValue: { _ in })
     builder.stop = { sink.cancel() }
-    publisher?.subscribe(sink)
+    if let publisher {
+      builder.openSinks += 1
+      publisher.subscribe(sink)
+    }
     // Where a stage has no counterpart, the stages before it still run, into sinks of their own.
     let partial = builder.dangling.map { dangling in
-      let sink = Subscribers.Sink<Value, any Error>(receiveCompletion: { _ in }, receiveValue: { _ in })
+      builder.openSinks += 1
+      let sink = Subscribers.Sink<Value, any Error>(
+        receiveCompletion: { [builder] _ in builder.openSinks -= 1 }, receiveValue: { _ in })
       dangling.subscribe(sink)
       return sink
     }
-    builder.scheduler.run(until: .init(nanoseconds: 0).advanced(by: .init(limit)))
+    // Once every sink has its end nothing more can be drawn, though timers may still repeat
+    // (OpenCombine's timeout keeps its timer after it fired): the run stops there.
+    var asked = 0
+    builder.scheduler.run(until: .init(nanoseconds: 0).advanced(by: .init(limit))) {
+      asked += 1
+      if asked % 1024 == 0, isInterrupted() { return false }
+      return builder.openSinks > 0 && !builder.overflowed
+    }
     // What still runs at the limit is cancelled there, as the AA side cancels its job.
     sink.cancel()
     for sink in partial { sink.cancel() }
@@ -65,6 +84,8 @@ public enum CombineSide {
     var events = 0
     var overflowed = false
     var completed = false
+    /// Sinks subscribed that have not had their end yet.
+    var openSinks = 0
     var stop: () -> Void = {}
     /// The publishers whose consumer has no counterpart: they run into sinks of their own.
     var dangling: [ValuePublisher] = []

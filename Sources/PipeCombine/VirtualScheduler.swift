@@ -131,10 +131,12 @@ public final class VirtualScheduler: Scheduler {
     queue.insert(entry, at: low)
   }
 
-  /// Performs the queued actions, earliest first, until none is left or the next one comes after
-  /// `limit`; `now` ends at the last action's time, or at `limit` when actions were left.
-  public func run(until limit: SchedulerTimeType) {
+  /// Performs the queued actions, earliest first, until none is left, the next one comes after
+  /// `limit`, or `proceed` (asked before each action) says no more; `now` ends at the last action's
+  /// time, or at `limit` when actions were left.
+  public func run(until limit: SchedulerTimeType, while proceed: () -> Bool = { true }) {
     while let first = queue.first, first.time <= limit {
+      guard proceed() else { return }
       queue.removeFirst()
       now = first.time
       first.action()

@@ -74,12 +74,12 @@ public final class Shell: @unchecked Sendable {
   /// there is one) runs, and stops again the moment `body` returns. With `interruptible`, Ctrl-C
   /// cancels `body`'s task; `onStall` is called once if nothing on the clock can run any more.
   func waitFor(
-    on clock: VirtualDriver? = nil, interruptible: Bool = true, onStall: (@Sendable () -> Void)? = nil,
-    since baseline: Int? = nil, _ body: @escaping @Sendable () async -> Void
+    on clock: VirtualDriver? = nil, runningClock: Bool = true, interruptible: Bool = true,
+    onStall: (@Sendable () -> Void)? = nil, since baseline: Int? = nil, _ body: @escaping @Sendable () async -> Void
   ) async {
     let interruptsBefore = baseline ?? interruptsAtStatement.load(ordering: .relaxed)
     let operation: @Sendable () async -> Void
-    if let driver = clock ?? driverBox.withLock({ $0 }) {
+    if runningClock, let driver = clock ?? driverBox.withLock({ $0 }) {
       operation = { await driver.run(until: body, onStall: onStall) }
     } else {
       operation = body
@@ -92,6 +92,20 @@ public final class Shell: @unchecked Sendable {
     }
     await task.value
     if interruptible { waitingTask.withLock { $0 = nil } }
+  }
+
+  /// Runs synchronous work that asks `Task.isCancelled` now and then (compare's Combine side) in a
+  /// task of its own, which Ctrl-C cancels; the session's clock stands still meanwhile.
+  func interruptibly<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    let task = Task { work() }
+    await waitFor(runningClock: false) {
+      await withTaskCancellationHandler {
+        _ = await task.value
+      } onCancel: {
+        task.cancel()
+      }
+    }
+    return await task.value
   }
 
   /// Waits for each job in turn.
@@ -183,6 +197,8 @@ public final class Shell: @unchecked Sendable {
   /// Runs a whole script: checked as a whole first, nothing runs on an error. Returns the exit status.
   public func runScript(_ source: SourceFile) async -> Int32 {
     let status = await runScriptInline(source)
+    // Ctrl-C stops this wait for the background jobs too; they are cancelled then, and end promptly.
+    if !(quitRequested || wasInterrupted) { await waitForAll(jobs.all) }
     if quitRequested || wasInterrupted {
       jobs.cancelAll()
     }

@@ -1,4 +1,3 @@
-import AsyncAlgorithms
 import Locking
 import PipeSema
 
@@ -12,269 +11,309 @@ extension Operators {
           "runs the pipeline for each element ($0 in its arguments); a new element cancels the pipeline of the one before",
         parameters: [.positional("body", .pipeline, "a pipeline; $0 in its arguments stands for the element")],
         example: "timer 2.5 | take 2 | flatMapLatest { timer 1 | take ($0 + 3) } | print time: true",
-        implementation: "flatMapLatest(_:)", typing: Typing.body),
+        implementation: "own (swift-async-algorithms 1.1.4's flatMapLatest(_:) loses errors and hangs)",
+        typing: Typing.body),
       build: { input in
-        ValueSequence(ShieldedFlatMapLatest(upstream: input.upstream, body: try ElementBody(input, supersedes: true)))
+        let body = try ElementBody(input, supersedes: true)
+        return ValueSequence(FlatMapLatestSequence(upstream: input.upstream) { body.sequence(for: $0) })
       })
   }
 }
 
-/// swift-async-algorithms 1.1.4's `flatMapLatest(_:)`, worked around bugs that leave a job
-/// running for ever:
-/// - it records an element's task only after starting it, outside its lock: a pipeline that
-///   ends before that is taken as still running, and when the upstream then ends flatMapLatest
-///   waits for it for ever. So the ends of the upstream and of the latest element's pipeline are
-///   watched here (`LatestEnds`): once both have ended nothing more can come, and a consumer still
-///   waiting is let go (its question is cancelled, which flatMapLatest answers with `nil`).
-/// - cancelled while a consumer waits in `next()` (`zip` ending its other side), or with its
-///   iterator dropped, it leaves its tasks waiting. So, as for `debounce`, its `next()` runs in a
-///   task nobody else cancels; a cancelled or departed consumer stops the upstream and the
-///   elements' pipelines instead (`UpstreamStop`) and asks it to its end from a task of its own,
-///   which then ends every task of it.
-/// - `innerTaskStarted` writes its state outside its lock: on the real clock an element's task
-///   that runs at once can lose its wait for demand and then wait for ever, even once a newer
-///   element cancels it. So each element's pipeline is let go of when a newer element comes
-///   (`ClosableIterator`): its nodes end then, whatever becomes of the task. (On the virtual clock
-///   every task runs on one thread, and the element's task starts only after that write.)
-struct ShieldedFlatMapLatest: AsyncSequence, Sendable {
+/// pipesh's own `flatMapLatest`, with the semantics of swift-async-algorithms' `flatMapLatest(_:)`:
+/// the upstream is read eagerly by a task of its own; each element starts its pipeline in a task
+/// and cancels the one before; only the latest pipeline's elements go out, one per `next()`; it
+/// finishes once the upstream and the latest pipeline have finished, and fails at once with the
+/// first error of the upstream or of the latest pipeline.
+///
+/// AA 1.1.4's own could not be shielded into doing this: it records an element's task outside its
+/// lock (an ended pipeline taken as running: the job never ends), loses the latest pipeline's
+/// error once the upstream has finished, waits for the running pipeline's next element before it
+/// passes on the upstream's failure, and a consumer cancelled while an element's pipeline throws
+/// leaves it waiting, so that neither Ctrl-C nor `cancel` ended the job.
+struct FlatMapLatestSequence: AsyncSequence, Sendable {
   typealias Element = Value
   let upstream: ValueSequence
-  let body: ElementBody
+  let transform: @Sendable (Value) -> ValueSequence
 
   func makeAsyncIterator() -> Iterator {
-    let stop = UpstreamStop()
-    let ends = LatestEnds()
-    let body = self.body
-    let upstream = Watched(base: ValueSequence(StoppableUpstream(base: upstream, stop: stop))) { finished in
-      ends.upstreamEnded()
-      if finished, stop.isStopped { throw UpstreamStopped() }
-    }
-    let current = Locked<ClosableIterator?>(nil)
-    let latest = upstream.flatMapLatest { element in
-      let generation = ends.started()
-      let pipeline = ClosableIterator(body.sequence(for: element).makeAsyncIterator())
-      current.withLock { current in
-        current?.close()
-        current = pipeline
-      }
-      let stoppable = ValueSequence(StoppableUpstream(base: ValueSequence(pipeline), stop: stop))
-      return ValueSequence(Watched(base: stoppable) { _ in ends.ended(generation) })
-    }
-    return Iterator(
-      latest: IteratorCell(ValueSequence(latest).makeAsyncIterator()), stop: stop, ends: ends, current: current)
+    Iterator(storage: FlatMapLatestStorage(upstream: upstream, transform: transform))
   }
 
   final class Iterator: AsyncIteratorProtocol {
-    private let latest: IteratorCell
-    private let stop: UpstreamStop
-    private let ends: LatestEnds
-    private let current: Locked<ClosableIterator?>
-    private var ended = false
+    private let storage: FlatMapLatestStorage
 
-    init(latest: IteratorCell, stop: UpstreamStop, ends: LatestEnds, current: Locked<ClosableIterator?>) {
-      self.latest = latest
-      self.stop = stop
-      self.ends = ends
-      self.current = current
+    init(storage: FlatMapLatestStorage) {
+      self.storage = storage
     }
 
     func next() async throws -> Value? {
-      guard !ended else { return nil }
-      guard !Task.isCancelled else {
-        finish()
-        return nil
-      }
-      let latest = latest
-      let answer = Task { try await latest.next() }
-      ends.whenBothEnded { answer.cancel() }
-      defer { ends.whenBothEnded(nil) }
-      do {
-        let value = try await withTaskCancellationHandler {
-          try await answer.value
-        } onCancel: { [stop] in
-          stop.stop()
-        }
-        if Task.isCancelled {
-          finish()
-          return nil
-        }
-        if value == nil { ended = true }
-        return value
-      } catch {
-        if Task.isCancelled {
-          finish()
-          return nil
-        }
-        ended = true
-        throw error
-      }
-    }
-
-    /// Stops the upstream and the elements' pipelines, and asks flatMapLatest to its end from a
-    /// task of its own, so that its tasks end.
-    private func finish() {
-      ended = true
-      stop.stop()
-      current.withLock { $0?.close() }
-      let latest = latest
-      Task {
-        while (try? await latest.next()) != nil {}
-      }
+      try await storage.next()
     }
 
     deinit {
-      if !ended { finish() }
+      storage.iteratorDropped()
     }
   }
 }
 
-/// Why flatMapLatest's upstream ended when it was stopped: an error, so that flatMapLatest ends
-/// whatever it believes of its element's task.
-struct UpstreamStopped: Error {}
+/// Every state and transition of one `flatMapLatest` iteration; holds no lock and causes no effect.
+struct FlatMapLatestStateMachine {
+  typealias Consumer = UnsafeContinuation<Value?, any Error>
+  typealias DemandWaiter = UnsafeContinuation<Bool, Never>
 
-/// Whether flatMapLatest's upstream and its latest element's pipeline have ended; once both
-/// have, it calls what the waiting consumer left (`whenBothEnded`).
-final class LatestEnds: Sendable {
-  private struct State {
-    var upstreamEnded = false
-    var latest = 0
-    var latestEnded = true
-    var action: (@Sendable () -> Void)?
-
-    var bothEnded: Bool { upstreamEnded && latestEnded }
+  /// Where the iteration stands.
+  enum Phase {
+    /// No one has asked yet: the upstream task is not started.
+    case idle
+    /// The upstream task runs, or has finished and the latest element's pipeline runs.
+    case running
+    /// An error came while no consumer waited: it is the answer to the next question.
+    case failing(any Error)
+    /// The consumer got its last answer, or stopped asking: nothing more goes out.
+    case terminated
   }
 
-  private let state = Locked(State())
-
-  func upstreamEnded() {
-    update { $0.upstreamEnded = true }
+  /// What to do outside the lock.
+  enum Action {
+    /// Start the upstream task, then store it with `upstreamStarted`.
+    case startUpstream
+    /// Resume the waiting consumer with an element or its end.
+    case resumeConsumer(Consumer, Result<Value?, any Error>)
+    /// Let an element's task ask its pipeline for an element (true) or tell it to stop (false).
+    case resumeDemand(DemandWaiter, Bool)
+    /// Cancel these tasks, tell the waiting element's task to stop, and answer the consumer:
+    /// an element was superseded, or the iteration ended.
+    case stop([Task<Void, Never>], demand: DemandWaiter?, answer: (Consumer, Result<Value?, any Error>)?)
+    /// Nothing to do.
+    case none
   }
 
-  /// A new element's pipeline starts; returns its generation.
-  func started() -> Int {
-    state.withLock { state in
-      state.latest += 1
-      state.latestEnded = false
-      return state.latest
+  private(set) var phase = Phase.idle
+  private var upstreamTask: Task<Void, Never>?
+  private var upstreamEnded = false
+  /// The latest element's number; older pipelines' elements and ends are ignored.
+  private var generation = 0
+  private var latestTask: Task<Void, Never>?
+  /// Whether the latest element's pipeline has finished (true before the first element).
+  private var latestEnded = true
+  /// The consumer waiting in `next()`.
+  private var consumer: Consumer?
+  /// The latest element's task, waiting for a consumer before it asks its pipeline.
+  private var demand: (generation: Int, waiter: DemandWaiter)?
+
+  private var isRunning: Bool {
+    if case .running = phase { return true }
+    return false
+  }
+
+  /// The consumer asks for the next element.
+  mutating func nextRequested(_ continuation: Consumer) -> Action {
+    switch phase {
+    case .terminated:
+      return .resumeConsumer(continuation, .success(nil))
+    case .failing(let error):
+      phase = .terminated
+      return .resumeConsumer(continuation, .failure(error))
+    case .idle:
+      phase = .running
+      consumer = continuation
+      return .startUpstream
+    case .running:
+      consumer = continuation
+      if upstreamEnded && latestEnded { return end(with: .success(nil)) }
+      guard let demand, demand.generation == generation else { return .none }
+      self.demand = nil
+      return .resumeDemand(demand.waiter, true)
     }
   }
 
-  /// An element's pipeline ended; only the latest one's end counts.
-  func ended(_ generation: Int) {
-    update { state in
-      if generation == state.latest { state.latestEnded = true }
-    }
+  /// The upstream task was made; it is cancelled at once if everything ended meanwhile.
+  mutating func upstreamStarted(_ task: Task<Void, Never>) -> Action {
+    guard isRunning else { return .stop([task], demand: nil, answer: nil) }
+    upstreamTask = task
+    return .none
   }
 
-  /// Calls `action` once both have ended (at once if they have); nil forgets it.
-  func whenBothEnded(_ action: (@Sendable () -> Void)?) {
-    update { $0.action = action }
+  /// The upstream sent an element: its generation and what to do with the pipeline before it, or
+  /// nil when nothing more is wanted.
+  mutating func elementArrived() -> (generation: Int, action: Action)? {
+    guard isRunning else { return nil }
+    generation += 1
+    latestEnded = false
+    let superseded = latestTask.map { [$0] } ?? []
+    latestTask = nil
+    let waiting = demand?.waiter
+    demand = nil
+    return (generation, .stop(superseded, demand: waiting, answer: nil))
   }
 
-  private func update(_ change: (inout State) -> Void) {
-    let action = state.withLock { state -> (@Sendable () -> Void)? in
-      change(&state)
-      guard state.bothEnded, let action = state.action else { return nil }
-      state.action = nil
-      return action
+  /// The task of element `generation` was made.
+  mutating func latestStarted(_ task: Task<Void, Never>, generation: Int) -> Action {
+    guard isRunning, generation == self.generation else { return .stop([task], demand: nil, answer: nil) }
+    latestTask = task
+    return .none
+  }
+
+  /// Element `generation`'s task waits to ask its pipeline: at once when the consumer waits.
+  mutating func demandAwaited(generation: Int, _ waiter: DemandWaiter) -> Action {
+    guard isRunning, generation == self.generation else { return .resumeDemand(waiter, false) }
+    if consumer != nil { return .resumeDemand(waiter, true) }
+    demand = (generation, waiter)
+    return .none
+  }
+
+  /// Element `generation`'s pipeline sent `value`.
+  mutating func elementProduced(_ value: Value, generation: Int) -> Action {
+    guard isRunning, generation == self.generation, let consumer else { return .none }
+    self.consumer = nil
+    return .resumeConsumer(consumer, .success(value))
+  }
+
+  /// Element `generation`'s pipeline finished.
+  mutating func latestFinished(generation: Int) -> Action {
+    guard isRunning, generation == self.generation else { return .none }
+    latestEnded = true
+    latestTask = nil
+    return upstreamEnded && consumer != nil ? end(with: .success(nil)) : .none
+  }
+
+  /// The upstream finished.
+  mutating func upstreamFinished() -> Action {
+    guard isRunning else { return .none }
+    upstreamEnded = true
+    upstreamTask = nil
+    return latestEnded && consumer != nil ? end(with: .success(nil)) : .none
+  }
+
+  /// The upstream (`generation` nil) or element `generation`'s pipeline failed: the first error
+  /// ends everything, answered now or at the consumer's next question.
+  mutating func failed(_ error: any Error, generation: Int?) -> Action {
+    guard isRunning, generation == nil || generation == self.generation else { return .none }
+    return end(with: .failure(error))
+  }
+
+  /// The consumer's task was cancelled, or its iterator dropped: everything stops.
+  mutating func consumerLeft() -> Action {
+    guard isRunning else {
+      phase = .terminated
+      return .none
     }
-    action?()
+    return end(with: .success(nil))
+  }
+
+  /// Ends the iteration: every task is cancelled, and the consumer gets `answer` now or, for an
+  /// error when none waits, at its next question.
+  private mutating func end(with answer: Result<Value?, any Error>) -> Action {
+    let tasks = [upstreamTask, latestTask].compactMap { $0 }
+    upstreamTask = nil
+    latestTask = nil
+    let waiting = demand?.waiter
+    demand = nil
+    let consumer = self.consumer
+    self.consumer = nil
+    if consumer == nil, case .failure(let error) = answer {
+      phase = .failing(error)
+    } else {
+      phase = .terminated
+    }
+    return .stop(tasks, demand: waiting, answer: consumer.map { ($0, answer) })
   }
 }
 
-/// A sequence that calls `ended` when it ends (`true` when it finished, `false` when it threw);
-/// `ended` may throw instead of finishing.
-struct Watched: AsyncSequence, Sendable {
-  typealias Element = Value
-  let base: ValueSequence
-  let ended: @Sendable (_ finished: Bool) throws -> Void
+/// The tasks and continuations of one `flatMapLatest` iteration around its state machine.
+final class FlatMapLatestStorage: Sendable {
+  private let machine = Locked(FlatMapLatestStateMachine())
+  private let upstream: ValueSequence
+  private let transform: @Sendable (Value) -> ValueSequence
 
-  func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator(), ended: ended) }
-
-  struct Iterator: AsyncIteratorProtocol {
-    var base: ValueSequence.Iterator
-    let ended: @Sendable (Bool) throws -> Void
-
-    mutating func next() async throws -> Value? {
-      do {
-        guard let value = try await base.next() else {
-          try ended(true)
-          return nil
-        }
-        return value
-      } catch {
-        try ended(false)
-        throw error
-      }
-    }
-  }
-}
-
-/// An element's pipeline that flatMapLatest's task asks, which can be let go of from outside: once
-/// closed, its iterator (and so every node of the pipeline) is released, at once or when the
-/// question in flight is answered, and it answers `nil` after.
-final class ClosableIterator: AsyncSequence, Sendable {
-  typealias Element = Value
-  private let state: Locked<(iterator: ValueSequence.Iterator?, asking: Bool, closed: Bool)>
-
-  init(_ iterator: ValueSequence.Iterator) {
-    state = Locked((HandOver(iterator).iterator, false, false))
+  init(upstream: ValueSequence, transform: @escaping @Sendable (Value) -> ValueSequence) {
+    self.upstream = upstream
+    self.transform = transform
   }
 
-  func makeAsyncIterator() -> Iterator { Iterator(owner: self) }
-
-  struct Iterator: AsyncIteratorProtocol {
-    let owner: ClosableIterator
-
-    func next() async throws -> Value? { try await owner.next() }
-  }
-
-  private func next() async throws -> Value? {
-    let taken = state.withLock { state -> HandOver? in
-      guard !state.closed, !state.asking, let iterator = state.iterator else { return nil }
-      state.asking = true
-      return HandOver(iterator)
-    }
-    guard var iterator = taken?.iterator else { return nil }
-    var value: Value?
-    do {
-      value = try await iterator.next()
-    } catch {
-      put(nil)
-      throw error
-    }
-    // An ended pipeline is let go of at once: its nodes end as they would in flatMapLatest's task.
-    put(value == nil ? nil : HandOver(iterator))
-    return value
-  }
-
-  private func put(_ kept: HandOver?) {
-    let released = state.withLock { state -> HandOver? in
-      state.asking = false
-      if state.closed { return kept }
-      state.iterator = kept?.iterator
+  func next() async throws -> Value? {
+    guard !Task.isCancelled else {
+      perform(machine.withLock { $0.consumerLeft() })
       return nil
     }
-    _ = released
-  }
-
-  func close() {
-    // Released outside the lock: the nodes end as their iterators go.
-    let released = state.withLock { state -> HandOver? in
-      state.closed = true
-      guard !state.asking, let iterator = state.iterator else { return nil }
-      state.iterator = nil
-      return HandOver(iterator)
+    return try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { (continuation: FlatMapLatestStateMachine.Consumer) in
+        perform(machine.withLock { $0.nextRequested(continuation) })
+      }
+    } onCancel: {
+      perform(machine.withLock { $0.consumerLeft() })
     }
-    _ = released
   }
 
-  /// Moves an iterator across the lock: only one task asks it at a time.
-  private struct HandOver: @unchecked Sendable {
-    let iterator: ValueSequence.Iterator
+  func iteratorDropped() {
+    perform(machine.withLock { $0.consumerLeft() })
+  }
 
-    init(_ iterator: ValueSequence.Iterator) {
-      self.iterator = iterator
+  private func perform(_ action: FlatMapLatestStateMachine.Action) {
+    switch action {
+    case .startUpstream:
+      let task = Task { await self.readUpstream() }
+      perform(machine.withLock { $0.upstreamStarted(task) })
+    case .resumeConsumer(let consumer, let result):
+      consumer.resume(with: result)
+    case .resumeDemand(let waiter, let ask):
+      waiter.resume(returning: ask)
+    case .stop(let tasks, let demand, let answer):
+      for task in tasks { task.cancel() }
+      demand?.resume(returning: false)
+      if let (consumer, result) = answer { consumer.resume(with: result) }
+    case .none:
+      break
+    }
+  }
+
+  /// The upstream task: every element starts its pipeline's task and cancels the one before.
+  private func readUpstream() async {
+    do {
+      for try await element in upstream {
+        // Built first: it marks the pipeline before it superseded, so that pipeline's nodes end
+        // as "cancelled (newer element)".
+        let pipeline = transform(element)
+        guard let (generation, action) = machine.withLock({ $0.elementArrived() }) else { return }
+        perform(action)
+        let task = Task { await self.readLatest(pipeline, generation: generation) }
+        perform(machine.withLock { $0.latestStarted(task, generation: generation) })
+      }
+      guard !Task.isCancelled else { return }
+      perform(machine.withLock { $0.upstreamFinished() })
+    } catch {
+      guard !Task.isCancelled else { return }
+      perform(machine.withLock { $0.failed(error, generation: nil) })
+    }
+  }
+
+  /// An element's task: asks its pipeline for an element only while the consumer waits for one.
+  private func readLatest(_ pipeline: ValueSequence, generation: Int) async {
+    var iterator = pipeline.makeAsyncIterator()
+    do {
+      while await demanded(generation) {
+        guard let value = try await iterator.next() else {
+          guard !Task.isCancelled else { return }
+          return perform(machine.withLock { $0.latestFinished(generation: generation) })
+        }
+        perform(machine.withLock { $0.elementProduced(value, generation: generation) })
+      }
+    } catch {
+      guard !Task.isCancelled else { return }
+      perform(machine.withLock { $0.failed(error, generation: generation) })
+    }
+  }
+
+  /// Waits until the consumer asks; false when this element's pipeline is no longer wanted.
+  private func demanded(_ generation: Int) async -> Bool {
+    guard !Task.isCancelled else { return false }
+    return await withTaskCancellationHandler {
+      await withUnsafeContinuation { (waiter: FlatMapLatestStateMachine.DemandWaiter) in
+        perform(machine.withLock { $0.demandAwaited(generation: generation, waiter) })
+      }
+    } onCancel: {
+      // The machine resumes the waiter when it cancels the task (a newer element, the end).
     }
   }
 }

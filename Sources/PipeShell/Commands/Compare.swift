@@ -23,8 +23,11 @@ extension Shell {
     let tick = chosen ?? pipeline.marbleTick ?? .seconds(1)
     let drawn = await drawnRun(pipeline, tick: tick)
     let drained = pipeline.withDrainSinkIfImplicit()
-    let combine = CombineSide.run(
-      drained, tick: tick, limit: tick * DiagramRecorder.maximumColumns, maximumEvents: DrawObserver.maximumEvents)
+    let combine = await interruptibly {
+      CombineSide.run(
+        drained, tick: tick, limit: tick * DiagramRecorder.maximumColumns, maximumEvents: DrawObserver.maximumEvents,
+        isInterrupted: { Task.isCancelled })
+    }
     // As draw does, an implicit sink gets no row.
     let implicitSink = drained.sink?.text != pipeline.sink?.text
     let combineRows = combine.rows.filter { !(implicitSink && $0.isSink) }

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Every wait of a script stops on Ctrl-C (SIGINT), with status 130: a foreground job, the wait for
+/// background jobs at the end of the script, `compare` and `draw` at any interval, and `load` of a
+/// FIFO nobody writes to. Each script prints `ready` first, so the signal comes once it runs.
+@Suite("Ctrl-C stops every wait")
+struct InterruptTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    let arguments: [String]
+    let script: String
+    var testDescription: String { (arguments + [script]).joined(separator: " ") }
+  }
+
+  static let cases: [Case] = ["--virtual-time"].flatMap { clock in
+    [[clock], []].flatMap { arguments in
+      [
+        "timer 1 | flatMapLatest { never }",
+        "merge(from 3, from 4) | flatMapLatest { timer 1 | flatMapLatest { never } }",
+        "timer 1 | drain &",
+        "timer 1 | flatMapLatest { timer 0.5 } | drain &",
+        "compare never | timeout 1ms",
+        "draw never | timeout 1ms",
+        "compare timer 0.001 | map { $0 * 2 }",
+      ].map { Case(arguments: arguments, script: "from \"ready\"\n" + $0) }
+    }
+  }
+
+  @Test(arguments: cases)
+  func sigintEndsTheScript(_ test: Case) throws {
+    let result = try Self.interrupted(test.arguments + ["-c", test.script])
+    #expect(!result.timedOut, "did not end after SIGINT")
+    #expect(result.status == 130, "\(result.stderr)")
+  }
+
+  /// `load` of a FIFO with no writer waits for one without blocking the shell: Ctrl-C ends it.
+  @Test func loadOfAFifoWithoutWriterStops() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-fifo-\(UUID())").path
+    #expect(mkfifo(path, 0o600) == 0)
+    defer { unlink(path) }
+    for script in ["load \"\(path)\"", "lines \"\(path)\" | print"] {
+      let result = try Self.interrupted(["-c", "from \"ready\"\n" + script])
+      #expect(!result.timedOut, "\(script) did not end after SIGINT")
+      #expect(result.status == 130, "\(script): \(result.stderr)")
+    }
+  }
+
+  /// Runs pipesh, sends SIGINT once it printed `ready`, and waits for its end (killed after 20 s).
+  static func interrupted(_ arguments: [String]) throws -> Pipesh.Result {
+    let process = Process()
+    process.executableURL = Pipesh.executable
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    process.environment = environment
+    let output = ClosingPipe()
+    let error = ClosingPipe()
+    process.standardOutput = output.fileHandleForWriting
+    process.standardError = error.fileHandleForWriting
+    process.standardInput = FileHandle.nullDevice
+    try ClosingPipe.spawning.withLock { try process.run() }
+    try output.fileHandleForWriting.close()
+    try error.fileHandleForWriting.close()
+    var seen = ""
+    while !seen.contains("ready\n") {
+      let data = output.fileHandleForReading.availableData
+      if data.isEmpty { break }
+      seen += String(decoding: data, as: UTF8.self)
+    }
+    kill(process.processIdentifier, SIGINT)
+    let killed = NSLock()
+    nonisolated(unsafe) var timedOut = false
+    let watchdog = DispatchWorkItem {
+      killed.withLock { timedOut = true }
+      kill(process.processIdentifier, SIGKILL)
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
+    let rest = output.fileHandleForReading.readDataToEndOfFile()
+    let errors = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    watchdog.cancel()
+    return Pipesh.Result(
+      stdout: seen + String(decoding: rest, as: UTF8.self), stderr: String(decoding: errors, as: UTF8.self),
+      status: process.terminationStatus, timedOut: killed.withLock { timedOut })
+  }
+}
