@@ -28,7 +28,7 @@ public struct PipeClock: Clock, Sendable {
   let kind: Kind
 
   /// The virtual clock's driver, or nil for the real clock.
-  var driver: VirtualDriver? {
+  public var driver: VirtualDriver? {
     if case .virtual(let driver) = kind { return driver }
     return nil
   }

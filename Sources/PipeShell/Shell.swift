@@ -72,19 +72,43 @@ public final class Shell: @unchecked Sendable {
 
   /// Waits until `body` returns. Meanwhile `clock` (by default the session's virtual clock, if
   /// there is one) runs, and stops again the moment `body` returns. With `interruptible`, Ctrl-C
-  /// cancels `body`'s task; `onStall` is called once if nothing on the clock can run any more.
+  /// cancels `body`'s task. When nothing on the virtual clock can run any more and no deadline is
+  /// due (and no real-clock job could change that), what `body` waits for can never happen: a
+  /// deadlock. Then `onDeadlock` says what waits on what (on the clock's thread), the session's
+  /// status becomes 1, and `body`'s task is cancelled.
   func waitFor(
     on clock: VirtualDriver? = nil, runningClock: Bool = true, interruptible: Bool = true,
-    onStall: (@Sendable () -> Void)? = nil, since baseline: Int? = nil, _ body: @escaping @Sendable () async -> Void
+    onDeadlock: (@Sendable () -> Void)? = nil, since baseline: Int? = nil, _ body: @escaping @Sendable () async -> Void
   ) async {
     let interruptsBefore = baseline ?? interruptsAtStatement.load(ordering: .relaxed)
     let operation: @Sendable () async -> Void
+    // The task, and whether a deadlock came before it was stored here (it is cancelled then).
+    let waiting = Locked<(task: Task<Void, Never>?, deadlocked: Bool)>((nil, false))
     if runningClock, let driver = clock ?? driverBox.withLock({ $0 }) {
-      operation = { await driver.run(until: body, onStall: onStall) }
+      var onStall: (@Sendable () -> Void)?
+      if let onDeadlock {
+        onStall = { [self] in
+          // A job on the real clock may still send or end: not a deadlock.
+          guard jobs.running.allSatisfy({ $0.context.clock.driver != nil }) else { return }
+          anyFailed.store(true, ordering: .relaxed)
+          onDeadlock()
+          waiting.withLock { waiting in
+            waiting.deadlocked = true
+            return waiting.task
+          }?.cancel()
+        }
+      }
+      let stalled = onStall
+      operation = { await driver.run(until: body, onStall: stalled) }
     } else {
       operation = body
     }
     let task = Task { await operation() }
+    let deadlocked = waiting.withLock { waiting in
+      waiting.task = task
+      return waiting.deadlocked
+    }
+    if deadlocked { task.cancel() }
     if interruptible {
       waitingTask.withLock { $0 = task }
       // A script that was interrupted waits for nothing more.
@@ -92,6 +116,31 @@ public final class Shell: @unchecked Sendable {
     }
     await task.value
     if interruptible { waitingTask.withLock { $0 = nil } }
+  }
+
+  /// Where running jobs wait: `job 1 waits at 'channel c of: Int', job 2 waits at 'never'`
+  /// (without `job N` for one job when `naming` is false).
+  func waitingPlaces(_ jobs: [Job], naming: Bool = true) -> String {
+    jobs.filter { $0.state == .running }.map { job in
+      let places = Self.waitingNodes(job.nodes).map { "'\($0)'" }
+      let subject = naming ? "job \(job.id) waits" : "waits"
+      return places.isEmpty ? subject : subject + " at " + places.joined(separator: " and ")
+    }.joined(separator: ", ")
+  }
+
+  /// The running nodes a job waits at: sources that wait for something outside the job (a
+  /// channel, `never`) and `into` sinks waiting for a consumer.
+  private static func waitingNodes(_ nodes: [Node]) -> [String] {
+    var places: [String] = []
+    for (index, node) in nodes.enumerated() {
+      for input in node.inputs { places += waitingNodes(input) }
+      for child in node.children?.all ?? [] { places += waitingNodes(child) }
+      guard node.state == .running else { continue }
+      let waitsOutside = node.detail?.hasSuffix("Channel") == true || node.text == "never"
+      if index == 0 && waitsOutside { places.append(node.text) }
+      if node.isSink && node.text.hasPrefix("into ") { places.append(node.text) }
+    }
+    return places
   }
 
   /// Runs synchronous work that asks `Task.isCancelled` now and then (compare's Combine side) in a
@@ -108,9 +157,17 @@ public final class Shell: @unchecked Sendable {
     return await task.value
   }
 
-  /// Waits for each job in turn.
-  public func waitForAll(_ jobs: [Job], interruptible: Bool = true) async {
-    await waitFor(interruptible: interruptible) {
+  /// Waits for each job in turn; `deadlock` names the wait when it is one (`wait`).
+  public func waitForAll(_ jobs: [Job], interruptible: Bool = true, deadlock: String? = nil) async {
+    var onDeadlock: (@Sendable () -> Void)?
+    if let deadlock {
+      onDeadlock = { [self] in
+        console.line(
+          "error: \(deadlock): \(waitingPlaces(jobs)) while every job waits and no timer is due", to: .error)
+      }
+    }
+    let reported = onDeadlock
+    await waitFor(interruptible: interruptible, onDeadlock: reported) {
       for job in jobs {
         await job.wait()
         if Task.isCancelled { return }
@@ -197,9 +254,10 @@ public final class Shell: @unchecked Sendable {
   /// Runs a whole script: checked as a whole first, nothing runs on an error. Returns the exit status.
   public func runScript(_ source: SourceFile) async -> Int32 {
     let status = await runScriptInline(source)
-    // Ctrl-C stops this wait for the background jobs too; they are cancelled then, and end promptly.
-    if !(quitRequested || wasInterrupted) { await waitForAll(jobs.all) }
-    if quitRequested || wasInterrupted {
+    // Ctrl-C stops this wait for the background jobs too, and so does a deadlock; they are
+    // cancelled then, and end promptly.
+    if !(quitRequested || wasInterrupted) { await waitForAll(jobs.all, deadlock: "deadlock at the end of the script") }
+    if quitRequested || wasInterrupted || !jobs.running.isEmpty {
       jobs.cancelAll()
     }
     await waitForAll(jobs.all, interruptible: false)
@@ -317,7 +375,18 @@ public final class Shell: @unchecked Sendable {
   /// a second Ctrl-C stops waiting for a job that does not end.
   func runForeground(_ job: Job, on clock: VirtualDriver? = nil) async {
     foreground.withLock { $0 = job }
-    await waitFor(on: clock) { await job.wait() }
+    // A job on the real clock may wait for something outside: only a virtual one can deadlock.
+    var onDeadlock: (@Sendable () -> Void)?
+    if job.context.clock.driver != nil {
+      onDeadlock = { [self] in
+        console.line(
+          "error: [\(job.id)] deadlock: \(waitingPlaces([job], naming: false)) while every job waits and no timer is "
+            + "due: cancelled", to: .error)
+        job.cancel()
+      }
+    }
+    let reported = onDeadlock
+    await waitFor(on: clock, onDeadlock: reported) { await job.wait() }
     // Interrupted: wait for the cancelled job to end, unless Ctrl-C comes again.
     if job.state == .running {
       await waitFor(on: clock, since: interrupts.load(ordering: .relaxed)) { await job.wait() }

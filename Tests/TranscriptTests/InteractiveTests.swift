@@ -150,23 +150,38 @@ struct InteractiveTests {
     try terminal.expectExit(130)
   }
 
-  @Test("Ctrl-C stops a script whose send no consumer takes", arguments: [[], ["--virtual-time"]])
-  func ctrlCStopsASendNoOneTakes(_ options: [String]) throws {
+  @Test func ctrlCStopsAScriptWhoseSendNoConsumerTakes() throws {
     let path = try script("channel c of: Int | take 1 | print &\nsend c 1 2\nwait\n")
-    let terminal = try Terminal(arguments: options + [path])
+    let terminal = try Terminal(arguments: [path])
     try terminal.expect("send: waiting for a consumer of 'c' to take 2 (Ctrl-C stops)\n")
     terminal.type("\u{3}")
     try terminal.expect("send: stopped, no consumer took 2\n")
     try terminal.expectExit(130)
   }
 
+  /// On the virtual clock nothing can ever take the value: a named deadlock, and the script goes on.
+  @Test func aSendNothingCanTakeIsADeadlockOnTheVirtualClock() throws {
+    let path = try script("channel c of: Int | take 1 | print &\nsend c 1 2\nfrom \"after\" | print\n")
+    let terminal = try Terminal(arguments: ["--virtual-time", path])
+    try terminal.expect(
+      "error: send: deadlock: nothing can take 2 from channel 'c': every job waits and no timer is due\n")
+    try terminal.expect("after\n")
+    try terminal.expectExit(1)
+  }
+
   @Test func ctrlCStopsASendAtThePrompt() throws {
-    let terminal = try Terminal(arguments: ["--virtual-time"])
+    let terminal = try Terminal(arguments: [])
     try terminal.expect("pipesh[0]> ")
     terminal.type("send c 5\r")
     try terminal.expect("send: waiting for a consumer of 'c' to take 5 (Ctrl-C stops)\n")
     terminal.type("\u{3}")
     try terminal.expect("send: stopped, no consumer took 5\n")
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("clock virtual\r")
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("send d 7\r")
+    try terminal.expect(
+      "error: send: deadlock: nothing can take 7 from channel 'd': every job waits and no timer is due\n")
     try terminal.expect("pipesh[0]> ")
     terminal.type("wait\r")
     try terminal.expect("pipesh[0]> ")

@@ -15,7 +15,7 @@ extension Commands {
         }
         waited.append(job)
       }
-      await shell.waitForAll(ids?.isEmpty ?? true ? shell.jobs.running : waited)
+      await shell.waitForAll(ids?.isEmpty ?? true ? shell.jobs.running : waited, deadlock: "wait: deadlock")
     }.example("timer 1 | take 2 | print time: true &\nwait 1\nfrom \"after the wait\"")
   }
 }
