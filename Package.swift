@@ -10,10 +10,10 @@ let package = Package(
     .executable(name: "pipesh", targets: ["pipesh"])
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
+    .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
   ],
   targets: [
     .systemLibrary(
@@ -50,7 +50,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "pipesh",
-      dependencies: ["PipeShell", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+      dependencies: [
+        "PipeShell", "PipeRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       swiftSettings: strict
     ),
     .executableTarget(

@@ -51,6 +51,15 @@ public final class LineEditor: @unchecked Sendable {
     }
   }
 
+  /// libedit reads characters as the C library's locale says: in the C locale, which a program
+  /// has until it sets one, it drops every byte of a character beyond ASCII, typed or pasted (and
+  /// the history file keeps the mangled line). So the character type comes from the environment,
+  /// and is UTF-8 when the environment names none that is.
+  private static func useUTF8Characters() {
+    setlocale(LC_CTYPE, "")
+    if String(cString: nl_langinfo(nl_item(CODESET))) != "UTF-8" { setlocale(LC_CTYPE, "C.UTF-8") }
+  }
+
   private static func promptPointer() -> UnsafeMutablePointer<CChar>? {
     prompts.withLock { $0.interned[$0.current] }
   }
@@ -60,6 +69,7 @@ public final class LineEditor: @unchecked Sendable {
   public var promptProvider: (@Sendable () -> String)?
 
   public init?(program: String, historyPath: String, completer: @escaping Completer) {
+    Self.useUTF8Characters()
     guard let editLine = pipe_el_init(program), let history = pipe_history_init() else { return nil }
     self.editLine = editLine
     self.history = history

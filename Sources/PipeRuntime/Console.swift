@@ -75,6 +75,12 @@ public final class Console: Sendable {
     if !pending.isEmpty { Self.write(pending, to: 1) }
   }
 
+  /// Writes `text` to standard output at once, unbuffered; a write error ends pipesh as any
+  /// output's does (`--help > /dev/full`: status 1).
+  public static func writeNow(_ text: String) {
+    write(Array(text.utf8), to: 1)
+  }
+
   static func write(_ bytes: [UInt8], to descriptor: Int32) {
     bytes.withUnsafeBytes { buffer in
       var offset = 0

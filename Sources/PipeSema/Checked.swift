@@ -134,13 +134,23 @@ public struct Binding: Sendable {
   public let elementType: ValueType?
   /// Whether checking it failed; uses then report nothing more.
   public let isBroken: Bool
+  /// How many stages one use of it expands to, fragments within it included.
+  let stageCount: Int
+  /// 1, plus the depth of the deepest fragment it uses.
+  let depth: Int
 }
 
 /// What the checker knows between statements: `let` bindings and channel types.
 public struct Environment: Sendable {
   /// The operators pipelines are checked against (the runtime's registry).
   public let operators: SignatureTable
+  /// The latest binding of each name.
   public var bindings: [String: Binding] = [:]
+  /// Every binding of each name, oldest first: a fragment's names mean what they meant where it
+  /// was defined (a `let` that names itself means the one before).
+  private var history: [String: [Binding]] = [:]
+  /// Only bindings made before this id are seen (inside a fragment: those before it).
+  var scopeLimit = Int.max
   public var channels: [String: ValueType] = [:]
   /// Channels whose type was guessed from a later `send` before checking: a declaration
   /// (`of: TYPE`) overrides the guess, and the `send` is the one reported.
@@ -148,6 +158,18 @@ public struct Environment: Sendable {
   /// Channels some statement fails: the session makes them as `AsyncThrowingChannel`s.
   public internal(set) var failingChannels: Set<String> = []
   var nextBindingID = 1
+
+  /// The binding `name` means here.
+  func binding(named name: String) -> Binding? {
+    if let latest = bindings[name], latest.id < scopeLimit { return latest }
+    return history[name]?.last { $0.id < scopeLimit }
+  }
+
+  /// Adds a binding; it hides the one of the same name from here on.
+  mutating func bind(_ binding: Binding) {
+    bindings[binding.name] = binding
+    history[binding.name, default: []].append(binding)
+  }
 
   /// The shell's commands (the shell's registry).
   public let commands: CommandTable

@@ -92,17 +92,21 @@ public struct Checker {
     let first = pipeline.stages.first
     let isSource = first.map { isSourceStage($0) } ?? true
     var elementType: ValueType?
-    if isSource {
+    let expansion = expansion(of: pipeline)
+    if !withinExpansionLimits(pipeline) {
+      // Not checked: checking expands it.
+    } else if isSource {
       elementType = checkPipeline(pipeline, input: nil, allowSink: false)?.elementType
     } else {
       for stage in pipeline.stages { _ = resolveName(of: stage) }
     }
-    let broken = diagnostics.count > before
+    let broken = diagnostics.count > before || expansion.usesBroken
     let binding = Binding(
       name: name.name, id: environment.nextBindingID, pipeline: pipeline, source: source, isSource: isSource,
-      elementType: elementType, isBroken: broken)
+      elementType: elementType, isBroken: broken, stageCount: expansion.stages,
+      depth: expansion.depth + 1)
     environment.nextBindingID += 1
-    environment.bindings[name.name] = binding
+    environment.bind(binding)
     return broken ? nil : .binding(binding)
   }
 
@@ -110,7 +114,7 @@ public struct Checker {
     switch stage.kind {
     case .group, .combinator, .missing: return true
     case .call(let name, _):
-      if let binding = environment.bindings[name.name] { return binding.isSource }
+      if let binding = environment.binding(named: name.name) { return binding.isSource }
       return environment.operators[name.name].map { $0.role == .source || $0.role == .combinator } ?? true
     }
   }
@@ -118,7 +122,7 @@ public struct Checker {
   /// Reports an unknown stage name; true when it is known.
   private mutating func resolveName(of stage: Stage) -> Bool {
     guard case .call(let name, _) = stage.kind else { return true }
-    if environment.operators[name.name] != nil || environment.bindings[name.name] != nil { return true }
+    if environment.operators[name.name] != nil || environment.binding(named: name.name) != nil { return true }
     reportUnknown(name)
     return false
   }
@@ -144,7 +148,9 @@ public struct Checker {
 
   /// A pipeline run as a statement: a sink is added when it has none.
   public mutating func checkTopLevel(_ pipeline: Pipeline) -> CheckedPipeline? {
-    guard let checked = checkPipeline(pipeline, input: nil, allowSink: true) else { return nil }
+    guard withinExpansionLimits(pipeline), let checked = checkPipeline(pipeline, input: nil, allowSink: true) else {
+      return nil
+    }
     if checked.sink != nil { return checked }
     let sink = environment.operators.implicitSink
     let print = CheckedStage(
@@ -180,6 +186,11 @@ public struct Checker {
       }
       stages.append(contentsOf: checked)
       current = checked.last?.outputType
+      if let type = current, type.depth > Self.maximumTypeDepth {
+        diagnostics.append(SemaMessages.typeTooDeep(type, stage.range))
+        failed = true
+        break
+      }
     }
     if failed { return nil }
     if !allowSink, let sink = stages.last, sink.role == .sink {
@@ -207,7 +218,7 @@ public struct Checker {
       ]
     case .combinator(let name, let inputs):
       guard let signature = environment.operators[name.name], signature.role == .combinator else {
-        if environment.operators[name.name] == nil, environment.bindings[name.name] == nil {
+        if environment.operators[name.name] == nil, environment.binding(named: name.name) == nil {
           reportUnknown(name)
         } else {
           diagnostics.append(
@@ -250,7 +261,7 @@ public struct Checker {
           inputs: valid, inputType: nil, outputType: output)
       ]
     case .call(let name, let arguments):
-      if let binding = environment.bindings[name.name] {
+      if let binding = environment.binding(named: name.name) {
         return expand(binding, at: stage, arguments: arguments, input: input, isSourcePosition: isSourcePosition)
       }
       guard let signature = environment.operators[name.name] else {

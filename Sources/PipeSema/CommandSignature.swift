@@ -40,6 +40,17 @@ public enum CommandArguments: Sendable {
   case failure(channel: String, message: String)
 }
 
+extension CommandArguments {
+  /// The channel a `close NAME` or `fail NAME "…"` names.
+  var channel: String? {
+    switch self {
+    case .word(let word): word
+    case .failure(let channel, _): channel
+    default: nil
+    }
+  }
+}
+
 /// A shell command as the parser and the checker see it: its name, its form, its help.
 public struct CommandSignature: Sendable {
   public let name: String
@@ -47,12 +58,16 @@ public struct CommandSignature: Sendable {
   /// `cancel N… | cancel all`
   public let usage: String
   public let summary: String
+  /// Whether its first word names a channel that must exist already (`close`, `fail`): a typo
+  /// would otherwise leave the real channel open.
+  public let namesKnownChannel: Bool
 
-  public init(_ name: String, _ form: CommandForm, usage: String, summary: String) {
+  public init(_ name: String, _ form: CommandForm, usage: String, summary: String, namesKnownChannel: Bool = false) {
     self.name = name
     self.form = form
     self.usage = usage
     self.summary = summary
+    self.namesKnownChannel = namesKnownChannel
   }
 
   var takesPipeline: Bool {
@@ -110,7 +125,10 @@ extension Checker {
         read = reading.fail("expected a pipeline")
         break
       }
-      let checked = partial ? checkPipeline(pipeline, input: nil, allowSink: true) : checkTopLevel(pipeline)
+      let checked =
+        partial
+        ? (withinExpansionLimits(pipeline) ? checkPipeline(pipeline, input: nil, allowSink: true) : nil)
+        : checkTopLevel(pipeline)
       let optionValues = reading.options(options, source: source)
       read = checked.flatMap { checked in optionValues.map { .pipeline(checked, options: $0) } }
     case .values: read = checkSend(&reading)
@@ -123,6 +141,10 @@ extension Checker {
       if case .failure(let channel, _) = read { environment.failingChannels.insert(channel) }
     }
     diagnosticsAppend(reading.diagnostics)
+    if signature.namesKnownChannel, let channel = read?.channel, environment.channels[channel] == nil {
+      report(SemaMessages.unknownChannel(channel, arguments.first?.range ?? range, known: environment.channels.keys))
+      return nil
+    }
     return read.map { CheckedCommand(name: name.name, arguments: $0) }
   }
 

@@ -24,7 +24,7 @@ extension Checker {
       return nil
     }
     var inner = Checker(environment: environment, source: binding.source)
-    inner.environment.bindings[binding.name] = nil  // no recursion through its own name
+    inner.environment.scopeLimit = binding.id
     let checked = inner.checkPipeline(binding.pipeline, input: input, allowSink: false)
     for (name, type) in inner.environment.channels where environment.channels[name] == nil {
       environment.channels[name] = type
@@ -45,5 +45,72 @@ extension Checker {
       node: .shared(binding.id), role: .source, text: binding.name, range: stage.range, arguments: [:], inputs: [hot],
       inputType: nil, outputType: hot.elementType)
     return [shared] + checked.stages[(shareIndex + 1)...]
+  }
+}
+
+/// What a pipeline expands to, worked out from its syntax and its fragments' own (nothing is
+/// expanded to count it).
+struct Expansion {
+  /// Stages, each use of a fragment counted as all of its own; saturates far past the limit.
+  var stages = 0
+  /// How deep fragments use fragments: a fragment that uses none is 1.
+  var depth = 0
+  /// Whether it uses a fragment whose definition was reported: nothing more is said then.
+  var usesBroken = false
+}
+
+extension Checker {
+  /// The most stages a statement may expand to, fragments included.
+  public static let maximumStages = 10_000
+  /// The deepest chain of fragments using fragments (each level is checked inside the last).
+  public static let maximumFragmentDepth = 64
+  /// The deepest element type: tuples, arrays and optionals within each other.
+  public static let maximumTypeDepth = 64
+
+  func expansion(of pipeline: Pipeline) -> Expansion {
+    var total = Expansion()
+    func add(_ inner: Expansion) {
+      total.stages = min(total.stages + inner.stages, Self.maximumStages * 1000)
+      total.depth = max(total.depth, inner.depth)
+      total.usesBroken = total.usesBroken || inner.usesBroken
+    }
+    for stage in pipeline.stages {
+      switch stage.kind {
+      case .missing:
+        add(Expansion(stages: 1))
+      case .group(let inner):
+        add(Expansion(stages: 1))
+        add(expansion(of: inner))
+      case .combinator(_, let inputs):
+        add(Expansion(stages: 1))
+        for input in inputs { add(expansion(of: input)) }
+      case .call(let name, let arguments):
+        if let binding = environment.binding(named: name.name) {
+          add(Expansion(stages: binding.stageCount, depth: binding.depth, usesBroken: binding.isBroken))
+        } else {
+          add(Expansion(stages: 1))
+        }
+        for argument in arguments {
+          if case .pipeline(let body) = argument.value.kind { add(expansion(of: body)) }
+        }
+      }
+    }
+    return total
+  }
+
+  /// Reports a pipeline that expands to more than `maximumStages` stages or uses fragments
+  /// nested deeper than `maximumFragmentDepth`; true when it does neither.
+  mutating func withinExpansionLimits(_ pipeline: Pipeline) -> Bool {
+    let expansion = expansion(of: pipeline)
+    if expansion.usesBroken { return true }
+    if expansion.stages > Self.maximumStages {
+      report(SemaMessages.tooManyStages(expansion.stages, pipeline.range))
+      return false
+    }
+    if expansion.depth > Self.maximumFragmentDepth {
+      report(SemaMessages.fragmentsTooDeep(expansion.depth, pipeline.range))
+      return false
+    }
+    return true
   }
 }

@@ -2,6 +2,38 @@ import PipeSyntax
 
 /// The checker's diagnostics, one static factory each, with a stable id.
 enum SemaMessages {
+  static func unknownChannel(_ name: String, _ range: SourceRange, known: some Sequence<String>) -> Diagnostic {
+    let note =
+      NameSuggester.suggestion(for: name, in: known).map { "did you mean '\($0)'?" }
+      ?? "a channel is made by 'channel NAME of: TYPE', 'into NAME' or 'send NAME …'"
+    return Diagnostic(id: "unknown-channel", message: "no channel '\(name)'", range: range, notes: [note])
+  }
+
+  static func tooManyStages(_ count: Int, _ range: SourceRange) -> Diagnostic {
+    let shown = count >= Checker.maximumStages * 1000 ? "more than \(Checker.maximumStages * 1000)" : "\(count)"
+    return Diagnostic(
+      id: "too-many-stages",
+      message: "this expands to \(shown) stages, and a statement may have at most \(Checker.maximumStages)",
+      range: range,
+      notes: ["each use of a fragment adds all its stages: a fragment used twice in the next one doubles them"])
+  }
+
+  static func fragmentsTooDeep(_ depth: Int, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "fragments-too-deep",
+      message:
+        "this uses fragments \(depth) deep (a fragment that uses a fragment that uses …), and pipesh allows at most \(Checker.maximumFragmentDepth)",
+      range: range, notes: ["write the innermost fragments out in the one that uses them"])
+  }
+
+  static func typeTooDeep(_ type: ValueType, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "type-too-deep",
+      message:
+        "the elements here nest \(type.depth) levels deep (tuples, arrays, optionals), and pipesh allows at most \(Checker.maximumTypeDepth)",
+      range: range)
+  }
+
   static func unknownOperator(_ name: String, _ range: SourceRange) -> Diagnostic {
     Diagnostic(id: "unknown-operator", message: "unknown operator '\(name)'", range: range)
   }

@@ -10,6 +10,16 @@ public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
   /// The element type of a source that emits nothing (`empty`, `never`, `fail`); it fits any type.
   case never
 
+  /// How deep tuples, arrays and optionals nest: `Int` is 1, `[[Int]]` is 3.
+  public var depth: Int {
+    switch self {
+    case .int, .double, .string, .bool, .never: 1
+    case .tuple(let members): 1 + (members.map(\.depth).max() ?? 0)
+    case .array(let element): 1 + element.depth
+    case .optional(let wrapped): 1 + wrapped.depth
+    }
+  }
+
   public var description: String {
     switch self {
     case .int: "Int"

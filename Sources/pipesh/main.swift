@@ -1,4 +1,5 @@
 import ArgumentParser
+import PipeRuntime
 import PipeShell
 
 #if canImport(Glibc)
@@ -58,8 +59,9 @@ struct Pipesh: AsyncParsableCommand {
 
 // Operators such as share() keep their consumers in a Dictionary; with Swift's per-process hash
 // seed their order, and so a virtual-time run's output, would differ from run to run. pipesh runs
-// itself once more with deterministic hashing so the same script prints the same bytes every time.
-if getenv("SWIFT_DETERMINISTIC_HASHING") == nil {
+// itself once more with deterministic hashing so the same script prints the same bytes every time,
+// whatever the environment said about hashing (`SWIFT_DETERMINISTIC_HASHING=0` too).
+if getenv("SWIFT_DETERMINISTIC_HASHING").map({ String(cString: $0) }) != "1" {
   setenv("SWIFT_DETERMINISTIC_HASHING", "1", 1)
   execv("/proc/self/exe", CommandLine.unsafeArgv)
 }
@@ -71,7 +73,8 @@ do {
   let code = Pipesh.exitCode(for: error)
   let message = Pipesh.fullMessage(for: error)
   if code == .success {
-    print(message)
+    // --help and --version: a write error (`> /dev/full`) is reported like any other output's.
+    Console.writeNow(message + "\n")
     exit(0)
   }
   FileOutput.error(message)

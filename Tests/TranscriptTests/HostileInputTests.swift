@@ -86,10 +86,11 @@ struct HostileInputTests {
     #expect(complained.isEmpty)
   }
 
-  @Test func aFullDiskIsAnError() throws {
+  @Test(arguments: [["-c", "from 1 2 3"], ["--help"], ["--version"]])
+  func aFullDiskIsAnError(_ arguments: [String]) throws {
     let process = Process()
     process.executableURL = Pipesh.executable
-    process.arguments = ["-c", "from 1 2 3"]
+    process.arguments = arguments
     process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
     let error = ClosingPipe()
     process.standardError = error.fileHandleForWriting

@@ -159,6 +159,19 @@ struct InteractiveTests {
     try terminal.expectExit(130)
   }
 
+  /// Characters beyond ASCII, typed or pasted, reach the statement whole (libedit in a UTF-8 locale,
+  /// whatever the environment's).
+  @Test func nonASCIICharactersAreKept() throws {
+    let terminal = try Terminal(arguments: [])
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("from \"añb\" \"日本\" | map { \"\\($0.count) \\($0)\" }\r")
+    try terminal.expect("3 añb")
+    try terminal.expect("2 日本")
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
   /// On the virtual clock nothing can ever take the value: a named deadlock, and the script goes on.
   @Test func aSendNothingCanTakeIsADeadlockOnTheVirtualClock() throws {
     let path = try script("channel c of: Int | take 1 | print &\nsend c 1 2\nfrom \"after\" | print\n")

@@ -242,6 +242,20 @@ struct DeterminismTests {
   }
 }
 
+extension DeterminismTests {
+  /// pipesh runs itself with deterministic hashing whatever the environment says about it.
+  @Test func hashingSettingsInTheEnvironmentChangeNothing() throws {
+    let first = try Pipesh.run(["--virtual-time", "-c", Self.script])
+    for setting in ["0", "1", "", "yes"] {
+      for _ in 1...5 {
+        let again = try Pipesh.run(
+          ["--virtual-time", "-c", Self.script], environment: ["SWIFT_DETERMINISTIC_HASHING": setting])
+        #expect(again.stdout == first.stdout, "SWIFT_DETERMINISTIC_HASHING=\(setting)")
+      }
+    }
+  }
+}
+
 /// Starting and cancelling 1,000 background jobs in the shell leaves nothing of them running.
 @Suite("lifetimes")
 struct LifetimeTests {

@@ -105,10 +105,12 @@ struct Command: Sendable {
   /// A command on one bare word, one of `choices` when given.
   static func word(
     _ name: String, usage: String, summary: String, choices: [String]? = nil, missing: String,
-    run: @escaping @Sendable (Shell, String) async -> Void
+    namesKnownChannel: Bool = false, run: @escaping @Sendable (Shell, String) async -> Void
   ) -> Command {
     reading(
-      CommandSignature(name, .word(choices: choices, missing: missing), usage: usage, summary: summary),
+      CommandSignature(
+        name, .word(choices: choices, missing: missing), usage: usage, summary: summary,
+        namesKnownChannel: namesKnownChannel),
       { if case .word(let word) = $0 { word } else { nil } }, run)
   }
 
@@ -145,7 +147,7 @@ struct Command: Sendable {
     run: @escaping @Sendable (Shell, String, String) async -> Void
   ) -> Command {
     reading(
-      CommandSignature(name, .failure, usage: usage, summary: summary),
+      CommandSignature(name, .failure, usage: usage, summary: summary, namesKnownChannel: true),
       { if case .failure(let channel, let message) = $0 { (channel, message) } else { nil } },
       { shell, read in await run(shell, read.0, read.1) })
   }
