@@ -157,7 +157,7 @@ extension Checker {
       switch (parameter.kind, value) {
       case (.int, .int), (.number, .int), (.number, .double), (.string, .string), (.bool, .bool), (.value, _):
         return .value(value, type)
-      case (.count, .int(let count)) where count >= 0:
+      case (.count, .int(let count)) where count >= 0, (.positiveCount, .int(let count)) where count >= 1:
         return .value(value, type)
       default:
         return mismatch(expectedText(parameter.kind))
@@ -193,7 +193,7 @@ extension Checker {
     let type = typed.type
     typedText = "'\(type)'"
     switch parameter.kind {
-    case .int, .count:
+    case .int, .count, .positiveCount:
       guard type == .int else { return mismatch("an integer") }
     case .number, .duration, .durationOrZero:
       guard type == .int || type == .double else {
@@ -250,6 +250,7 @@ extension Checker {
     switch kind {
     case .int: "an integer"
     case .count: "an integer, 0 or more"
+    case .positiveCount: "an integer, 1 or more"
     case .number: "a number"
     case .string: "a string"
     case .bool: "true or false"

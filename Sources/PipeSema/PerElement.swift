@@ -82,6 +82,8 @@ extension CheckedStage {
     switch (parameter.kind, value) {
     case (.count, .int(let count)) where count < 0:
       throw ElementArgumentError(stage: text, message: "\(name) must be 0 or more, not \(count)")
+    case (.positiveCount, .int(let count)) where count < 1:
+      throw ElementArgumentError(stage: text, message: "\(name) must be 1 or more, not \(count)")
     case (.duration, _), (.durationOrZero, _):
       let seconds: Double
       switch value {
@@ -95,6 +97,10 @@ extension CheckedStage {
           stage: text, message: "\(name) must be at most 1000000000s (about 31 years), not \(value.printed)")
       }
       let zero = parameter.kind == .durationOrZero
+      if seconds > 0 && duration == .zero && !zero {
+        // More than zero, but less than the clocks' resolution: the rule it broke is that one.
+        throw ElementArgumentError(stage: text, message: "\(name) must be at least 1ns, not \(value.printed)")
+      }
       guard duration > .zero || (zero && duration == .zero) else {
         throw ElementArgumentError(
           stage: text, message: "\(name) must be \(zero ? "0 or more" : "more than zero"), not \(value.printed)")

@@ -18,6 +18,8 @@ public enum ParameterKind: Sendable, Hashable {
   case int
   /// An integer literal, 0 or more.
   case count
+  /// An integer literal, 1 or more (`chunks 0` would never emit).
+  case positiveCount
   /// An Int or Double literal.
   case number
   /// A duration (`250ms`) or a number of seconds, more than zero.

@@ -9,16 +9,12 @@ extension Operators {
         "chunks", .operator, usage: "chunks N [every: INTERVAL]",
         summary: "emits arrays of N elements (or fewer, when the interval ends first or the input ends)",
         parameters: [
-          .positional("count", .count, "the size of a chunk"),
+          .positional("count", .positiveCount, "the size of a chunk"),
           .labelled("every", .duration, "also end a chunk this often"),
         ],
         example: "range 1 7 | chunks 3", implementation: "chunks(ofCount:) / chunks(ofCount:or:) with a timer"
       ) { typing in
-        if typing.int("count") == 0 {
-          typing.error("a chunk needs at least 1 element", at: "count")
-          return nil
-        }
-        return .array(typing.input)
+        .array(typing.input)
       },
       build: { input in
         let count = try input.int("count")
