@@ -335,6 +335,13 @@ public struct Checker {
     -> ValueType?
   {
     guard let name = typing.name("name") else { return nil }
+    if let word = typing.name("throws") {
+      guard word == "throws" else {
+        typing.error("after the channel's type only 'throws' may stand, not '\(word)'", at: "throws")
+        return nil
+      }
+      environment.failingChannels.insert(name)
+    }
     let known = environment.channels[name]
     if end == .sending {
       if let known, ValueType.join(known, typing.input) != known {

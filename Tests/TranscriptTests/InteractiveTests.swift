@@ -159,6 +159,27 @@ struct InteractiveTests {
     try terminal.expectExit(130)
   }
 
+  /// `help fail`'s example, typed line by line at the prompt, does what it shows: a channel declared
+  /// `throws` is an AsyncThrowingChannel from its first use, so `fail` can end it later.
+  @Test func failAChannelDeclaredThrowsAtThePrompt() throws {
+    let terminal = try Terminal(arguments: [])
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("channel user of: String throws | print &\r")
+    try terminal.expect("pipesh[1]> ")
+    terminal.type("send user \"Phil\"\r")
+    try terminal.expect("[1] Phil")
+    terminal.type("fail user \"offline\"\r")
+    try terminal.expect("[1] failed after")
+    try terminal.expect("offline")
+    terminal.type("channel plain of: Int | print &\r")
+    try terminal.expect("pipesh[1]> ")
+    terminal.type("fail plain \"x\"\r")
+    try terminal.expect("declare it where it is first used as 'channel plain of: TYPE throws'")
+    terminal.type("cancel all\r")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
   /// Characters beyond ASCII, typed or pasted, reach the statement whole (libedit in a UTF-8 locale,
   /// whatever the environment's).
   @Test func nonASCIICharactersAreKept() throws {

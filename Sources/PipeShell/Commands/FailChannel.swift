@@ -15,9 +15,10 @@ extension Commands {
       await shell.waitFor(interruptible: false) { failed.withLock { $0 = session.fail(name, message: message) } }
       guard failed.withLock({ $0 }) else {
         return shell.commandFailed(
-          "fail: channel '\(name)' is an AsyncChannel, which cannot fail: it was made before pipesh saw "
-            + "'fail \(name)' (in a script, any 'fail \(name)' makes it an AsyncThrowingChannel from the start)")
+          "fail: channel '\(name)' is an AsyncChannel, which cannot fail: declare it where it is first used as "
+            + "'channel \(name) of: TYPE throws' (in a script, any 'fail \(name)' makes it an AsyncThrowingChannel "
+            + "from the start)")
       }
-    }.example("channel user of: String | print &\nsend user \"Phil\"\nfail user \"offline\"\nwait")
+    }.example("channel user of: String throws | print &\nsend user \"Phil\"\nfail user \"offline\"\nwait")
   }
 }
