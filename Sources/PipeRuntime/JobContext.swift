@@ -46,6 +46,34 @@ public final class JobContext: Sendable {
     self.observer = observer
   }
 
+  /// The channels this job uses, each looked up once: a `flatMap` body built after `close` removed
+  /// the name sees the channel the job started with (now closed), not a new one nobody sends to.
+  private let channels = Locked<[String: SessionChannel]>([:])
+
+  /// The session's channel `name`, as this job first saw it.
+  func channel(_ name: String) -> SessionChannel {
+    if let known = channels.withLock({ $0[name] }) { return known }
+    let channel = session.channel(name)
+    return channels.withLock { channels in
+      if let known = channels[name] { return known }
+      channels[name] = channel
+      return channel
+    }
+  }
+
+  /// Looks up every channel `pipeline` names (in its inputs and bodies too), when the job starts.
+  func resolveChannels(of pipeline: CheckedPipeline) {
+    for stage in pipeline.stages {
+      for input in stage.inputs { resolveChannels(of: input) }
+      if let body = stage.body { resolveChannels(of: body) }
+      if case .signature(let name) = stage.node, Operators.named(name)?.signature.channel != nil,
+        let channel = stage.word("name")
+      {
+        _ = self.channel(channel)
+      }
+    }
+  }
+
   /// Whether anyone records node events (trace, draw, diagram); checked on the per-element path.
   var observing: Bool { observer != nil }
 
@@ -93,6 +121,8 @@ public final class JobContext: Sendable {
 /// What outlives a job within one shell session: channels and the hot parts of `share` fragments.
 public final class Session: Sendable {
   private let channels = Locked<[String: SessionChannel]>([:])
+  /// Channels closed or failed (they stay ended; their names may be used again for new ones).
+  private let ended = Locked<Set<ObjectIdentifier>>([])
   /// Channels some statement fails (`fail NAME "…"`): made as `AsyncThrowingChannel`s.
   private let failing = Locked<Set<String>>([])
   private let shared = Locked<[Int: ValueSequence]>([:])
@@ -128,7 +158,13 @@ public final class Session: Sendable {
   /// Finishes the channel; a later use of the name makes a new one.
   public func close(_ name: String) {
     let channel = channels.withLock { $0.removeValue(forKey: name) }
+    if let channel { ended.withLock { _ = $0.insert(channel.identity) } }
     channel?.finish()
+  }
+
+  /// Whether the channel was closed or failed.
+  func isEnded(_ channel: SessionChannel) -> Bool {
+    ended.withLock { $0.contains(channel.identity) }
   }
 
   /// Fails the channel: every consumer's job fails with `message`; a later use of the name makes
@@ -142,6 +178,7 @@ public final class Session: Sendable {
       // Not made yet: nobody consumes it, and nothing is to fail; made as AsyncChannel: it cannot.
       return channels.withLock { $0[name] == nil } && failing.withLock { $0.contains(name) }
     }
+    ended.withLock { _ = $0.insert(ObjectIdentifier(throwing)) }
     throwing.fail(ChannelFailure(channel: name, message: message))
     return true
   }
@@ -170,6 +207,14 @@ public enum SessionChannel: Sendable {
     switch self {
     case .plain(let channel): await channel.send(value)
     case .throwing(let channel): await channel.send(value)
+    }
+  }
+
+  /// Which channel this is.
+  var identity: ObjectIdentifier {
+    switch self {
+    case .plain(let channel): ObjectIdentifier(channel)
+    case .throwing(let channel): ObjectIdentifier(channel)
     }
   }
 

@@ -69,6 +69,7 @@ public final class JobTable: Sendable {
     let context = JobContext(
       jobID: id, clock: clock, background: background, console: console, session: session, observer: observer,
       fusing: fusing)
+    context.resolveChannels(of: pipeline)
     var compiler = PipelineCompiler(context: context, fusing: fusing)
     let built = Result { try compiler.build(pipeline) }
     let sinkNode = pipeline.sink.map { compiler.sinkNode($0) }

@@ -86,3 +86,11 @@ struct EvaluatorTests {
     #expect(value.printed == expected)
   }
 }
+
+/// A duration worked out from `$0` that is more than zero but under the clocks' resolution says
+/// the rule it broke, as the same duration written out does (the Swift export does not take
+/// durations from `$0` yet, so this is not a transcript).
+@Test func aSubNanosecondDurationFromTheElementSaysAtLeast1ns() async {
+  let lines = await Shell.runExample("from 0.0000000001 | flatMap { timer $0 | take 1 }")
+  #expect(lines == ["error: [1] timer $0 ($0 = 1e-10): INTERVAL must be at least 1ns, not 1e-10"])
+}

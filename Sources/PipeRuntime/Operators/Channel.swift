@@ -23,7 +23,7 @@ extension Operators {
         nil
       },
       build: { input in
-        let channel = input.context.session.channel(try input.name("name"))
+        let channel = input.context.channel(try input.name("name"))
         input.detail.withLock { $0 = channel.implementation }
         return channel.elements
       })

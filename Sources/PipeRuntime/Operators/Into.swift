@@ -10,11 +10,38 @@ extension Operators {
         parameters: [.positional("name", .name, "the channel's name")], example: "from 1 2 | into numbers",
         exampleRuns: false, implementation: "AsyncChannel.send", channel: .sending, typing: Typing.same),
       sink: { input in
-        let channel = input.context.session.channel(try input.name("name"))
-        return ForEach { value, output in
-          await channel.send(value)
-          output.emit(value, print: false)
-        }
+        let name = try input.name("name")
+        return IntoChannel(
+          name: name, channel: input.context.channel(name), session: input.context.session, stage: input.stage.text,
+          nodeID: input.nodeID)
       })
+  }
+}
+
+/// `into NAME`: each element waits until a consumer takes it. Once the channel is closed nothing
+/// can take it (AsyncChannel's `send` returns at once), so the job fails instead of counting
+/// elements that went nowhere.
+struct IntoChannel: SinkBody {
+  let name: String
+  let channel: SessionChannel
+  let session: Session
+  let stage: String
+  let nodeID: Int
+
+  func receive(_ value: Value, _ output: SinkOutput) async throws -> Bool {
+    guard !session.isEnded(channel) else { throw closed(value) }
+    await channel.send(value)
+    // `send` also returns when the channel ends meanwhile: then nobody took the value.
+    guard !session.isEnded(channel) || Task.isCancelled else { throw closed(value) }
+    output.emit(value, print: false)
+    return true
+  }
+
+  func end(_ how: SinkEnd, _ output: SinkOutput) {}
+
+  private func closed(_ value: Value) -> PipelineError {
+    PipelineError(
+      stage: stage, message: "channel '\(name)' was closed: nothing can take \(value.debugText) any more",
+      nodeID: nodeID)
   }
 }
