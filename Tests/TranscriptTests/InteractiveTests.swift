@@ -176,6 +176,8 @@ struct InteractiveTests {
     terminal.type("fail plain \"x\"\r")
     try terminal.expect("declare it where it is first used as 'channel plain of: TYPE throws'")
     terminal.type("cancel all\r")
+    try terminal.expect("cancelled 1 job")
+    try terminal.expect("pipesh[0]> ")
     terminal.type("\u{4}")
     try terminal.expectExit(0)
   }

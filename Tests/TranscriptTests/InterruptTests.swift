@@ -46,40 +46,6 @@ struct InterruptTests {
 
   /// Runs pipesh, sends SIGINT once it printed `ready`, and waits for its end (killed after 20 s).
   static func interrupted(_ arguments: [String]) throws -> Pipesh.Result {
-    let process = Process()
-    process.executableURL = Pipesh.executable
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    environment["NO_COLOR"] = "1"
-    process.environment = environment
-    let output = ClosingPipe()
-    let error = ClosingPipe()
-    process.standardOutput = output.fileHandleForWriting
-    process.standardError = error.fileHandleForWriting
-    process.standardInput = FileHandle.nullDevice
-    try ClosingPipe.spawning.withLock { try process.run() }
-    try output.fileHandleForWriting.close()
-    try error.fileHandleForWriting.close()
-    var seen = ""
-    while !seen.contains("ready\n") {
-      let data = output.fileHandleForReading.availableData
-      if data.isEmpty { break }
-      seen += String(decoding: data, as: UTF8.self)
-    }
-    kill(process.processIdentifier, SIGINT)
-    let killed = NSLock()
-    nonisolated(unsafe) var timedOut = false
-    let watchdog = DispatchWorkItem {
-      killed.withLock { timedOut = true }
-      kill(process.processIdentifier, SIGKILL)
-    }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
-    let rest = output.fileHandleForReading.readDataToEndOfFile()
-    let errors = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    watchdog.cancel()
-    return Pipesh.Result(
-      stdout: seen + String(decoding: rest, as: UTF8.self), stderr: String(decoding: errors, as: UTF8.self),
-      status: process.terminationStatus, timedOut: killed.withLock { timedOut })
+    try Pipesh.run(arguments, limit: 20, interruptWhen: "ready\n")
   }
 }

@@ -143,10 +143,10 @@ enum Pipesh {
   }
 
   /// Runs pipesh to its end; one that runs past `limit` seconds (a hang, not a slow run) is killed
-  /// and reported as timed out.
+  /// and reported as timed out. With `interruptWhen`, it gets SIGINT once its output shows that.
   static func run(
     _ arguments: [String], stdin: String? = nil, directory: URL? = nil, environment extra: [String: String] = [:],
-    limit: Double = 120, executable: URL = executable
+    limit: Double = 120, executable: URL = executable, interruptWhen marker: String? = nil
   ) throws -> Result {
     let process = Process()
     process.executableURL = executable
@@ -183,7 +183,16 @@ enum Pipesh {
       errData = error.fileHandleForReading.readDataToEndOfFile()
       errorDone.signal()
     }
-    let outData = output.fileHandleForReading.readDataToEndOfFile()
+    var outData = Data()
+    if let marker {
+      while !String(decoding: outData, as: UTF8.self).contains(marker) {
+        let chunk = output.fileHandleForReading.availableData
+        if chunk.isEmpty { break }
+        outData.append(chunk)
+      }
+      kill(process.processIdentifier, SIGINT)
+    }
+    outData.append(output.fileHandleForReading.readDataToEndOfFile())
     errorDone.wait()
     process.waitUntilExit()
     watchdog.cancel()
