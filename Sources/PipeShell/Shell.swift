@@ -118,6 +118,9 @@ public final class Shell: @unchecked Sendable {
     if interruptible { waitingTask.withLock { $0 = nil } }
   }
 
+  /// Why a wait on the virtual clock is a deadlock, the end of every deadlock message.
+  static let nothingCanRun = "every job waits and no timer is due"
+
   /// Where running jobs wait: `job 1 waits at 'channel c of: Int', job 2 waits at 'never'`
   /// (without `job N` for one job when `naming` is false).
   func waitingPlaces(_ jobs: [Job], naming: Bool = true) -> String {
@@ -163,7 +166,7 @@ public final class Shell: @unchecked Sendable {
     if let deadlock {
       onDeadlock = { [self] in
         console.line(
-          "error: \(deadlock): \(waitingPlaces(jobs)) while every job waits and no timer is due", to: .error)
+          "error: \(deadlock): \(waitingPlaces(jobs)) while \(Self.nothingCanRun)", to: .error)
       }
     }
     let reported = onDeadlock
@@ -380,8 +383,8 @@ public final class Shell: @unchecked Sendable {
     if job.context.clock.driver != nil {
       onDeadlock = { [self] in
         console.line(
-          "error: [\(job.id)] deadlock: \(waitingPlaces([job], naming: false)) while every job waits and no timer is "
-            + "due: cancelled", to: .error)
+          "error: [\(job.id)] deadlock: \(waitingPlaces([job], naming: false)) while \(Self.nothingCanRun): cancelled",
+          to: .error)
         job.cancel()
       }
     }

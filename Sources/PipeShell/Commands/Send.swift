@@ -33,8 +33,8 @@ extension Shell {
       let next = taken.withLock { $0 }
       guard next < values.count else { return }
       console.line(
-        "error: send: deadlock: nothing can take \(values[next].debugText) from channel '\(name)': every job waits and "
-          + "no timer is due", to: .error)
+        "error: send: deadlock: nothing can take \(values[next].debugText) from channel '\(name)': "
+          + Shell.nothingCanRun, to: .error)
     }
     let realClock = !virtualTime
     // On the virtual clock the consumers are virtual jobs: the send is made on that clock too.
