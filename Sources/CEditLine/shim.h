@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 typedef char *(*pipe_prompt_fn)(EditLine *);
 typedef unsigned char (*pipe_key_fn)(EditLine *, int);
@@ -55,6 +56,10 @@ static inline void pipe_el_delete(EditLine *el, int count) { el_deletestr(el, co
 static inline int pipe_el_cursor(EditLine *el, int count) { return el_cursor(el, count); }
 
 static inline void pipe_el_resize(EditLine *el) { el_resize(el); }
+
+/// The columns a character takes on the terminal (wcwidth: glibc declares it only for X/Open).
+extern int wcwidth(wchar_t character);
+static inline int pipe_character_width(unsigned int character) { return wcwidth((wchar_t)character); }
 
 static inline History *pipe_history_init(void) { return history_init(); }
 

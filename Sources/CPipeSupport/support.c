@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -34,4 +35,26 @@ int pipe_signal_pipe_install(int signal) {
   action.sa_flags = SA_RESTART;
   if (sigaction(signal, &action, NULL) != 0) return -1;
   return signal_pipe[0];
+}
+
+// Standard descriptors closed when pipesh started (`pipesh >&-`), noted before anything else can
+// open a file: the number is then held with /dev/null, so nothing opened later (the runtime's
+// eventfd, a file `load` reads) takes it and gets output meant for it.
+static int closed_standard[3];
+
+__attribute__((constructor)) static void pipe_hold_closed_standard_descriptors(void) {
+  for (int descriptor = 0; descriptor < 3; descriptor++) {
+    if (fcntl(descriptor, F_GETFD) != -1 || errno != EBADF) continue;
+    closed_standard[descriptor] = 1;
+    // Close-on-exec: pipesh re-executing itself (for deterministic hashing) finds it closed again.
+    int held = open("/dev/null", (descriptor == 0 ? O_RDONLY : O_WRONLY) | O_CLOEXEC);
+    if (held >= 0 && held != descriptor) {
+      dup3(held, descriptor, O_CLOEXEC);
+      close(held);
+    }
+  }
+}
+
+int pipe_standard_descriptor_was_closed(int descriptor) {
+  return descriptor >= 0 && descriptor < 3 && closed_standard[descriptor];
 }

@@ -145,11 +145,31 @@ public final class LineEditor: @unchecked Sendable {
         lock.withLock { $0.prompt = fresh }
         Self.setPrompt(fresh)
       }
-      Self.write("\r\u{1B}[K" + text.replacingNewlines + "\r\n")
+      // Up to the first row of the edited line (it may wrap), clear from there down, print, and
+      // let libedit draw the prompt and the line again below.
+      let rows = rowsAboveCursor(prompt: prompt)
+      Self.write("\r" + (rows > 0 ? "\u{1B}[\(rows)A" : "") + "\u{1B}[J" + text.replacingNewlines + "\r\n")
       pipe_el_refresh(editLine)
     } else {
       Self.write(text + "\n")
     }
+  }
+
+  /// The rows of the edited line above the cursor's: the prompt and the text before the cursor,
+  /// wrapped at the terminal's width.
+  private func rowsAboveCursor(prompt: String) -> Int {
+    guard let info = pipe_el_line(editLine)?.pointee, let buffer = info.buffer, let cursor = info.cursor else {
+      return 0
+    }
+    let before = String(decoding: UnsafeRawBufferPointer(start: buffer, count: cursor - buffer), as: UTF8.self)
+    var size = winsize()
+    guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 0 }
+    return Self.columnsWide(prompt + before) / Int(size.ws_col)
+  }
+
+  /// The columns `text` takes on a terminal (a wide character two, a combining mark none).
+  static func columnsWide(_ text: String) -> Int {
+    text.unicodeScalars.reduce(0) { total, scalar in total + max(0, Int(pipe_character_width(scalar.value))) }
   }
 
   private func complete() -> UInt8 {

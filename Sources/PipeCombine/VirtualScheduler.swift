@@ -132,8 +132,8 @@ public final class VirtualScheduler: Scheduler {
   }
 
   /// Performs the queued actions, earliest first, until none is left, the next one comes after
-  /// `limit`, or `proceed` (asked before each action) says no more; `now` ends at the last action's
-  /// time, or at `limit` when actions were left.
+  /// `limit`, or `proceed` (asked before each action) says no more; `now` ends at `limit`, or, when
+  /// `proceed` stopped it, at the last action's time.
   public func run(until limit: SchedulerTimeType, while proceed: () -> Bool = { true }) {
     while let first = queue.first, first.time <= limit {
       guard proceed() else { return }
@@ -141,7 +141,9 @@ public final class VirtualScheduler: Scheduler {
       now = first.time
       first.action()
     }
-    if !queue.isEmpty { now = limit }
+    // Nothing more is due before the limit: time runs on to it (what is still open ends there,
+    // as the AA side's job is cancelled at its horizon).
+    now = max(now, limit)
   }
 
   /// Drops every queued action (they hold the publishers' state).

@@ -69,9 +69,9 @@ extension SwiftProgramWriter {
       case "range":
         let from = try value(stage, "from")
         let through = try value(stage, "through")
-        if let step = stage.arguments["by"] {
+        if stage.arguments["by"] != nil {
           return SequenceCode(
-            lines: ["stride(from: \(from), through: \(through), by: \(try value(step, stage))).async"], throwing: false)
+            lines: ["stride(from: \(from), through: \(through), by: \(try value(stage, "by"))).async"], throwing: false)
         }
         if case .value(.int(let low), _) = stage.arguments["from"],
           case .value(.int(let high), _) = stage.arguments[
@@ -87,16 +87,9 @@ extension SwiftProgramWriter {
       case "random":
         use(.random)
         var arguments = ["range: \(try value(stage, "low"))...\(try value(stage, "high"))"]
-        arguments.append(
-          "count: "
-            + (try stage.arguments["count"].map { (argument) throws(ExportProblem) in
-              try value(argument, stage)
-            } ?? "nil"))
-        arguments.append(
-          "seed: "
-            + (try stage.arguments["seed"].map { (argument) throws(ExportProblem) in
-              try value(argument, stage)
-            } ?? "nil"))
+        for name in ["count", "seed"] {
+          arguments.append("\(name): " + (stage.arguments[name] == nil ? "nil" : try value(stage, name)))
+        }
         return SequenceCode(lines: ["RandomIntegers(\(arguments.joined(separator: ", ")))"], throwing: false)
       case "lines":
         use(.lines)
@@ -222,11 +215,8 @@ extension SwiftProgramWriter {
       code.lines.append(".working(for: \(try duration(stage, "interval")))")
     case "timeout":
       use(.timeout)
-      guard case .duration(let interval) = stage.arguments["interval"] else { throw problem(stage, "no interval") }
-      let message = SwiftExpression.stringLiteral("no element came for \(interval.secondsText)")
       code.lines.append(
-        ".timeout(after: \(Self.duration(interval)), stage: \(SwiftExpression.stringLiteral(stage.text)), message: \(message))"
-      )
+        ".timeout(after: \(try duration(stage, "interval")), stage: \(SwiftExpression.stringLiteral(stage.text)))")
       code.throwing = true
     case "tap":
       use(.tap)
@@ -238,30 +228,47 @@ extension SwiftProgramWriter {
     case "flatMap", "flatMapLatest":
       guard let body = stage.body else { throw problem(stage, "no body") }
       let element = fresh("element")
-      let saved = (elementName, deferredThrows, precomputed)
+      let saved = (elementName, deferredThrows, precomputed, checkDeclarations)
       // AA's flatMapLatest takes no throwing closure: what can fail is worked out in a map before it.
       let latest = name == "flatMapLatest"
       elementName = latest ? element + ".0" : element
       precomputed = latest ? (element, []) : nil
       deferredThrows = false
+      checkDeclarations = []
       var inner: [String] = []
       var bodyCode = try sequence(body, declarations: &inner)
       bodyCode.throwing = bodyCode.throwing || deferredThrows
       if let (_, values) = precomputed, !values.isEmpty {
         let tuple = "(" + ([element] + values).joined(separator: ", ") + ")"
-        code.lines.append(".map(checked(\"\(name)\") { \(element) in \(tuple) })")
+        if checkDeclarations.isEmpty {
+          code.lines.append(".map(checked(\"\(name)\") { \(element) in \(tuple) })")
+        } else {
+          let statements = (checkDeclarations + ["return " + tuple]).map { "    " + $0 }
+          code.lines.append(
+            ([".map(", "  checked(\"\(name)\") { \(element) in"] + statements + ["  }", ")"]).joined(separator: "\n"))
+        }
         use(.checked)
         code.throwing = true
       } else if latest {
         elementName = element
         precomputed = nil
         inner = []
+        checkDeclarations = []
         bodyCode = try sequence(body, declarations: &inner)
       }
-      (elementName, deferredThrows, precomputed) = saved
+      // Checked arguments are worked out first in the body, before what uses them.
+      if !latest { inner = checkDeclarations + inner }
+      (elementName, deferredThrows, precomputed, checkDeclarations) = saved
+      // AA 1.1.4's flatMapLatest trusts the `Failure` types: an error of a side that says `Never`
+      // but can fail (AA's chain says so) is cast to `Never`, a trap. A map that may throw makes
+      // either side that can fail an `any Error` one.
+      if latest && code.throwing { code.lines.append(Self.failingAsAnyError) }
+      if latest && bodyCode.throwing { bodyCode.lines.append(Self.failingAsAnyError) }
       let bodyText = bodyCode.expression(indent: "        ")
-      if inner.isEmpty && !bodyText.contains("\n") {
-        code.lines.append(".\(name) { \(element) in \(bodyText) }")
+      let oneLine = ".\(name) { \(element) in \(bodyText) }"
+      // One line where it leaves room for the pipeline's indentation (at most 100 columns in all).
+      if inner.isEmpty && !bodyText.contains("\n") && oneLine.count <= 80 {
+        code.lines.append(oneLine)
       } else {
         let statements = inner + [inner.isEmpty ? bodyText : "return \(bodyText)"]
         let body = statements.joined(separator: "\n").deeper
@@ -273,10 +280,20 @@ extension SwiftProgramWriter {
     }
   }
 
-  private func bufferPolicy(_ stage: CheckedStage) throws(ExportProblem) -> String {
+  /// Passes everything on, as a sequence whose `Failure` is `any Error`.
+  static let failingAsAnyError = ".map { value async throws in value }"
+
+  private mutating func bufferPolicy(_ stage: CheckedStage) throws(ExportProblem) -> String {
     let policy: String
     if case .name(let name) = stage.arguments["policy"] { policy = name } else { policy = "bounded" }
     switch stage.arguments["size"] {
+    case .deferred:
+      let size = try value(stage, "size")
+      switch policy {
+      case "newest": return ".bufferingLatest(\(size))"
+      case "oldest": return ".bufferingOldest(\(size))"
+      default: return ".bounded(\(size))"
+      }
     case .value(.string("unbounded"), _): return ".unbounded"
     case .value(.int(let size), _):
       switch policy {
@@ -325,7 +342,29 @@ extension SwiftProgramWriter {
 
   mutating func value(_ stage: CheckedStage, _ name: String) throws(ExportProblem) -> String {
     guard let argument = stage.arguments[name] else { throw problem(stage, "no '\(name)'") }
+    if case .deferred(let expr) = argument { return deferred(expr, checked: check(stage, name)) }
     return try value(argument, stage)
+  }
+
+  /// How pipesh checks argument `name` of `stage` when `$0` gives it (nil: as the type says).
+  private func check(_ stage: CheckedStage, _ name: String) -> ArgumentCheck? {
+    guard case .signature(let operatorName) = stage.node,
+      let parameter = environment.operators[operatorName]?.parameters.first(where: { $0.name == name })
+    else { return nil }
+    let shown = parameter.label.map { "'\($0):'" } ?? parameter.name.uppercased()
+    switch (operatorName, name, parameter.kind) {
+    case ("buffer", "size", _):
+      return ArgumentCheck(stage: stage, variable: name, call: "Size")
+    case ("range", "by", _):
+      return ArgumentCheck(stage: stage, variable: name, call: "Step")
+    case (_, _, .count): return ArgumentCheck(stage: stage, variable: name, call: "Count", name: shown)
+    case (_, _, .positiveCount):
+      return ArgumentCheck(stage: stage, variable: name, call: "Count", name: shown, extra: "least: 1")
+    case (_, _, .duration): return ArgumentCheck(stage: stage, variable: name, call: "Duration", name: shown)
+    case (_, _, .durationOrZero):
+      return ArgumentCheck(stage: stage, variable: name, call: "Duration", name: shown, extra: "orZero: true")
+    default: return nil
+    }
   }
 
   mutating func value(_ argument: CheckedArgument, _ stage: CheckedStage) throws(ExportProblem) -> String {
@@ -337,18 +376,35 @@ extension SwiftProgramWriter {
     }
   }
 
-  /// An argument worked out from a `flatMap` body's element.
-  private mutating func deferred(_ expr: TypedExpr) -> String {
-    var writer = SwiftExpression(arguments: [elementName ?? "$0"])
-    let text = writer.text(expr)
-    support.formUnion(writer.support)
-    if writer.throwing, let (element, values) = precomputed {
-      var before = SwiftExpression(arguments: [element])
-      precomputed = (element, values + ["try " + before.text(expr)])
+  /// An argument worked out from a `flatMap` body's element, checked as pipesh checks it: then
+  /// declared at the top of the body (or of the map before a `flatMapLatest`), and named here.
+  private mutating func deferred(_ expr: TypedExpr, checked check: ArgumentCheck? = nil) -> String {
+    if let check {
+      let element = precomputed?.element ?? elementName ?? "$0"
+      var writer = SwiftExpression(arguments: [element])
+      let call = check.call(writer.text(expr), element: element)
+      support.formUnion(writer.support.union([.arguments]))
+      let name = fresh(check.variable)
+      checkDeclarations.append("let \(name) = try \(call)")
+      guard let (element, values) = precomputed else {
+        deferredThrows = true
+        return name
+      }
+      precomputed = (element, values + [name])
       return "\(element).\(values.count + 1)"
     }
-    if writer.throwing { deferredThrows = true }
-    return writer.throwing ? "try " + text : text
+    func written(_ element: String) -> (text: String, throwing: Bool, support: Set<Support>) {
+      var writer = SwiftExpression(arguments: [element])
+      return (writer.text(expr), writer.throwing, writer.support)
+    }
+    let (text, throwing, used) = written(elementName ?? "$0")
+    support.formUnion(used)
+    if throwing, let (element, values) = precomputed {
+      precomputed = (element, values + ["try " + written(element).text])
+      return "\(element).\(values.count + 1)"
+    }
+    if throwing { deferredThrows = true }
+    return throwing ? "try " + text : text
   }
 
   private mutating func values(_ stage: CheckedStage, _ name: String) throws(ExportProblem) -> String {
@@ -366,9 +422,12 @@ extension SwiftProgramWriter {
     }
   }
 
-  private func duration(_ stage: CheckedStage, _ name: String) throws(ExportProblem) -> String {
-    guard case .duration(let duration) = stage.arguments[name] else { throw problem(stage, "no '\(name)'") }
-    return Self.duration(duration)
+  private mutating func duration(_ stage: CheckedStage, _ name: String) throws(ExportProblem) -> String {
+    switch stage.arguments[name] {
+    case .duration(let duration): return Self.duration(duration)
+    case .deferred(let expr): return deferred(expr, checked: check(stage, name))
+    default: throw problem(stage, "no '\(name)'")
+    }
   }
 
   /// `.seconds(2)`, `.milliseconds(250)`, `.zero`.
@@ -393,7 +452,7 @@ extension SwiftProgramWriter {
     case .some(let argument): arguments = [try value(argument, stage)]
     case nil: throw problem(stage, "no diagram")
     }
-    if case .duration(let tick) = stage.arguments["tick"] { arguments.append("tick: \(Self.duration(tick))") }
+    if stage.arguments["tick"] != nil { arguments.append("tick: \(try duration(stage, "tick"))") }
     if diagram.contains("^") || diagram.isEmpty {
       arguments.append("stage: \(SwiftExpression.stringLiteral(stage.text))")
     }
@@ -406,14 +465,7 @@ extension SwiftProgramWriter {
     var step = 1
     for events in diagram.steps where !events.events.isEmpty {
       out += String(repeating: "-", count: max(0, events.step - step))
-      let symbols = events.events.map { event in
-        switch event {
-        case .value(let text): text.count == 1 && !"-|^;[]' ".contains(text) ? text : "'\(text)'"
-        case .finish: "|"
-        case .fail: "^"
-        case .cancel: ";"
-        }
-      }
+      let symbols = events.events.map(\.notation)
       out += symbols.count == 1 ? symbols[0] : "[" + symbols.joined() + "]"
       step = events.step + 1
     }
@@ -463,5 +515,33 @@ extension Value {
   fileprivate var isInt: Bool {
     if case .int = self { return true }
     return false
+  }
+}
+
+/// A per-element check of an argument, as the exported program makes it: a call of one of the
+/// `checked…` functions (see `SwiftSupport`).
+struct ArgumentCheck {
+  let stage: CheckedStage
+  /// The name the checked value gets in the body (the parameter's).
+  let variable: String
+  let function: String
+  let arguments: [String]
+
+  /// `checkedCount` or `checkedDuration` with the parameter's name as messages say it;
+  /// `checkedSize` and `checkedStep` without.
+  init(stage: CheckedStage, variable: String, call function: String, name: String? = nil, extra: String? = nil) {
+    self.stage = stage
+    self.variable = variable
+    self.function = function
+    self.arguments = (name.map { [SwiftExpression.stringLiteral($0)] } ?? []) + (extra.map { [$0] } ?? [])
+  }
+
+  /// `checkedCount(EXPR, "COUNT", in: "take $0")`, with `of: ELEMENT` where the argument is not
+  /// the element itself.
+  func call(_ expression: String, element: String) -> String {
+    let all =
+      [expression] + arguments + ["in: " + SwiftExpression.stringLiteral(stage.text)]
+      + (expression == element ? [] : ["of: " + element])
+    return "checked\(function)(\(all.joined(separator: ", ")))"
   }
 }

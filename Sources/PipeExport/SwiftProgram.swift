@@ -60,6 +60,9 @@ struct SwiftProgramWriter {
   /// In a `flatMapLatest` body: its element's name and the arguments that can fail, worked out in
   /// a `map` before it (AA's `flatMapLatest` takes no throwing closure).
   var precomputed: (element: String, values: [String])?
+  /// In a `flatMap` body: the arguments checked per element (`let count = try checkedCount(…)`),
+  /// declared before the rest of the body.
+  var checkDeclarations: [String] = []
   /// Declarations for the script's scope (the hot parts of `share` fragments).
   private(set) var scriptDeclarations: [String] = []
   private var bindingNames: [Int: String] = [:]

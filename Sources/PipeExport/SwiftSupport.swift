@@ -8,6 +8,8 @@ enum Support: String, CaseIterable, Comparable {
   case checked
   // pipesh's own operators.
   case timer, marble, random, failed, lines, stdin, never, enumerated, delay, work, timeout, tap, diagram, timestamp
+  // pipesh's checks of arguments worked out from a `flatMap` body's element.
+  case arguments
 
   static func < (a: Support, b: Support) -> Bool {
     allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
@@ -84,6 +86,7 @@ enum Support: String, CaseIterable, Comparable {
     case .tap: Self.tapDefinition
     case .diagram: Self.diagramDefinition
     case .timestamp: Self.timestampDefinition
+    case .arguments: Self.argumentsDefinition
     }
   }
 
@@ -227,60 +230,61 @@ enum Support: String, CaseIterable, Comparable {
 
   private static let marbleDefinition = """
     /// pipesh's `marble`: a diagram's values at their steps, one step per tick, the first one tick
-    /// after the start. `-` a step with no event, `a` or `'text'` a value, `[ab]` values in one step,
-    /// `|` the end, `^` a failure, `;` cancelled; with none of these, it ends after its last event.
+    /// after the start. `-` a step with no event, `a` or `'text'` a value (`''` inside the quotes
+    /// for `'`), `[ab]` values in one step, `|` the end, `^` a failure, `;` cancelled; with none of
+    /// these, it ends after its last event.
     private func marble(
       _ diagram: String, tick: Duration = .seconds(1), stage: String = "marble"
     ) -> AsyncThrowingStream<String, Error> {
-      AsyncThrowingStream { continuation in
+      // The values of each step (none for `-`), and the end, where the diagram writes one.
+      var steps: [[String]] = []
+      var end: Character?
+      var group: [String]?
+      var quoted: String?
+      var closing = false
+      func add(_ value: String) {
+        if group != nil { group?.append(value) } else { steps.append([value]) }
+      }
+      for character in diagram where end == nil {
+        if closing {
+          closing = false
+          if character == "'" {
+            quoted?.append("'")
+            continue
+          }
+          add(quoted ?? "")
+          quoted = nil
+        }
+        if quoted != nil {
+          if character == "'" { closing = true } else { quoted?.append(character) }
+          continue
+        }
+        switch character {
+        case " ": continue
+        case "'": quoted = ""
+        case "[": group = []
+        case "]":
+          steps.append(group ?? [])
+          group = nil
+        case "-": steps.append([])
+        case "|", "^", ";": end = character
+        default: add(String(character))
+        }
+      }
+      if closing { add(quoted ?? "") }
+      let values = steps
+      let ending = end
+      return AsyncThrowingStream { continuation in
         let task = Task {
           let start = ContinuousClock.now
-          var step = 0
-          var group: [String]?
-          var quoted: String?
           do {
-            for character in diagram where character != " " {
-              if var text = quoted {
-                if character != "'" {
-                  text.append(character)
-                  quoted = text
-                } else if group != nil {
-                  quoted = nil
-                  group?.append(text)
-                } else {
-                  quoted = nil
-                  step += 1
-                  try await Task.sleep(until: start + tick * step)
-                  continuation.yield(text)
-                }
-                continue
-              }
-              switch character {
-              case "'": quoted = ""
-              case "[": group = []
-              case "]":
-                step += 1
-                try await Task.sleep(until: start + tick * step)
-                for value in group ?? [] { continuation.yield(value) }
-                group = nil
-              case "-": step += 1
-              case "|", "^", ";":
-                step += 1
-                try await Task.sleep(until: start + tick * step)
-                if character == "^" {
-                  throw StageError(stage: stage, message: "failed (^ in the diagram)")
-                }
-                continuation.finish()
-                return
-              default:
-                if group != nil {
-                  group?.append(String(character))
-                } else {
-                  step += 1
-                  try await Task.sleep(until: start + tick * step)
-                  continuation.yield(String(character))
-                }
-              }
+            for (index, step) in values.enumerated() where !step.isEmpty {
+              try await Task.sleep(until: start + tick * (index + 1))
+              for value in step { continuation.yield(value) }
+            }
+            if let ending {
+              try await Task.sleep(until: start + tick * (values.count + 1))
+              if ending == "^" { throw StageError(stage: stage, message: "failed (^ in the diagram)") }
             }
             continuation.finish()
           } catch {
@@ -441,11 +445,14 @@ enum Support: String, CaseIterable, Comparable {
 
   private static let timeoutDefinition = """
     extension AsyncSequence where Self: Sendable, Element: Sendable {
-      /// pipesh's `timeout`: fails with `message` when no element came for `interval`.
-      fileprivate func timeout(after interval: Duration, stage: String, message: String)
-        -> AsyncThrowingStream<Element, Error>
-      {
-        AsyncThrowingStream { continuation in
+      /// pipesh's `timeout`: fails, as pipesh says it, when no element came for `interval`.
+      fileprivate func timeout(
+        after interval: Duration, stage: String
+      ) -> AsyncThrowingStream<Element, Error> {
+        let (seconds, attoseconds) = interval.components
+        let tenths = ((Double(seconds) + Double(attoseconds) / 1e18) * 10).rounded() / 10
+        let message = "no element came for \\(tenths)s"
+        return AsyncThrowingStream { continuation in
           let expiring: @Sendable () -> Task<Void, Never> = {
             Task {
               guard (try? await Task.sleep(for: interval)) != nil else { return }
@@ -535,6 +542,74 @@ enum Support: String, CaseIterable, Comparable {
         let events = steps[step] ?? []
         return events.isEmpty ? "-" : events.count == 1 ? events[0] : "[" + events.joined() + "]"
       }.joined()
+    }
+    """
+
+  private static let argumentsDefinition = """
+    // Arguments worked out from a `flatMap` body's element (`take $0`), checked as pipesh checks
+    // them: the job fails with pipesh's message where the operator would trap or do something else.
+    // `element` is the body's element, when the argument is not the element itself.
+
+    /// A count: 0 or more, or with `least: 1` 1 or more.
+    private func checkedCount(
+      _ value: Int, _ name: String, least: Int = 0, in stage: String, of element: Any? = nil
+    ) throws -> Int {
+      let shown = element.map { "\\($0)" } ?? "\\(value)"
+      guard value >= least else {
+        let message = "\\(name) must be \\(least) or more, not \\(value)"
+        throw StageError(stage: "\\(stage) ($0 = \\(shown))", message: message)
+      }
+      return value
+    }
+
+    /// `buffer`'s size: at least 1.
+    private func checkedSize(_ value: Int, in stage: String, of element: Any? = nil) throws -> Int {
+      let shown = element.map { "\\($0)" } ?? "\\(value)"
+      guard value >= 1 else {
+        throw StageError(stage: "\\(stage) ($0 = \\(shown))", message: "the size must be at least 1")
+      }
+      return value
+    }
+
+    /// `range`'s step: not 0.
+    private func checkedStep<Step: Numeric>(
+      _ value: Step, in stage: String, of element: Any? = nil
+    ) throws -> Step {
+      let shown = element.map { "\\($0)" } ?? "\\(value)"
+      guard value != 0 else {
+        throw StageError(stage: "\\(stage) ($0 = \\(shown))", message: "the step cannot be 0")
+      }
+      return value
+    }
+
+    /// A duration in seconds: more than zero (or 0 or more, `orZero`), at least 1ns, at most 10^9 s.
+    private func checkedDuration(
+      _ seconds: Int, _ name: String, orZero: Bool = false, in stage: String, of element: Any? = nil
+    ) throws -> Duration {
+      try checkedDuration(
+        Double(seconds), name, orZero: orZero, in: stage, of: element ?? seconds, shown: "\\(seconds)")
+    }
+
+    private func checkedDuration(
+      _ seconds: Double, _ name: String, orZero: Bool = false, in stage: String, of element: Any? = nil,
+      shown written: String? = nil
+    ) throws -> Duration {
+      let shown = element.map { "\\($0)" } ?? "\\(seconds)"
+      let value = written ?? "\\(seconds)"
+      func failure(_ rule: String) -> StageError {
+        StageError(
+          stage: "\\(stage) ($0 = \\(shown))", message: "\\(name) must be \\(rule), not \\(value)")
+      }
+      let nanoseconds = seconds * 1e9
+      guard nanoseconds.isFinite, abs(nanoseconds) <= 1e18 else {
+        throw failure("at most 1000000000s (about 31 years)")
+      }
+      let duration = Duration.nanoseconds(Int64(nanoseconds.rounded()))
+      if seconds > 0 && duration == .zero && !orZero { throw failure("at least 1ns") }
+      guard duration > .zero || (orZero && duration == .zero) else {
+        throw failure(orZero ? "0 or more" : "more than zero")
+      }
+      return duration
     }
     """
 

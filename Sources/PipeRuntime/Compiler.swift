@@ -61,6 +61,7 @@ struct PipelineCompiler {
       var inputNodes: [[Node]] = []
       var detail: String?
       var children: ChildPipelines?
+      var inputFinishing = InputFinishing.endsNothing
       let sequence: ValueSequence
       switch stage.node {
       case .group:
@@ -69,9 +70,9 @@ struct PipelineCompiler {
         sequence = inner
       case .shared(let bindingID):
         var shareNodes: [Node] = []
-        sequence = try context.session.shared(bindingID) {
+        sequence = try context.session.shared(bindingID, name: stage.text) { fragmentOwner in
           let jobOwner = owner
-          owner = context.session.sharedNodes
+          owner = fragmentOwner
           defer { owner = jobOwner }
           let (inner, innerNodes) = try build(stage.inputs[0])
           shareNodes = innerNodes
@@ -91,16 +92,29 @@ struct PipelineCompiler {
           throw input.bug("no builder for '\(name)'")
         }
         sequence = try build(input)
+        inputFinishing = Self.inputFinishing(of: name)
         detail = input.detail.withLock { $0 }
         children = input.children.withLock { $0 }
       }
-      let node = Node(id: id, text: stage.text, inputs: inputNodes, detail: detail, children: children)
+      let node = Node(
+        id: id, text: stage.text, inputs: inputNodes, detail: detail, children: children,
+        inputFinishing: inputFinishing)
       nodes.last?.downstream = node
       nodes.append(node)
       upstream = ValueSequence(
         NodeSequence(base: sequence, node: node, context: context, lifetime: NodeLifetime(owner)))
     }
     return (upstream, nodes)
+  }
+
+  /// When one input of combinator `name` finishing ends it: AA's `zip` ends with its first input
+  /// to end, `combineLatest` with the first to end before it had an element.
+  private static func inputFinishing(of name: String) -> InputFinishing {
+    switch name {
+    case "zip": .endsAll
+    case "combineLatest": .endsAllWhenEmpty
+    default: .endsNothing
+    }
   }
 
   /// Fuses the run of synchronous stages starting at `start` (with a `range`/`from` source before

@@ -1,3 +1,4 @@
+import CPipeSupport
 import Locking
 
 #if canImport(Glibc)
@@ -82,6 +83,8 @@ public final class Console: Sendable {
   }
 
   static func write(_ bytes: [UInt8], to descriptor: Int32) {
+    // The descriptor holds /dev/null (see `StandardDescriptors`): writing would lose the output.
+    if !bytes.isEmpty, StandardDescriptors.wasClosed(descriptor) { writeFailed(descriptor, nil) }
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
@@ -94,11 +97,23 @@ public final class Console: Sendable {
   }
 
   /// Output cannot be written: nothing later could be seen either, so pipesh ends.
-  private static func writeFailed(_ descriptor: Int32, _ code: Int32) -> Never {
+  /// `code` nil: the descriptor was closed when pipesh started.
+  private static func writeFailed(_ descriptor: Int32, _ code: Int32?) -> Never {
     if code == EPIPE { _exit(141) }
     let stream = descriptor == 1 ? "standard output" : "standard error"
-    let message = Array("pipesh: cannot write to \(stream): \(String(cString: strerror(code)))\n".utf8)
-    _ = message.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    let reason = code.map { String(cString: strerror($0)) } ?? "it is closed (pipesh was started with \(stream) closed)"
+    let message = Array("pipesh: cannot write to \(stream): \(reason)\n".utf8)
+    if !StandardDescriptors.wasClosed(2) { _ = message.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) } }
     _exit(1)
   }
+}
+
+/// Standard input, output and error as pipesh found them: one closed when it started (`pipesh >&-`)
+/// holds /dev/null from before anything else could take its number, and is reported as closed.
+public enum StandardDescriptors {
+  public static func wasClosed(_ descriptor: Int32) -> Bool {
+    pipe_standard_descriptor_was_closed(descriptor) != 0
+  }
+
+  static let closedInput = "standard input is closed (pipesh was started with it closed); give a file: lines \"FILE\""
 }

@@ -125,11 +125,6 @@ struct FusedSequence: AsyncSequence, Sendable {
       return .int(value)
     }
 
-    /// Ends the stages from `index` on (nil: all) as `state`; stages before stay as they are.
-    private func end(_ state: NodeState, from index: Int, reason: String? = nil) {
-      for node in nodes[index...] { context.end(node, state, reason: reason) }
-    }
-
     func next() async throws -> Value? {
       if ended { return nil }
       if !started {
@@ -139,17 +134,26 @@ struct FusedSequence: AsyncSequence, Sendable {
       }
       do {
         while true {
-          // A `take` that has all it needs stops before anything more is pulled, as unfused.
+          // Asked from a cancelled task, every stage ends cancelled, as unfused nodes that see their
+          // input end while cancelled (a `take` that has all it needs too).
+          if Task.isCancelled || context.cancelRequested {
+            cancelAll()
+            return nil
+          }
+          // A `take` that has all it needs stops before anything more is pulled, as unfused (the one
+          // nearest the consumer first: it answers without asking those before it).
           if let full = exhaustedTake() {
             stop(at: full)
             return nil
           }
-          if Task.isCancelled || context.cancelRequested {
-            finish(.cancelled, reason: "job cancelled")
-            return nil
-          }
+          // Counts are published before each wait, so `inspect` mid-run sees what unfused nodes show.
+          if upstream != nil { publish() }
           guard var value = try await nextFromSource() else {
-            finish(.finished)
+            if Task.isCancelled {
+              cancelAll()
+            } else {
+              finishAll()
+            }
             return nil
           }
           sourceCount += 1
@@ -171,20 +175,48 @@ struct FusedSequence: AsyncSequence, Sendable {
             if !passed { break }
             index += 1
           }
-          if passed { return value }
+          if passed {
+            publish()
+            return value
+          }
         }
+      } catch is CancellationError {
+        cancelAll()
+        throw CancellationError()
       } catch let error as PipelineError {
         // The stage that threw, by id; an error from upstream passes through every stage.
         let failing = nodes.firstIndex { $0.id == error.nodeID } ?? 0
-        publish()
-        for node in nodes[failing...] { context.end(node, .failed, reason: "\(error)") }
-        ended = true
-        cancelBefore(failing)
+        fail(from: failing, error)
         throw error
       } catch {
-        finish(.failed, reason: "\(error)")
+        fail(from: 0, error)
         throw error
       }
+    }
+
+    /// Stage `index` and those after it failed with `error` (it passes through them, as unfused);
+    /// the ones before, and the source, are cancelled by it.
+    private func fail(from index: Int, _ error: any Error) {
+      publish()
+      ended = true
+      for node in nodes[index...] { context.fail(node, error) }
+      cancelBefore(index)
+    }
+
+    /// The input ended: every stage finishes, the source first, as unfused nodes do.
+    private func finishAll() {
+      publish()
+      ended = true
+      if let sourceNode { context.finish(sourceNode) }
+      for node in nodes { context.finish(node) }
+    }
+
+    /// The task was cancelled: every stage is, innermost first, each for its own first cause.
+    private func cancelAll() {
+      publish()
+      ended = true
+      if let sourceNode { context.cancel(sourceNode) }
+      for node in nodes { context.cancel(node) }
     }
 
     /// Cancels the stages before `index` and the source, nearest first, each for the reason an
@@ -198,24 +230,18 @@ struct FusedSequence: AsyncSequence, Sendable {
     }
 
     private func exhaustedTake() -> Int? {
-      steps.firstIndex { $0.isSatisfied }
+      steps.lastIndex { $0.isSatisfied }
     }
 
     /// Stage `index` has all it needs: it and those after it finish; the ones before are
     /// cancelled by it, as an unfused `take` cancels its input.
     private func stop(at index: Int) {
       publish()
-      for later in index..<steps.count { context.end(nodes[later], .finished) }
+      for later in index..<steps.count { context.finish(nodes[later]) }
       ended = true
       cancelBefore(index)
-      upstream = nil
-    }
-
-    private func finish(_ state: NodeState, reason: String? = nil) {
-      publish()
-      ended = true
-      if let sourceNode { context.end(sourceNode, state, reason: reason) }
-      end(state, from: 0, reason: reason)
+      // The upstream is let go of when this iterator is, as an unfused `take` lets go of its input:
+      // a `tap` before says `cancelled` after what the consumer prints at the end, not before.
     }
   }
 }

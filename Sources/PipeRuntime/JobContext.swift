@@ -96,20 +96,22 @@ public final class JobContext: Sendable {
     if node.started() { record(node, .start) }
   }
 
-  /// A node ended; only its first end counts.
-  func end(_ node: Node, _ state: NodeState, reason: String? = nil) {
-    guard node.ended(state, reason: reason) else { return }
-    switch state {
-    case .finished: record(node, .finished)
-    case .failed: record(node, .failed(reason ?? ""))
-    default: record(node, .cancelled(reason ?? ""))
-    }
+  /// A node's input ended, or it had all it needed; only a node's first end counts.
+  func finish(_ node: Node) {
+    if node.ended(.finished) { record(node, .finished) }
+  }
+
+  /// A node threw `error`.
+  func fail(_ node: Node, _ error: any Error) {
+    let message = "\(error)"
+    if node.ended(.failed, failure: message) { record(node, .failed(message)) }
   }
 
   /// A node stopped because its consumer stopped asking, or its job was cancelled (a sink: only
-  /// the latter has a reason).
+  /// the latter has a cause).
   func cancel(_ node: Node) {
-    end(node, .cancelled, reason: node.cancellationReason(jobCancelled: cancelRequested))
+    guard node.ended(.cancelled, cause: node.cancelCause(jobCancelled: cancelRequested)) else { return }
+    record(node, .cancelled(node.reason ?? ""))
   }
 
   /// Prints a line of the job's output.
@@ -125,9 +127,15 @@ public final class Session: Sendable {
   private let ended = Locked<Set<ObjectIdentifier>>([])
   /// Channels some statement fails (`fail NAME "…"`): made as `AsyncThrowingChannel`s.
   private let failing = Locked<Set<String>>([])
-  private let shared = Locked<[Int: ValueSequence]>([:])
-  /// Nodes of the hot parts of `share` fragments still alive: they outlive the jobs that built them.
-  public let sharedNodes = LiveCount()
+  private let shared = Locked<[Int: SharedFragment]>([:])
+
+  /// The hot part of a `share` fragment, built by the first job that uses it.
+  private struct SharedFragment {
+    let name: String
+    let sequence: ValueSequence
+    /// Its nodes still alive: they outlive the jobs that built them.
+    let liveNodes: LiveCount
+  }
   /// Set by the interactive shell: standard input is the terminal the line editor reads, and no
   /// job may read it (it would take the keys typed at the prompt).
   public let terminalInputIsTheEditors = Atomic<Bool>(false)
@@ -185,13 +193,22 @@ public final class Session: Sendable {
 
   public var channelNames: [String] { channels.withLock { Array($0.keys).sorted() } }
 
-  /// The shared sequence of binding `id`, built by `build` on first use.
-  func shared(_ id: Int, build: () throws -> ValueSequence) throws -> ValueSequence {
+  /// The shared sequence of binding `id` (fragment `name`), built by `build` on first use with the
+  /// count its nodes are live in.
+  func shared(_ id: Int, name: String, build: (LiveCount) throws -> ValueSequence) throws -> ValueSequence {
     try shared.withLock { table in
-      if let sequence = table[id] { return sequence }
-      let sequence = try build()
-      table[id] = sequence
+      if let fragment = table[id] { return fragment.sequence }
+      let liveNodes = LiveCount()
+      let sequence = try build(liveNodes)
+      table[id] = SharedFragment(name: name, sequence: sequence, liveNodes: liveNodes)
       return sequence
+    }
+  }
+
+  /// The `share` fragments whose hot part has nodes alive, by name, with how many.
+  public var liveSharedNodes: [(fragment: String, nodes: Int)] {
+    shared.withLock { table in
+      table.values.map { ($0.name, $0.liveNodes.value) }.filter { $0.1 > 0 }.sorted { $0.0 < $1.0 }
     }
   }
 }

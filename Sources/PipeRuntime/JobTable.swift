@@ -73,7 +73,9 @@ public final class JobTable: Sendable {
     var compiler = PipelineCompiler(context: context, fusing: fusing)
     let built = Result { try compiler.build(pipeline) }
     let sinkNode = pipeline.sink.map { compiler.sinkNode($0) }
-    let nodes = ((try? built.get().nodes) ?? []) + [sinkNode].compactMap { $0 }
+    let pipelineNodes = (try? built.get().nodes) ?? []
+    pipelineNodes.last?.downstream = sinkNode
+    let nodes = pipelineNodes + [sinkNode].compactMap { $0 }
     let job = Job(id: id, text: pipeline.text, background: background, context: context, nodes: nodes)
     state.withLock { state in
       state.jobs[id] = job
@@ -140,7 +142,7 @@ public final class JobTable: Sendable {
   /// A job's last step, once every node of it has let go.
   @inline(never)
   private func ended(_ job: Job, _ outcome: (JobState, PipelineError?), onEnd: EndHandler?) {
-    for node in Node.flattened(job.nodes) { node.endIfNeverStarted() }
+    for node in Node.flattened(job.nodes) { node.endIfNeverStarted(jobCancelled: job.context.cancelRequested) }
     Job.liveTasks.subtract(1, ordering: .relaxed)
     liveTasks.subtract(1, ordering: .relaxed)
     let console = self.console

@@ -99,6 +99,9 @@ final class LineReader: @unchecked Sendable {
           throw PipelineError(stage: stage, message: "cannot read '\(path)': it is a directory")
         }
       } else {
+        guard !StandardDescriptors.wasClosed(0) else {
+          throw PipelineError(stage: stage, message: StandardDescriptors.closedInput)
+        }
         file = fdopen(dup(0), "r")
       }
     }

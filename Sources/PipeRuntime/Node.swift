@@ -53,12 +53,15 @@ public final class Node: Sendable {
   let received = Atomic<Int>(0)
   /// Whether this is the sink of its pipeline.
   public let isSink: Bool
-  /// State, reason and downstream: one lock for the three.
+  /// State, how it ended and downstream: one lock for them.
   private let record = Locked(Record())
 
   private struct Record {
     var state = NodeState.idle
-    var reason: String?
+    /// The error of a failed node.
+    var failure: String?
+    /// The first cause of a cancelled node.
+    var cause: CancelCause?
     var downstream: Node?
     /// `flatMapLatest` moved on to a newer element: why this body's nodes stop.
     var superseded = false
@@ -70,10 +73,12 @@ public final class Node: Sendable {
 
   /// Whether this node is the last of a combinator's input, so its consumer is the combinator.
   private let feedsCombinatorStorage = Atomic<Bool>(false)
+  /// For a combinator: when one input finishing ends the others.
+  let inputFinishing: InputFinishing
 
   init(
     id: Int, text: String, inputs: [[Node]], isSink: Bool = false, detail: String? = nil,
-    children: ChildPipelines? = nil
+    children: ChildPipelines? = nil, inputFinishing: InputFinishing = .endsNothing
   ) {
     self.id = id
     self.children = children
@@ -81,11 +86,13 @@ public final class Node: Sendable {
     self.text = text
     self.detail = detail
     self.inputs = inputs
+    self.inputFinishing = inputFinishing
     for input in inputs {
       for (node, next) in zip(input, input.dropFirst()) { node.downstream = next }
       input.last?.downstream = self
       input.last?.feedsCombinatorStorage.store(true, ordering: .relaxed)
     }
+    children?.owner = self
   }
 
   /// Every node of a tree, each node's inputs and the pipelines it built before it (the order
@@ -101,26 +108,46 @@ public final class Node: Sendable {
     for node in flattened(nodes) { node.record.withLock { $0.superseded = true } }
   }
 
-  /// The node that consumes this one's output (nil for the last one: the sink consumes it).
+  /// The node that consumes this one's output: the next stage, the combinator or `flatMap` it
+  /// feeds, or the sink (nil for a sink).
   var downstream: Node? {
     get { record.withLock { $0.downstream } }
     set { record.withLock { $0.downstream = newValue } }
   }
 
-  /// Why a node whose consumer stopped asking was stopped: what became of that consumer.
-  /// A sink has no consumer: only its job's cancellation is a reason.
-  func cancellationReason(jobCancelled: Bool) -> String? {
-    if jobCancelled { return "job cancelled" }
+  /// Why a node whose consumer stopped asking was stopped, as far as is known when it stops (see
+  /// `CancelCause`). A sink has no consumer: only its job's cancellation is a reason.
+  func cancelCause(jobCancelled: Bool) -> CancelCause? {
+    if jobCancelled { return .jobCancelled }
     if isSink { return nil }
-    if record.withLock({ $0.superseded }) { return "newer element" }
-    guard let downstream else { return "downstream finished" }
-    let feedsCombinator = feedsCombinatorStorage.load(ordering: .relaxed)
-    switch downstream.state {
-    case .finished: return feedsCombinator ? "sibling finished" : "downstream finished"
-    case .failed: return "downstream failed"
-    case .cancelled: return downstream.reason == "job cancelled" ? "job cancelled" : "downstream cancelled"
-    case .idle, .running:
-      return feedsCombinator ? "sibling finished" : "downstream stopped asking"
+    if record.withLock({ $0.superseded }) { return .newerElement }
+    if let combinator = downstream, feedsCombinatorStorage.load(ordering: .relaxed) {
+      let siblings = combinator.inputs.compactMap(\.last).filter { $0 !== self }
+      if siblings.contains(where: { $0.state == .failed }) { return .siblingFailed }
+      if siblings.contains(where: { combinator.inputFinishing.ends(after: $0) }) { return .siblingFinished }
+    }
+    return .downstream
+  }
+
+  /// The words for a cause: `.downstream` says what became of the consumer, read now, since an
+  /// operator may stop asking its input before it records its own end.
+  private func describe(_ cause: CancelCause) -> String {
+    switch cause {
+    case .jobCancelled: return "job cancelled"
+    case .newerElement: return "newer element"
+    case .siblingFinished: return "sibling finished"
+    case .siblingFailed: return "sibling failed"
+    case .downstream:
+      guard let downstream else { return "downstream finished" }
+      switch downstream.record.withLock({ ($0.state, $0.cause) }) {
+      case (.finished, _): return "downstream finished"
+      case (.failed, _): return "downstream failed"
+      case (.cancelled, .jobCancelled?): return "job cancelled"
+      case (.cancelled, _): return "downstream cancelled"
+      // Still running: a sink stops asking once it has what it needs (`first`); any other node
+      // only when it is being cancelled itself.
+      case (.idle, _), (.running, _): return downstream.isSink ? "downstream finished" : "downstream cancelled"
+      }
     }
   }
 
@@ -129,8 +156,11 @@ public final class Node: Sendable {
   /// Elements a sink received.
   public var input: Int { received.load(ordering: .relaxed) }
   public var state: NodeState { record.withLock { $0.state } }
-  /// Why it was cancelled or how it failed, where known.
-  public var reason: String? { record.withLock { $0.reason } }
+  /// The error of a failed node, or the first cause of a cancelled one.
+  public var reason: String? {
+    let (failure, cause) = record.withLock { ($0.failure, $0.cause) }
+    return failure ?? cause.map(describe)
+  }
 
   func started() -> Bool {
     record.withLock { record in
@@ -141,18 +171,53 @@ public final class Node: Sendable {
   }
 
   /// Moves a running node to its end state; false when it had ended already.
-  func ended(_ end: NodeState, reason: String? = nil) -> Bool {
+  func ended(_ end: NodeState, failure: String? = nil, cause: CancelCause? = nil) -> Bool {
     record.withLock { record in
       guard record.state == .running || record.state == .idle else { return false }
       record.state = end
-      if let reason { record.reason = reason }
+      record.failure = failure
+      record.cause = cause
       return true
     }
   }
 
-  /// Ends a node that was never asked for an element: it is cancelled with its job.
-  func endIfNeverStarted() {
-    if state == .idle { _ = ended(.cancelled, reason: "never started") }
+  /// Ends a node that was never asked for an element, when its job ends: cancelled, for the cause
+  /// any other node of the job would have.
+  func endIfNeverStarted(jobCancelled: Bool) {
+    if state == .idle { _ = ended(.cancelled, cause: cancelCause(jobCancelled: jobCancelled)) }
+  }
+}
+
+/// The first cause of a node's cancellation (SPEC section 12): the same with fusion on and off.
+enum CancelCause: Sendable {
+  /// Someone cancelled the job (`cancel`, Ctrl-C).
+  case jobCancelled
+  /// `flatMapLatest` moved on to a newer element.
+  case newerElement
+  /// Another input of the combinator it feeds finished, which ends the combinator (`zip`).
+  case siblingFinished
+  /// Another input of the combinator it feeds failed.
+  case siblingFailed
+  /// Its consumer stopped asking: the consumer finished, failed or was cancelled.
+  case downstream
+}
+
+/// When one input of a combinator finishing ends the combinator, and so cancels the others.
+enum InputFinishing: Sendable {
+  /// Never: the others go on (`merge`, `chain`).
+  case endsNothing
+  /// Always (`zip`).
+  case endsAll
+  /// When it finished without an element (`combineLatest`).
+  case endsAllWhenEmpty
+
+  func ends(after input: Node) -> Bool {
+    guard input.state == .finished else { return false }
+    switch self {
+    case .endsNothing: return false
+    case .endsAll: return true
+    case .endsAllWhenEmpty: return input.output == 0
+    }
   }
 }
 
@@ -160,6 +225,17 @@ public final class Node: Sendable {
 /// `inspect`, `trace` and `draw`.
 public final class ChildPipelines: Sendable {
   private let pipelines = Locked<[[Node]]>([])
+  /// The `flatMap` node: each pipeline's consumer (weak: the node holds this).
+  private let ownerStorage = Locked<WeakNode>(WeakNode())
+
+  private struct WeakNode {
+    weak var node: Node?
+  }
+
+  var owner: Node? {
+    get { ownerStorage.withLock { $0.node } }
+    set { ownerStorage.withLock { $0.node = newValue } }
+  }
 
   public var all: [[Node]] { pipelines.withLock { $0 } }
 
@@ -173,6 +249,7 @@ public final class ChildPipelines: Sendable {
 
   /// Adds the nodes of the pipeline just built; returns the one built before it.
   func add(_ nodes: [Node]) -> [Node]? {
+    nodes.last?.downstream = owner
     let (previous, removed) = pipelines.withLock { pipelines -> ([Node]?, Bool) in
       let previous = pipelines.last
       pipelines.append(nodes)

@@ -55,7 +55,7 @@ struct NodeSequence: AsyncSequence, Sendable {
       // A job cancelled from another thread while its virtual clock's thread is busy in a loop
       // that never suspends: the flag is seen before the task's cancellation can be delivered.
       if context.cancelRequested {
-        context.end(node, .cancelled, reason: node.cancellationReason(jobCancelled: true))
+        context.cancel(node)
         throw CancellationError()
       }
     }
@@ -66,7 +66,7 @@ struct NodeSequence: AsyncSequence, Sendable {
         if Task.isCancelled {
           context.cancel(node)
         } else {
-          context.end(node, .finished)
+          context.finish(node)
         }
         return nil
       }
@@ -81,7 +81,7 @@ struct NodeSequence: AsyncSequence, Sendable {
         context.cancel(node)
         return CancellationError()
       }
-      context.end(node, .failed, reason: "\(error)")
+      context.fail(node, error)
       return error
     }
   }

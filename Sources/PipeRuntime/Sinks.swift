@@ -1,4 +1,5 @@
 import PipeSema
+import PipeSyntax
 import Synchronization
 
 /// How a sink's input ended.
@@ -72,7 +73,7 @@ enum Sinks {
     do {
       for try await value in upstream {
         node.received.add(1, ordering: .relaxed)
-        guard try await body.receive(value, output) else { break }
+        guard try await receive(value, &body, output) else { break }
       }
     } catch {
       failure = error
@@ -94,6 +95,18 @@ enum Sinks {
     return body
   }
 
+  /// Hands one element to the body. A body that fails (`into` a closed channel) records it at once,
+  /// before the loop lets go of its input: the input's nodes, cancelled then, see why.
+  @inline(never)
+  private static func receive(_ value: Value, _ body: inout any SinkBody, _ output: SinkOutput) async throws -> Bool {
+    do {
+      return try await body.receive(value, output)
+    } catch {
+      output.context.fail(output.node, error)
+      throw error
+    }
+  }
+
   /// The input ended (`failure` says how, when it did not just finish): the body prints what is
   /// due and the node records its end.
   @inline(never)
@@ -106,21 +119,21 @@ enum Sinks {
         try body.end(cancelled ? .cancelled : .finished, output)
       } catch {
         try? body.end(.failed, output)
-        context.end(node, .failed, reason: "\(error)")
+        context.fail(node, error)
         throw error
       }
       if cancelled {
         context.cancel(node)
         throw CancellationError()
       }
-      context.end(node, .finished)
+      context.finish(node)
     case is CancellationError:
       try? body.end(.cancelled, output)
       context.cancel(node)
       throw CancellationError()
     case let error?:
       try? body.end(.failed, output)
-      context.end(node, .failed, reason: "\(error)")
+      context.fail(node, error)
       throw error
     }
   }
@@ -172,12 +185,10 @@ public struct DiagramRecorder: Sendable {
     return out
   }
 
+  /// An event as a diagram line shows it: in marble notation, with control characters written
+  /// as in diagnostics (`\u{A}`), so each line stays one line.
   static func symbol(_ event: MarbleDiagram.Event) -> String {
-    switch event {
-    case .value(let text): text.count == 1 && !"-|^;[]' ".contains(text) ? text : "'\(text)'"
-    case .finish: "|"
-    case .fail: "^"
-    case .cancel: ";"
-    }
+    DiagnosticFormatter.visible(event.notation)
   }
+
 }

@@ -30,6 +30,7 @@ public enum TextFile {
 
   /// Everything that can be read from `descriptor`, up to `maximumBytes`.
   public static func read(descriptor: Int32) -> Result<String, Failure> {
+    if StandardDescriptors.wasClosed(descriptor) { return .failure(Failure(description: "it is closed")) }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {

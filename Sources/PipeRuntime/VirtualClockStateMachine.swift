@@ -35,8 +35,10 @@ struct VirtualClockStateMachine {
 
   /// Tasks ready to run, in the order they became ready.
   private var ready = Deque<UnownedJob>()
-  /// The job the driver thread runs now, by address, until it asks for its next action.
-  private var running: UInt?
+  /// The task the driver thread runs now, by task id, until it asks for its next action. Not by
+  /// address: a task that ends during its run may be freed, and a task made right after (by a
+  /// deinit) may get its address, and be taken for a hop at a place that depends on the allocator.
+  private var running: UInt64?
   /// Control actions, in the order they were asked for.
   private var actions = Deque<@Sendable () -> Void>()
   /// Waiters of runs that ended, to resume in order.
@@ -66,7 +68,7 @@ struct VirtualClockStateMachine {
     guard isRunning, externalWork == 0 else { return .block }
     if let job = ready.popFirst() {
       stallReported = false
-      running = unsafeBitCast(job, to: UInt.self)
+      running = taskID(job)
       return .run(job)
     }
     if shuttingDown {
@@ -91,7 +93,7 @@ struct VirtualClockStateMachine {
   /// compiler leaves more of them in debug builds than in release builds): it goes on at once, as
   /// if it had not hopped, so the order of tasks does not depend on the build.
   mutating func enqueued(_ job: UnownedJob) {
-    if unsafeBitCast(job, to: UInt.self) == running {
+    if let running, taskID(job) == running {
       ready.prepend(job)
     } else {
       ready.append(job)
@@ -159,3 +161,13 @@ struct VirtualClockStateMachine {
     shuttingDown = true
   }
 }
+
+/// The id of the task a job runs, unique in the process; nil for a job that is not a task.
+private func taskID(_ job: UnownedJob) -> UInt64? {
+  let id = swiftTaskGetJobTaskID(job)
+  return id == 0 ? nil : id
+}
+
+// The runtime's own lookup (what `UnownedJob.description` prints as its id).
+@_silgen_name("swift_task_getJobTaskId")
+private func swiftTaskGetJobTaskID(_ job: UnownedJob) -> UInt64

@@ -63,6 +63,10 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   public func run<T: Sendable>(
     until body: @escaping @Sendable () async -> T, onStall: (@Sendable () -> Void)? = nil
   ) async -> T {
+    // Control actions asked for before this run (a `cancel`'s) are carried out first, so what they
+    // make runnable is queued before the run's task: the order of statements decides, not how fast
+    // the driver thread gets to them.
+    if pipe_current_driver() != Unmanaged.passUnretained(self).toOpaque() { await perform(andWait: {}) }
     let started = Locked<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
     let handOver = VisibleResume()
     defer { handOver.received() }

@@ -14,8 +14,9 @@ public enum CommandForm: Sendable {
   case pipeline(partial: Bool, options: [String] = [])
   /// A channel name and constants: `send c 1 2`.
   case values
-  /// One bare word; `choices` limits it (`clock real`), `missing` says what to give.
-  case word(choices: [String]?, missing: String)
+  /// One bare word; `choices` limits it (`clock real`), `missing` says what to give. With
+  /// `optional`, the command alone reads as the word "" (`clock` shows the clock).
+  case word(choices: [String]?, missing: String, optional: Bool = false)
   /// An optional bare word naming a command or an operator: `help`, `help take`.
   case topic
   /// One string: `load "demo.pipe"`.
@@ -132,7 +133,8 @@ extension Checker {
       let optionValues = reading.options(options, source: source)
       read = checked.flatMap { checked in optionValues.map { .pipeline(checked, options: $0) } }
     case .values: read = checkSend(&reading)
-    case .word(let choices, let missing): read = reading.word(choices: choices, missing: missing)
+    case .word(let choices, let missing, let optional):
+      read = optional && reading.arguments.isEmpty ? .word("") : reading.word(choices: choices, missing: missing)
     case .topic: read = checkTopic(&reading)
     case .file: read = reading.file()
     case .duration: read = reading.duration(source: source)

@@ -1,12 +1,28 @@
 /// A marble diagram in the notation of swift-async-algorithms' validation diagrams: `-` a step
-/// with no event, one character or `'text'` a value, `[ab]` events in one step, `|` finished,
-/// `^` failed, `;` cancelled; spaces are ignored. The first step is step 1.
+/// with no event, one character or `'text'` a value (`''` inside the quotes stands for `'`), `[ab]`
+/// events in one step, `|` finished, `^` failed, `;` cancelled; spaces are ignored. The first step
+/// is step 1.
 public struct MarbleDiagram: Sendable, Hashable {
   public enum Event: Sendable, Hashable {
     case value(String)
     case finish
     case fail
     case cancel
+
+    /// The event as a diagram writes it: a value of one plain character as itself, any other
+    /// quoted, with a quote inside doubled, so it reads back as the same value.
+    public var notation: String {
+      switch self {
+      case .value(let text):
+        if text.count == 1, !"-|^;[]' ".contains(text), text.unicodeScalars.allSatisfy({ $0.value >= 0x20 }) {
+          return text
+        }
+        return "'" + text.replacing("'", with: "''") + "'"
+      case .finish: return "|"
+      case .fail: return "^"
+      case .cancel: return ";"
+      }
+    }
   }
 
   /// The events of one step.
@@ -116,7 +132,12 @@ public struct MarbleDiagram: Sendable, Hashable {
       let start = index
       index += 1
       var text: [UInt8] = []
-      while index < bytes.count, bytes[index] != UInt8(ascii: "'") {
+      while index < bytes.count {
+        if bytes[index] == UInt8(ascii: "'") {
+          // `''` inside the quotes is a quote.
+          guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "'") else { break }
+          index += 1
+        }
         text.append(bytes[index])
         index += 1
       }

@@ -66,7 +66,7 @@ public enum Launcher {
     } else if isatty(0) == 1 && !options.emitSwift {
       let shell = Shell(console: console, interactive: true, virtualTime: options.virtualTime)
       let status = await InteractiveShell(shell: shell).run()
-      if options.stats { printStats(console) }
+      if options.stats { printStats(shell) }
       return status
     } else {
       switch TextFile.read(descriptor: 0) {
@@ -83,15 +83,15 @@ public enum Launcher {
     let status = await shell.runScript(source)
     shell.close()
     withExtendedLifetime((signal, termination)) {}
-    if options.stats { printStats(console) }
+    if options.stats { printStats(shell) }
     console.flush()
     return status
   }
 
-  static func printStats(_ console: Console) {
-    console.line(
-      "stats: tasks: \(Job.liveTasks.load(ordering: .relaxed)) live · nodes: \(Node.live.load(ordering: .relaxed)) live",
-      to: .error)
+  /// `--stats`: what is still alive when pipesh ends, as `stats` says it.
+  static func printStats(_ shell: Shell) {
+    shell.console.line(
+      "stats: tasks: \(Job.liveTasks.load(ordering: .relaxed)) live · \(shell.liveNodesText)", to: .error)
   }
 
 }

@@ -29,14 +29,22 @@ final class TraceObserver: NodeObserver {
 /// `maximumEvents` it calls `onLimit` once (draw then stops the pipeline).
 final class DrawObserver: NodeObserver {
   static let maximumEvents = 100_000
-  private let events = Locked<(byNode: [Int: [(Duration, NodeEvent.Kind)]], count: Int)>(([:], 0))
+  private let events = Locked<(byNode: [ObjectIdentifier: Recorded], count: Int)>(([:], 0))
   let onLimit = Locked<(@Sendable () -> Void)?>(nil)
+
+  /// A node's events. The node is kept with them: a `flatMap` lets go of the nodes of its older
+  /// pipelines, and a node made later at the same address must not take their events.
+  private struct Recorded {
+    let node: Node
+    var events: [(Duration, NodeEvent.Kind)] = []
+  }
 
   func record(_ event: NodeEvent) {
     let full = events.withLock { events -> Bool in
       events.count += 1
       guard events.count <= Self.maximumEvents else { return events.count == Self.maximumEvents + 1 }
-      events.byNode[ObjectIdentifier(event.node).hashValue, default: []].append((event.time, event.kind))
+      events.byNode[ObjectIdentifier(event.node), default: Recorded(node: event.node)].events.append(
+        (event.time, event.kind))
       return false
     }
     if full { onLimit.withLock { $0 }?() }
@@ -45,7 +53,7 @@ final class DrawObserver: NodeObserver {
   var overflowed: Bool { events.withLock { $0.count > Self.maximumEvents } }
 
   func line(for node: Node, tick: Duration) -> String {
-    let recorded = events.withLock { $0.byNode[ObjectIdentifier(node).hashValue] ?? [] }
+    let recorded = events.withLock { $0.byNode[ObjectIdentifier(node)]?.events ?? [] }
     var recorder = DiagramRecorder(tick: tick)
     for (time, kind) in recorded {
       switch kind {

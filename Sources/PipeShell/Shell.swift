@@ -21,6 +21,8 @@ public final class Shell: @unchecked Sendable {
   public let jobs: JobTable
   public let session = Session()
   public let interactive: Bool
+  /// Whether runs of synchronous stages become one node (`PIPESH_FUSION=off`: never).
+  let fusing: Bool
   public var virtualTime: Bool
   var environment = Commands.environment
   /// The session's virtual clock, made when the first virtual-time job starts. It runs only while
@@ -57,6 +59,9 @@ public final class Shell: @unchecked Sendable {
       driver = nil
     }
   }
+
+  /// The session's virtual clock's time, once it has one.
+  var virtualNow: PipeInstant? { driverBox.withLock { $0?.now } }
 
   /// The clock for the next job: the real one, or the session's virtual clock.
   var nextClock: ClockChoice {
@@ -191,8 +196,9 @@ public final class Shell: @unchecked Sendable {
     return await driver.run(until: read)
   }
 
-  public init(console: Console, interactive: Bool, virtualTime: Bool) {
+  public init(console: Console, interactive: Bool, virtualTime: Bool, fusing: Bool = Instrumentation.fusion) {
     self.console = console
+    self.fusing = fusing
     self.interactive = interactive
     self.virtualTime = virtualTime
     self.jobs = JobTable(console: console, session: session)
@@ -358,7 +364,7 @@ public final class Shell: @unchecked Sendable {
   private func executeUntimed(_ statement: CheckedStatement, source: SourceFile) async {
     switch statement {
     case .run(let pipeline, let background):
-      let job = jobs.start(pipeline, background: background, clock: nextClock)
+      let job = jobs.start(pipeline, background: background, clock: nextClock, fusing: fusing)
       if background {
         if interactive { console.line("[\(job.id)] \(pipeline.text)") }
       } else {

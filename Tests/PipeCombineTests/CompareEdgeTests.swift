@@ -4,8 +4,8 @@ import Testing
 
 /// `compare` of inputs that end or fail as they are subscribed to: a legal Combine input, which
 /// OpenCombine 0.14.0's `Zip` completes before handing over its subscription. Every combinator over
-/// such an input, followed by every operator that fits its element, must draw a table (a crash
-/// here ends the test process).
+/// such an input (also shared, inline or as a fragment), followed by every operator that fits its
+/// element, must draw a table (a crash here ends the test process).
 @Suite("compare of inputs that end at once")
 struct CompareEdgeTests {
   static let ending = ["empty", "fail \"x\"", "range 1 0"]
@@ -26,9 +26,25 @@ struct CompareEdgeTests {
     "adjacentPairs", "enumerated", "share", "tap \"t\"", "work 1", "count", "first", "last", "collect", "drain",
   ]
 
-  static let pipelines: [String] = combinators.flatMap { combinator in
-    operators.map { "compare \(combinator) | \($0)" }
+  /// The same inputs shared: inline, and as a `let` fragment the script defines first.
+  static let sharedCombinators: [(definition: String, combinator: String)] = ending.flatMap { input in
+    [
+      ("", "zip(\(input) | share, from 1)"), ("", "merge(from 1, \(input) | share)"),
+      ("let s = \(input) | share\n", "zip(s, from 1)"), ("let s = \(input) | share\n", "combineLatest(from 1, s)"),
+    ]
   }
+
+  static let allPipelines: [String] =
+    combinators.flatMap { combinator in operators.map { "compare \(combinator) | \($0)" } }
+    + sharedCombinators.flatMap { shared in
+      operators.map { "\(shared.definition)compare \(shared.combinator) | \($0)" }
+    }
+
+  /// Under ThreadSanitizer (the suite's third pass, looking for races, not crashes of these
+  /// inputs, which the first pass runs all of) every third of them.
+  static let pipelines: [String] =
+    ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
+    ? stride(from: 0, to: allPipelines.count, by: 3).map { allPipelines[$0] } : allPipelines
 
   @Test(arguments: pipelines)
   func drawsATable(_ line: String) async throws {

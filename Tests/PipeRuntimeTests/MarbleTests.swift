@@ -1,3 +1,4 @@
+import PipeSema
 import PipeShell
 import Testing
 
@@ -114,5 +115,19 @@ struct MarbleTests {
         "marble \"abcdefghijk|\"   abcdefghijk|",
         "throttle 2              a-c-e-g-i-k|",
       ])
+  }
+
+  /// A diagram's values read back as the same values: a quote inside a quoted value is doubled.
+  @Test(arguments: ["it's", "'", "''", "a b", "-", "|", "[x]", "\\", "x", "日本", "'quoted'"])
+  func notationReadsBackAsTheSameValue(_ value: String) throws {
+    let written = MarbleDiagram.Event.value(value).notation + "-" + MarbleDiagram.Event.value("z").notation + "|"
+    let diagram = try MarbleDiagram.parse(written).get()
+    #expect(diagram.events.flatMap(\.events) == [.value(value), .value("z"), .finish], "\(written)")
+  }
+
+  /// Values pipesh prints in a diagram line are escaped: one line per stage, always.
+  @Test func controlCharactersStayOnTheLine() async {
+    let line = await Self.draw("from \"two\\nlines\" \"tab\\there\"")
+    #expect(line == "['two\\u{A}lines''tab\there'|]")
   }
 }

@@ -86,6 +86,26 @@ struct HostileInputTests {
     #expect(complained.isEmpty)
   }
 
+  /// A standard descriptor closed when pipesh starts is named as closed (its number is held from
+  /// the start, so the runtime's own descriptors cannot take it and answer "Invalid argument").
+  @Test(arguments: [
+    (">&-", ["-c", "from 1 2"], "pipesh: cannot write to standard output: it is closed", Int32(1)),
+    ("<&-", ["-c", "stdin | print"], "error: [1] stdin: standard input is closed", 1),
+    ("<&-", [], "error: cannot read the script from standard input: it is closed", 2),
+    ("<&-", ["-c", "lines \"/dev/null\" | count"], "", 0),
+  ])
+  func aClosedStandardDescriptorIsNamed(
+    _ redirection: String, _ arguments: [String], _ message: String, _ status: Int32
+  )
+    throws
+  {
+    let shell = ["-c", "exec \"$0\" \"$@\" \(redirection)", Pipesh.executable.path] + arguments
+    let result = try Pipesh.run(shell, executable: URL(fileURLWithPath: "/bin/sh"))
+    #expect(result.status == status)
+    #expect(result.stderr.hasPrefix(message), "\(result.stderr)")
+    #expect(message.isEmpty == result.stderr.isEmpty)
+  }
+
   @Test(arguments: [["-c", "from 1 2 3"], ["--help"], ["--version"]])
   func aFullDiskIsAnError(_ arguments: [String]) throws {
     let process = Process()

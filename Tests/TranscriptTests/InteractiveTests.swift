@@ -195,6 +195,107 @@ struct InteractiveTests {
     try terminal.expectExit(0)
   }
 
+  /// A line wider than the terminal wraps; output of a background job printed above it leaves no
+  /// stale copy of the line's first row behind. tmux keeps the screen as a user would see it.
+  @Test func backgroundOutputRedrawsAWrappedLineWhole() throws {
+    let tmux = Tmux()
+    let history = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-history-\(UUID())").path
+    let command = "env PIPESH_HISTORY=\(history) EDITRC=/dev/null TERM=xterm \(Pipesh.executable.path)"
+    try tmux.run(["new-session", "-d", "-s", "pipesh", "-x", "40", "-y", "30", command])
+    defer { tmux.killServer() }
+    func screen() throws -> String { try tmux.run(["capture-pane", "-p", "-t", "pipesh"]) }
+    func waitFor(_ text: String) throws -> String {
+      let deadline = Date().addingTimeInterval(60)
+      while Date() < deadline {
+        let shown = try screen()
+        if shown.contains(text) { return shown }
+        usleep(50_000)
+      }
+      throw Terminal.Timeout(expected: text, output: try screen())
+    }
+    // (tmux shows a row without its trailing spaces.)
+    _ = try waitFor("pipesh[0]>")
+    try tmux.run(["send-keys", "-t", "pipesh", "timer 0.5 | take 4 | print label: \"bg\" &", "Enter"])
+    _ = try waitFor("[1] timer")
+    try tmux.run(["send-keys", "-t", "pipesh", "-l", "from \"a line long enough to wrap over two rows"])
+    _ = try waitFor("finished after")
+    let shown = try waitFor("over two rows")
+    // The prompt shows twice: before the first command and before the line being edited.
+    #expect(shown.components(separatedBy: "pipesh[0]>").count - 1 == 2, "\(shown)")
+    #expect(shown.components(separatedBy: "from \"a line").count - 1 == 1, "\(shown)")
+    #expect(shown.contains("[1] bg: 3"), "\(shown)")
+  }
+
+  /// A tmux server of the test's own, on a socket nobody else uses, so the test neither finds a
+  /// server left by someone else nor leaves one behind.
+  struct Tmux {
+    let socket = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-tmux-\(UUID())").path
+
+    /// Runs a tmux command and returns what it printed. It is started with `posix_spawn`, every
+    /// descriptor above 2 closed in the child: `new-session` forks tmux's server, which lives on, and any
+    /// descriptor it inherited would stay open with it. (Foundation's `Process` learns that its
+    /// child ended when a socket it hands the child closes; the server would hold that socket,
+    /// and `waitUntilExit` would wait for ever.) Output goes to a file, not a pipe, for the same
+    /// reason.
+    @discardableResult
+    func run(_ arguments: [String]) throws -> String {
+      let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID())").path
+      defer { unlink(output) }
+      var actions = posix_spawn_file_actions_t()
+      posix_spawn_file_actions_init(&actions)
+      defer { posix_spawn_file_actions_destroy(&actions) }
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+      posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+      posix_spawn_file_actions_adddup2(&actions, 1, 2)
+      // The test's thread may block signals; the child starts with none blocked and every
+      // signal's default action, or the shell in the pane would not end when the server stops.
+      var attributes = posix_spawnattr_t()
+      posix_spawnattr_init(&attributes)
+      defer { posix_spawnattr_destroy(&attributes) }
+      var noSignals = sigset_t()
+      var allSignals = sigset_t()
+      sigemptyset(&noSignals)
+      sigfillset(&allSignals)
+      posix_spawnattr_setsigmask(&attributes, &noSignals)
+      posix_spawnattr_setsigdefault(&attributes, &allSignals)
+      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+      let argv = (["/usr/bin/tmux", "-S", socket] + arguments).map { strdup($0) } + [nil]
+      defer { for argument in argv { free(argument) } }
+      var child: pid_t = 0
+      let spawned = ClosingPipe.spawning.withLock {
+        // (Listed under the lock, so no test opens a descriptor before the child starts.)
+        for descriptor in Self.openDescriptors() where descriptor > 2 {
+          posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+        return posix_spawn(&child, "/usr/bin/tmux", &actions, &attributes, argv, environ)
+      }
+      guard spawned == 0 else { throw TmuxFailed(arguments: arguments, stderr: "posix_spawn: \(spawned)") }
+      var status: Int32 = 0
+      while waitpid(child, &status, 0) == -1 && errno == EINTR {}
+      let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+      // Exited with status 0: the low 7 bits (the signal) and the status byte are both 0.
+      guard status == 0 else { throw TmuxFailed(arguments: arguments, stderr: printed) }
+      return printed
+    }
+
+    /// The descriptors this process has open.
+    static func openDescriptors() -> [Int32] {
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+      return names.compactMap { Int32($0) }
+    }
+
+    /// Ends the server and everything it runs, and removes the socket.
+    func killServer() {
+      _ = try? run(["kill-server"])
+      unlink(socket)
+    }
+  }
+
+  struct TmuxFailed: Error {
+    let arguments: [String]
+    let stderr: String
+  }
+
   /// On the virtual clock nothing can ever take the value: a named deadlock, and the script goes on.
   @Test func aSendNothingCanTakeIsADeadlockOnTheVirtualClock() throws {
     let path = try script("channel c of: Int | take 1 | print &\nsend c 1 2\nfrom \"after\" | print\n")

@@ -22,4 +22,7 @@ void pipe_set_current_driver(void *_Nullable driver);
 /// of "ignore", works whichever thread the kernel delivers the signal to.
 int pipe_signal_pipe_install(int signal);
 
+/// Whether standard descriptor 0, 1 or 2 was closed when pipesh started (it now holds /dev/null).
+int pipe_standard_descriptor_was_closed(int descriptor);
+
 #endif

@@ -10,13 +10,17 @@ extension Operators {
         "marble", .source, usage: "marble \"DIAGRAM\" [tick: D]",
         summary: "emits a marble diagram's values as strings, one step per tick (default 1s)",
         parameters: [
-          .positional("diagram", .string, "- a step, a or 'text' a value, [ab] together, | finish, ^ fail, ; cancel"),
+          .positional(
+            "diagram", .string,
+            "- a step, a or 'text' a value ('' in it: a quote), [ab] together, | finish, ^ fail, ; cancel"),
           .labelled("tick", .duration, "the length of one step"),
         ],
         example: "marble \"ab-c|\" | diagram", implementation: "own (MarbleSequence), on the job's clock"
       ) { typing in
         // Worked out per element in `flatMap { marble $0 }`: parsed once its text is known.
         if typing.isDeferred("diagram") { return .string }
+        // Parsed already: this is the check again, per element, of a `tick: $0` worked out.
+        if case .marble = typing.argument("diagram") { return .string }
         guard case .value(.string(let text), _) = typing.argument("diagram") else {
           typing.error("DIAGRAM must be a string", at: "diagram")
           return nil

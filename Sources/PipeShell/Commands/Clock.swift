@@ -1,11 +1,26 @@
 extension Commands {
-  /// `clock real`, `clock virtual`: the clock of the pipelines started from now on.
+  /// `clock real`, `clock virtual`: the clock of the pipelines started from now on; `clock` alone
+  /// shows it.
   enum Clock {
     static let entry = Command.word(
-      "clock", usage: "clock real | clock virtual", summary: "chooses the clock for pipelines started from now on",
-      choices: ["real", "virtual"], missing: "say real or virtual"
+      "clock", usage: "clock [real | virtual]",
+      summary: "shows the clock, or chooses it for pipelines started from now on",
+      choices: ["real", "virtual"], missing: "say real or virtual, or nothing to see the clock", optional: true
     ) { shell, which in
+      guard !which.isEmpty else {
+        shell.console.line(shell.clockDescription)
+        return
+      }
       shell.virtualTime = which == "virtual"
-    }.example("clock virtual\ntimer 10m | take 2 | print time: true")
+    }.example("clock virtual\ntimer 10m | take 2 | print time: true\nclock")
+  }
+}
+
+extension Shell {
+  /// `clock` alone: which clock new pipelines start on, and where the virtual one stands.
+  var clockDescription: String {
+    guard virtualTime else { return "clock: real" }
+    let now = virtualNow?.offset ?? .zero
+    return "clock: virtual, at \(now.stampText) (it moves only while the shell waits for something)"
   }
 }

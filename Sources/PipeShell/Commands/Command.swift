@@ -104,12 +104,12 @@ struct Command: Sendable {
 
   /// A command on one bare word, one of `choices` when given.
   static func word(
-    _ name: String, usage: String, summary: String, choices: [String]? = nil, missing: String,
+    _ name: String, usage: String, summary: String, choices: [String]? = nil, missing: String, optional: Bool = false,
     namesKnownChannel: Bool = false, run: @escaping @Sendable (Shell, String) async -> Void
   ) -> Command {
     reading(
       CommandSignature(
-        name, .word(choices: choices, missing: missing), usage: usage, summary: summary,
+        name, .word(choices: choices, missing: missing, optional: optional), usage: usage, summary: summary,
         namesKnownChannel: namesKnownChannel),
       { if case .word(let word) = $0 { word } else { nil } }, run)
   }

@@ -6,12 +6,12 @@ extension Commands {
   /// `compare PIPELINE`: `draw`, with each stage's Combine counterpart drawn beside it.
   enum Compare {
     static let entry = Command.pipeline(
-      "compare", usage: "compare PIPELINE [tick: D]",
+      "compare", usage: "compare PIPELINE [tick: D] [until: D]",
       summary:
         "draws a pipeline's stages (as draw does) beside their Combine counterparts (OpenCombine, virtual scheduler); ≠ marks rows that differ",
-      options: ["tick"]
+      options: ["tick", "until"]
     ) { shell, pipeline, options in
-      await shell.compare(pipeline, tick: options["tick"])
+      await shell.compare(pipeline, tick: options["tick"], until: options["until"])
     }.example("compare marble \"ab-c|\" | debounce 2")
   }
 }
@@ -19,13 +19,14 @@ extension Commands {
 extension Shell {
   /// `compare`: the AA side as `draw` records it, the Combine side on a virtual scheduler of its
   /// own from the same start, one table.
-  func compare(_ pipeline: CheckedPipeline, tick chosen: Duration? = nil) async {
-    let tick = chosen ?? pipeline.marbleTick ?? .seconds(1)
-    let drawn = await drawnRun(pipeline, tick: tick)
+  func compare(_ pipeline: CheckedPipeline, tick chosen: Duration? = nil, until: Duration? = nil) async {
+    let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
+    let tick = horizon.tick
+    let drawn = await drawnRun(pipeline, horizon: horizon)
     let drained = pipeline.withDrainSinkIfImplicit()
     let combine = await interruptibly {
       CombineSide.run(
-        drained, tick: tick, limit: tick * DiagramRecorder.maximumColumns, maximumEvents: DrawObserver.maximumEvents,
+        drained, tick: tick, limit: horizon.end, maximumEvents: DrawObserver.maximumEvents,
         isInterrupted: { Task.isCancelled })
     }
     // As draw does, an implicit sink gets no row.
@@ -33,7 +34,9 @@ extension Shell {
     let combineRows = combine.rows.filter { !(implicitSink && $0.isSink) }
     let table = ComparisonTable(aa: drawn.rows, combine: combineRows)
     for line in table.lines { console.line(line) }
-    if drawn.stopped || combine.stopped { console.line(DrawnRun.stoppedMessage("compare"), to: .error) }
+    if let stop = drawn.stop ?? (combine.stopped ? .horizon : nil) {
+      console.line(stop.message("compare", horizon), to: .error)
+    }
   }
 }
 

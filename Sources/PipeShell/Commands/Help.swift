@@ -91,7 +91,9 @@ extension Commands {
       summary: "marble diagrams: one character per tick",
       text: [
         "swift-async-algorithms' notation: in marble \"ab-c|\" a character is an element ('text' one of",
-        "several characters), - a tick with nothing, | the end, ^ a failure, ; cancelled; [ab] one tick.",
+        "several characters; '' inside it is a quote), - a tick with nothing, | the end, ^ a failure,",
+        "; cancelled; [ab] one tick. Views write values back in this notation; control characters as",
+        "in diagnostics (\\u{A}), so every stage keeps one line.",
         "marble \"…\" tick: 0.5 sets the tick; diagram prints a pipeline's output as one line;",
         "draw PIPELINE runs on a clock of its own and draws one line per stage.",
       ],

@@ -1,0 +1,126 @@
+import Foundation
+import Locking
+import PipeShell
+import PipeSyntax
+import Testing
+
+@testable import PipeRuntime
+
+/// Fusing synchronous stages into one node changes nothing anyone can see: generated runs of every
+/// fusible operator, 1 to 4 stages long, behind consumers that finish, fail, end early, lose a
+/// sibling or are cancelled, print the same bytes (output, `tap` lines, `inspect` read mid-run and
+/// at the end) with fusion on and off.
+@Suite("fused = unfused, generated")
+struct GeneratedFusionTests {
+  /// One Int-to-Int stage of each fusible operator (`enumerated` is followed by the `map` that
+  /// makes its tuples Ints again).
+  static let stages: [String: String] = [
+    "map": "map { $0 + 1 }",
+    "filter": "filter { $0 % 3 != 0 }",
+    "drop": "drop 1",
+    "take": "take 4",
+    "takeWhile": "takeWhile { $0 < 9 }",
+    "dropWhile": "dropWhile { $0 < 3 }",
+    "compactMap": "compactMap { $0 % 4 == 0 ? nil : $0 }",
+    "enumerated": "enumerated | map { $0.0 + $0.1 }",
+  ]
+
+  /// Every fused step has a stage here, so a new fusible operator cannot be left out.
+  @Test func everyFusibleOperatorIsGenerated() {
+    let fusibleSteps = Operators.all.filter {
+      if case .node(_, _?, _) = $0.run { return true }
+      return false
+    }.map(\.name)
+    #expect(Set(fusibleSteps) == Set(Self.stages.keys))
+  }
+
+  /// Runs of 1–4 stages: every operator alone, every pair, and a fixed spread of triples and
+  /// quadruples in which each operator stands at each position. Under ThreadSanitizer (the suite's
+  /// third pass, looking for races, not for differences) every fourth of them.
+  static let runs: [[String]] =
+    underThreadSanitizer ? stride(from: 0, to: allRuns.count, by: 4).map { allRuns[$0] } : allRuns
+
+  static let underThreadSanitizer = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
+
+  static let allRuns: [[String]] = {
+    let names = stages.keys.sorted()
+    var runs = names.map { [$0] }
+    for first in names { for second in names { runs.append([first, second]) } }
+    for length in 3...4 {
+      for index in 0..<(2 * names.count) {
+        runs.append((0..<length).map { position in names[(index * (position + 3) + position * 5) % names.count] })
+      }
+    }
+    return runs
+  }()
+
+  /// The sources a run stands behind: fused in (`range`, `from`) or a node of its own (`timer`).
+  static let sources = ["range 1 12", "from 5 1 7 2 8 3 9", "timer 1 | take 12"]
+
+  /// The consumers: each a script around `PIPELINE` (the source and the run), read with `inspect`.
+  static let consumers = [
+    // Finishing consumers: one that has all it needs, one that ends early, a zip's shorter input.
+    "PIPELINE | tap \"t\" | take 2 | count\ninspect 1",
+    "PIPELINE | first\ninspect 1",
+    "zip(PIPELINE | tap \"t\", from 1 2) | drain\ninspect 1",
+    "combineLatest(PIPELINE, empty) | drain\ninspect 1",
+    // Failing consumers: a stage after, a sibling.
+    "PIPELINE | map { 10 / ($0 - 4) } | collect\ninspect 1",
+    "merge(PIPELINE | tap \"t\", fail \"x\") | drain\ninspect 1",
+    // Cancelled, read mid-run and at the end.
+    "PIPELINE | tap \"t\" | print &\nsleep 2.5\ninspect 1\ncancel 1\nwait\ninspect 1",
+    // Fed by a channel: read while it waits for more, then at its end.
+    "channel c of: Int | RUN | tap \"t\" | print &\nsend c 3 1 4 1 5\ninspect 1\nclose c\nwait\ninspect 1",
+    // Inside a flatMap body, ended early by the consumer.
+    "from 1 2 | flatMap { PIPELINE } | take 3 | sum\ninspect 1",
+  ]
+
+  static func script(_ consumer: String, source: String, run: [String]) -> String {
+    let text = run.compactMap { stages[$0] }.joined(separator: " | ")
+    return consumer.replacing("PIPELINE", with: source + " | " + text).replacing("RUN", with: text)
+  }
+
+  static func output(of script: String, fusing: Bool) async -> String {
+    let captured = Locked<[String]>([])
+    let console = Console()
+    console.setLineWriter { line, stream in captured.withLock { $0.append(stream == .error ? "! " + line : line) } }
+    let shell = Shell(console: console, interactive: false, virtualTime: true, fusing: fusing)
+    let status = await shell.runScript(SourceFile(name: nil, text: script))
+    shell.close()
+    return (captured.withLock { $0 } + ["status \(status)"]).joined(separator: "\n")
+  }
+
+  /// The causes SPEC section 12 allows, and "downstream failed" (see `CancelCause`).
+  static let causes: Set<String> = [
+    "downstream finished", "downstream cancelled", "downstream failed", "sibling finished", "sibling failed",
+    "newer element", "job cancelled",
+  ]
+
+  @Test("fused and unfused print the same", arguments: consumers.indices)
+  func fusedEqualsUnfused(_ consumer: Int) async {
+    var seen: Set<String> = []
+    for source in Self.sources {
+      for run in Self.runs {
+        let script = Self.script(Self.consumers[consumer], source: source, run: run)
+        let fused = await Self.output(of: script, fusing: true)
+        let unfused = await Self.output(of: script, fusing: false)
+        #expect(fused == unfused, "\(script)")
+        for cause in Self.cancelCauses(in: unfused) {
+          seen.insert(cause)
+          #expect(Self.causes.contains(cause), "unknown cause '\(cause)' in \(script)")
+          #expect(cause != "job cancelled" || script.contains("cancel 1"), "\(script)")
+        }
+        #expect(!unfused.contains("! error: ") || !unfused.contains("status 0"), "\(script)")
+      }
+    }
+    // The views were really read: every consumer shows some node cancelled for a cause.
+    #expect(!seen.isEmpty)
+  }
+
+  /// The words in each `cancelled (…)` of an output.
+  static func cancelCauses(in output: String) -> [String] {
+    output.split(separator: "cancelled (").dropFirst().compactMap { rest in
+      rest.firstIndex(of: ")").map { String(rest[..<$0]) }
+    }
+  }
+}
