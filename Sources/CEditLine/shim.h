@@ -18,7 +18,8 @@ static inline EditLine *pipe_el_init(const char *program) { return el_init(progr
 
 static inline void pipe_el_end(EditLine *el) { el_end(el); }
 
-static inline void pipe_el_prompt(EditLine *el, pipe_prompt_fn prompt) { el_set(el, EL_PROMPT, prompt); }
+/// The prompt; characters between two \1 (a colour sequence) take no columns.
+static inline void pipe_el_prompt(EditLine *el, pipe_prompt_fn prompt) { el_set(el, EL_PROMPT_ESC, prompt, '\1'); }
 
 static inline void pipe_el_editor(EditLine *el, const char *mode) { el_set(el, EL_EDITOR, mode); }
 

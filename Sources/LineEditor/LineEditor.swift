@@ -164,7 +164,13 @@ public final class LineEditor: @unchecked Sendable {
     let before = String(decoding: UnsafeRawBufferPointer(start: buffer, count: cursor - buffer), as: UTF8.self)
     var size = winsize()
     guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 0 }
-    return Self.columnsWide(prompt + before) / Int(size.ws_col)
+    return Self.columnsWide(Self.shown(prompt) + before) / Int(size.ws_col)
+  }
+
+  /// A prompt as it shows: without what stands between two `\u{1}` (colour sequences).
+  static func shown(_ prompt: String) -> String {
+    prompt.split(separator: "\u{1}", omittingEmptySubsequences: false).enumerated()
+      .filter { $0.offset.isMultiple(of: 2) }.map(\.element).joined()
   }
 
   /// The columns `text` takes on a terminal (a wide character two, a combining mark none).

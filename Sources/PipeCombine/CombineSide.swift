@@ -30,16 +30,19 @@ public enum CombineSide {
   public struct Result: Sendable {
     public let rows: [Row]
     public let stopped: Bool
+    /// With `reversingTiesIn:`, the first instant whose actions ran in reversed order.
+    public let reversedTie: Duration?
   }
 
   /// Runs `pipeline` on a virtual scheduler of its own until every sink has its end, or until
   /// `limit` (the widest diagram), `maximumEvents` or `isInterrupted` (asked now and then: Ctrl-C)
-  /// stops it; times are drawn in columns of `tick`.
+  /// stops it; times are drawn in columns of `tick`. With `reversingTiesIn:`, the actions of one
+  /// instant in that range run last-scheduled first.
   public static func run(
     _ pipeline: CheckedPipeline, tick: Duration, limit: Duration, maximumEvents: Int,
-    isInterrupted: () -> Bool = { false }
+    reversingTiesIn reversingTies: Range<Duration>? = nil, isInterrupted: () -> Bool = { false }
   ) -> Result {
-    let builder = Builder(tick: tick, maximumEvents: maximumEvents)
+    let builder = Builder(tick: tick, maximumEvents: maximumEvents, reversingTies: reversingTies)
     let publisher = builder.build(pipeline)
     let sink = Subscribers.Sink<Value, any Error>(
       receiveCompletion: { [builder] _ in
@@ -72,12 +75,14 @@ public enum CombineSide {
     for sink in partial { sink.cancel() }
     builder.scheduler.reset()
     let stopped = publisher != nil && (!builder.completed || builder.overflowed)
-    return Result(rows: builder.rows.map { $0.row() }, stopped: stopped)
+    return Result(
+      rows: builder.rows.map { $0.row() }, stopped: stopped,
+      reversedTie: builder.scheduler.firstReversedTie?.duration)
   }
 
   /// Builds the publishers and keeps a recorder per stage.
   private final class Builder {
-    let scheduler = VirtualScheduler()
+    let scheduler: VirtualScheduler
     let tick: Duration
     let maximumEvents: Int
     var rows: [Recorded] = []
@@ -92,7 +97,13 @@ public enum CombineSide {
     /// The hot part of each `share` fragment, built once, as the AA side builds it once.
     private var shared: [Int: ValuePublisher] = [:]
 
-    init(tick: Duration, maximumEvents: Int) {
+    init(tick: Duration, maximumEvents: Int, reversingTies: Range<Duration>?) {
+      scheduler = VirtualScheduler(
+        reversingTiesIn: reversingTies.map {
+          VirtualScheduler.SchedulerTimeType(nanoseconds: 0).advanced(
+            by: .init($0.lowerBound))..<VirtualScheduler.SchedulerTimeType(nanoseconds: 0).advanced(
+              by: .init($0.upperBound))
+        })
       self.tick = tick
       self.maximumEvents = maximumEvents
     }
@@ -106,7 +117,10 @@ public enum CombineSide {
         switch stage.node {
         case .group:
           built = build(stage.inputs[0])
-          recorded = Recorded(stage, tick: tick, counterpart: "the inner pipeline's publisher")
+          // A group whose inner pipeline has no publisher (a stage in it has no counterpart)
+          // has no input, as any later stage then has none.
+          recorded = Recorded(
+            stage, tick: tick, counterpart: "the inner pipeline's publisher", outcome: built == nil ? .notRun : nil)
         case .shared(let id):
           if let hot = shared[id] {
             built = hot
@@ -114,7 +128,8 @@ public enum CombineSide {
             built = build(stage.inputs[0])
             shared[id] = built
           }
-          recorded = Recorded(stage, tick: tick, counterpart: "the fragment's shared publisher")
+          recorded = Recorded(
+            stage, tick: tick, counterpart: "the fragment's shared publisher", outcome: built == nil ? .notRun : nil)
         case .signature(let name):
           let inputs = stage.inputs.map { build($0) }
           (built, recorded) = apply(stage, name: name, upstream: upstream, inputs: inputs)

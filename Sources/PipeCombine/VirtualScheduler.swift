@@ -64,7 +64,8 @@ public final class VirtualScheduler: Scheduler {
 
   public typealias SchedulerOptions = Never
 
-  /// One scheduled action; `order` keeps actions of one instant in the order they were scheduled.
+  /// One scheduled action; `order` keeps actions of one instant in the order they were scheduled
+  /// (negated where ties are reversed).
   private struct Entry {
     let time: SchedulerTimeType
     let order: Int
@@ -81,8 +82,15 @@ public final class VirtualScheduler: Scheduler {
   public var minimumTolerance: SchedulerTimeType.Stride { .zero }
   private var queue: [Entry] = []
   private var scheduled = 0
+  /// Instants in this range run the actions of one instant last-scheduled first: `compare` asks
+  /// whether a difference comes only from the order of events at one instant.
+  private let reversingTies: Range<SchedulerTimeType>?
+  /// The first instant at which actions of one instant ran in reversed order.
+  public private(set) var firstReversedTie: SchedulerTimeType?
 
-  public init() {}
+  public init(reversingTiesIn reversingTies: Range<SchedulerTimeType>? = nil) {
+    self.reversingTies = reversingTies
+  }
 
   public func schedule(options: Never?, _ action: @escaping () -> Void) {
     enqueue(at: now, action)
@@ -116,7 +124,9 @@ public final class VirtualScheduler: Scheduler {
 
   private func enqueue(at time: SchedulerTimeType, _ action: @escaping () -> Void) {
     scheduled += 1
-    let entry = Entry(time: Swift.max(time, now), order: scheduled, action: action)
+    let time = Swift.max(time, now)
+    let reversed = reversingTies?.contains(time) ?? false
+    let entry = Entry(time: time, order: reversed ? -scheduled : scheduled, action: action)
     // Binary search for the first entry that comes after this one.
     var low = 0
     var high = queue.count
@@ -138,6 +148,9 @@ public final class VirtualScheduler: Scheduler {
     while let first = queue.first, first.time <= limit {
       guard proceed() else { return }
       queue.removeFirst()
+      if firstReversedTie == nil, reversingTies?.contains(first.time) ?? false, queue.first?.time == first.time {
+        firstReversedTie = first.time
+      }
       now = first.time
       first.action()
     }

@@ -450,8 +450,17 @@ enum Support: String, CaseIterable, Comparable {
         after interval: Duration, stage: String
       ) -> AsyncThrowingStream<Element, Error> {
         let (seconds, attoseconds) = interval.components
-        let tenths = ((Double(seconds) + Double(attoseconds) / 1e18) * 10).rounded() / 10
-        let message = "no element came for \\(tenths)s"
+        let value = Double(seconds) + Double(attoseconds) / 1e18
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        var shown = "\\(nanoseconds)ns"
+        if value == 0 || value >= 0.05 {
+          shown = "\\((value * 10).rounded() / 10)s"
+        } else if nanoseconds >= 1_000_000 {
+          shown = "\\((nanoseconds + 500_000) / 1_000_000)ms"
+        } else if nanoseconds >= 1_000 {
+          shown = "\\((nanoseconds + 500) / 1_000)µs"
+        }
+        let message = "no element came for \\(shown)"
         return AsyncThrowingStream { continuation in
           let expiring: @Sendable () -> Task<Void, Never> = {
             Task {

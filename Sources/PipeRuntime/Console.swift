@@ -1,5 +1,6 @@
 import CPipeSupport
 import Locking
+import PipeSyntax
 
 #if canImport(Glibc)
   import Glibc
@@ -46,8 +47,13 @@ public final class Console: Sendable {
     state.withLock { $0.lineWriter = writer }
   }
 
-  /// Writes one line (a newline is added).
+  /// Writes one line (a newline is added). A line to standard error that begins `error:` has that
+  /// word in red when standard error is a terminal (`Paint`).
   public func line(_ text: String, to stream: Stream = .output) {
+    var text = text
+    if stream == .error, text.hasPrefix("error:"), Paint.isOn(for: 2) {
+      text = Paint.paint("error:", .red, bold: true, on: true) + text.dropFirst("error:".count)
+    }
     if let writer = state.withLock({ $0.lineWriter }) {
       writer(text, stream)
       return

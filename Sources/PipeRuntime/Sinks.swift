@@ -149,7 +149,7 @@ public struct DiagramRecorder: Sendable {
   }
 
   /// The column of a time: events before the first tick are drawn in column 1.
-  func column(of time: Duration) -> Int {
+  public func column(of time: Duration) -> Int {
     let ticks = time.inSecondsValue / tick.inSecondsValue
     guard ticks < Double(Self.maximumColumns + 1) else { return Self.maximumColumns + 1 }
     return max(1, Int((ticks + 1e-9).rounded(.down)))
@@ -177,12 +177,21 @@ public struct DiagramRecorder: Sendable {
       if group.isEmpty {
         out += "-"
       } else if group.count == 1 {
-        out += Self.symbol(group[0])
+        Self.append(Self.symbol(group[0]), to: &out)
       } else {
-        out += "[" + group.map(Self.symbol).joined() + "]"
+        var inside = ""
+        for event in group { Self.append(Self.symbol(event), to: &inside) }
+        out += "[" + inside + "]"
       }
     }
     return out
+  }
+
+  /// Appends a symbol; a quoted value right after another gets a space between them (`'10' '12'`,
+  /// which the notation ignores): written together, `''` would read as a quote inside one value.
+  static func append(_ symbol: String, to line: inout String) {
+    if line.hasSuffix("'"), symbol.hasPrefix("'") { line += " " }
+    line += symbol
   }
 
   /// An event as a diagram line shows it: in marble notation, with control characters written

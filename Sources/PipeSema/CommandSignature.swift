@@ -77,7 +77,7 @@ public struct CommandSignature: Sendable {
   }
 
   /// The labels that end the command's pipeline and start its own options.
-  var options: [String] {
+  public var options: [String] {
     if case .pipeline(_, let options) = form { return options }
     return []
   }
@@ -108,6 +108,27 @@ public struct CheckedCommand: Sendable {
 }
 
 extension Checker {
+  /// A command option (`tick:`) written right after a last stage that takes the same label
+  /// (`draw marble "ab|" tick: 2`) could mean either: refused, with both spellings.
+  func ambiguousOption(
+    _ arguments: [Argument], after pipeline: Pipeline, command: String
+  ) -> (message: String, range: SourceRange)? {
+    guard let last = pipeline.stages.last, case .call(let stage, _) = last.kind,
+      let signature = environment.operators.byName[stage.name]
+    else { return nil }
+    let labels = Set(signature.parameters.compactMap(\.label))
+    guard let argument = arguments.first(where: { $0.label.map { labels.contains($0.name) } ?? false }),
+      let label = argument.label?.name
+    else { return nil }
+    let written = source.text(of: pipeline.range)
+    let option = source.text(of: argument.range)
+    return (
+      "'\(label):' here could be \(stage.name)'s or \(command)'s: write (\(written) \(option)) for \(stage.name)'s, "
+        + "or (\(written)) \(option) for \(command)'s",
+      argument.range
+    )
+  }
+
   mutating func checkCommand(
     _ name: Identifier, _ arguments: [Argument], _ pipeline: Pipeline?, _ range: SourceRange
   ) -> CheckedCommand? {
@@ -130,6 +151,10 @@ extension Checker {
         partial
         ? (withinExpansionLimits(pipeline) ? checkPipeline(pipeline, input: nil, allowSink: true) : nil)
         : checkTopLevel(pipeline)
+      if let ambiguous = ambiguousOption(arguments, after: pipeline, command: name.name) {
+        read = reading.fail(ambiguous.message, ambiguous.range)
+        break
+      }
       let optionValues = reading.options(options, source: source)
       read = checked.flatMap { checked in optionValues.map { .pipeline(checked, options: $0) } }
     case .values: read = checkSend(&reading)

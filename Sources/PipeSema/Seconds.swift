@@ -1,8 +1,15 @@
 /// How pipesh writes a duration: the one place for it.
 extension Duration {
-  /// `1.5s`: seconds to a tenth, as `jobs`, job messages and errors show them.
+  /// `1.5s`: seconds to a tenth, as `jobs`, job messages and errors show them. A duration too
+  /// short to show in tenths (but not zero) is shown in the largest unit it fills: `12ms`, `500µs`,
+  /// `40ns`, never a `0.0s` that is not zero.
   public var secondsText: String {
-    String((inSecondsValue * 10).rounded() / 10) + "s"
+    let seconds = inSecondsValue
+    guard seconds > 0, seconds < 0.05 else { return String((seconds * 10).rounded() / 10) + "s" }
+    let nanoseconds = components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    if nanoseconds >= 1_000_000 { return "\((nanoseconds + 500_000) / 1_000_000)ms" }
+    if nanoseconds >= 1_000 { return "\((nanoseconds + 500) / 1_000)µs" }
+    return "\(nanoseconds)ns"
   }
 
   /// `+1.500s`: the time since a job started, to the millisecond, as `print time: true` and `trace`

@@ -27,7 +27,10 @@ public enum Completion {
   static let stages =
     Operators.signatures.all.filter { $0.role == .operator || $0.role == .sink }.map(\.name)
     + Operators.aliases.keys.sorted()
-  static let commands = Commands.all.map(\.name) + Commands.topics.map(\.name)
+  static let commands = Commands.all.map(\.name)
+  /// The options of the commands on a pipeline (`draw … tick:`), by command.
+  static let commandOptions = Dictionary(
+    Commands.all.map { ($0.name, $0.signature.options.map { $0 + ":" }) }, uniquingKeysWith: { first, _ in first })
 
   /// The length of the word before the cursor and the candidates that complete it, sorted.
   public static func complete(_ before: String, _ context: CompletionContext) -> (wordLength: Int, candidates: [String])
@@ -59,10 +62,14 @@ public enum Completion {
           words.count == 1 ? Operators.signatures.names + Commands.all.map(\.name) + Commands.topics.map(\.name) : []
       case "clock":
         pool = ["real", "virtual"]
-      case "trace", "draw", "check":
-        pool = sources + combinators + context.sourceFragments
+      case "trace", "draw", "compare", "check":
+        // The pipeline's source; after it, its labels and the command's own options.
+        pool =
+          words.count == 1
+          ? sources + combinators + context.sourceFragments
+          : unused(labels(of: words[1]) + (commandOptions[first] ?? []), in: words)
       default:
-        pool = labels(of: first)
+        pool = unused(labels(of: first), in: words)
         if first == "let", words.count >= 3 { pool = sources + combinators + context.sourceFragments + stages }
       }
     } else if lastMark == nil || lastMark == ";" || lastMark == "&" {
@@ -73,11 +80,24 @@ public enum Completion {
       pool = stages + context.operatorFragments
     } else {
       let stage = statement.split(whereSeparator: { "|(,".contains($0) }).last.map(String.init) ?? ""
-      let name = stage.split(separator: " ").first.map(String.init) ?? ""
-      pool = labels(of: name)
+      let stageWords = stage.split(separator: " ").map(String.init)
+      let name = stageWords.first ?? ""
+      // A pipeline command's options stand after its whole pipeline, outside any parentheses.
+      let options = depth(statement) == 0 ? words.first.flatMap { commandOptions[$0] } ?? [] : []
+      pool = unused(labels(of: name) + options, in: stageWords)
     }
     let candidates = Array(Set(pool.filter { $0.hasPrefix(word) })).sorted()
     return (word.count, candidates)
+  }
+
+  /// The labels not yet written among `words` (a label is given once).
+  static func unused(_ labels: [String], in words: [String]) -> [String] {
+    labels.filter { !words.contains($0) }
+  }
+
+  /// How many parentheses are open at the end of `text`.
+  static func depth(_ text: String) -> Int {
+    text.reduce(0) { depth, character in depth + (character == "(" ? 1 : character == ")" ? -1 : 0) }
   }
 
   /// `latest:` and friends, for a stage named `name`.

@@ -42,7 +42,7 @@ public final class InteractiveShell {
     shell.session.terminalInputIsTheEditors.store(true, ordering: .relaxed)
     shell.console.setLineWriter { text, _ in editor.print(above: text) }
     shell.historyProvider = { editor.entries }
-    editor.promptProvider = { [shell] in "pipesh[\(shell.jobs.running.count)]> " }
+    editor.promptProvider = { [shell] in Self.prompt(running: shell.jobs.running.count) }
     let signal = InterruptSignal { [shell] in shell.interrupt() }
     defer {
       withExtendedLifetime(signal) {}
@@ -51,7 +51,7 @@ public final class InteractiveShell {
     }
     while !shell.quitRequested {
       refreshCompletion()
-      let prompt = "pipesh[\(shell.jobs.running.count)]> "
+      let prompt = Self.prompt(running: shell.jobs.running.count)
       var input = await read(editor, prompt: prompt)
       guard case .line(var text) = input else {
         if input == .interrupt { continue }
@@ -72,6 +72,14 @@ public final class InteractiveShell {
     shell.close()
     shell.console.line("bye: cancelled \(running) running job\(running == 1 ? "" : "s")")
     return 0
+  }
+
+  /// `pipesh[N]> `, N the running jobs: on a terminal in colour (cyan, yellow while jobs run),
+  /// the colour between `\u{1}`s so the line editor counts it as no columns.
+  static func prompt(running: Int) -> String {
+    guard Paint.isOn(for: 1) else { return "pipesh[\(running)]> " }
+    let count = Paint.paint(String(running), running > 0 ? .yellow : .cyan, bold: true, on: true)
+    return "pipesh[" + count.replacing("\u{1B}[", with: "\u{1}\u{1B}[").replacing("m", with: "m\u{1}") + "]> "
   }
 
   /// Reads a line on the editor's own thread, with the session clock running meanwhile.

@@ -17,6 +17,11 @@ public enum FileOutput {
 
 /// Starts pipesh in the mode its arguments ask for, and returns the exit status.
 public enum Launcher {
+  /// `--no-color`: nothing pipesh prints is coloured.
+  public static func turnColourOff() {
+    Paint.turnOff()
+  }
+
   public struct Options: Sendable {
     public var file: String?
     public var command: String?
@@ -50,7 +55,9 @@ public enum Launcher {
       }
       let source = SourceFile(name: path, text: Shell.strippingShebang(text))
       let diagnostics = Shell.check(source)
-      if !diagnostics.isEmpty { FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source)) }
+      if !diagnostics.isEmpty {
+        FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2)))
+      }
       return diagnostics.isEmpty ? 0 : 2
     }
     let source: SourceFile

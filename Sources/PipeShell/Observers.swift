@@ -1,15 +1,22 @@
 import Locking
 import PipeRuntime
 import PipeSema
+import PipeSyntax
 
 /// `trace`: prints one line per lifecycle event, `+TIME [JOB] NODE EVENT`.
 final class TraceObserver: NodeObserver {
   let console: Console
   let width: Int
 
+  /// The screen's width: each line fits it.
+  let screenWidth = Format.screenWidth
+  /// Whether the end of each node is coloured.
+  let colour = Paint.isOn(for: 1)
+
   init(console: Console, labels: [String]) {
     self.console = console
-    self.width = labels.map(\.count).max() ?? 0
+    // A label takes at most two fifths of the screen; a longer one is shortened with `…`.
+    self.width = min(labels.map(Format.columns).max() ?? 0, max(12, screenWidth * 2 / 5))
   }
 
   func record(_ event: NodeEvent) {
@@ -21,7 +28,9 @@ final class TraceObserver: NodeObserver {
     case .failed(let reason): what = "failed: \(reason)"
     case .cancelled(let reason): what = reason.isEmpty ? "cancelled" : "cancelled (\(reason))"
     }
-    console.line("\(event.time.stampText) [\(event.jobID)] \(Format.pad(event.node.text, width))  \(what)")
+    let label = Format.pad(Format.shortened(event.node.text, to: width), width)
+    let shown = Paint.state(what, on: colour)
+    console.line(Format.shortened("\(event.time.stampText) [\(event.jobID)] \(label)  \(shown)", to: screenWidth))
   }
 }
 
@@ -52,6 +61,35 @@ final class DrawObserver: NodeObserver {
 
   var overflowed: Bool { events.withLock { $0.count > Self.maximumEvents } }
 
+  /// The tick to draw with: `tick`, or the first of its fractions (½, ¼, ⅕, ⅒ … 1/100) at which
+  /// no column holds events of different instants (`timer 0.3` in columns of 1s would show five
+  /// events as one group). The first column also holds the start (time 0): not a collision.
+  func finestTick(_ tick: Duration) -> Duration {
+    let times = events.withLock { events in
+      events.byNode.values.map { recorded in
+        recorded.events.compactMap { time, kind -> Duration? in
+          if case .start = kind { return nil }
+          return time > .zero ? time : nil
+        }
+      }
+    }
+    for divisor in [1, 2, 4, 5, 10, 20, 50, 100] {
+      let candidate = tick / divisor
+      let recorder = DiagramRecorder(tick: candidate)
+      let apart = times.allSatisfy { times in
+        var seen: [Int: Duration] = [:]
+        for time in times {
+          let column = recorder.column(of: time)
+          if let earlier = seen[column], earlier != time { return false }
+          seen[column] = time
+        }
+        return true
+      }
+      if apart { return candidate }
+    }
+    return tick / 100
+  }
+
   func line(for node: Node, tick: Duration) -> String {
     let recorded = events.withLock { $0.byNode[ObjectIdentifier(node)]?.events ?? [] }
     var recorder = DiagramRecorder(tick: tick)
@@ -76,6 +114,7 @@ enum Inspector {
   }
 
   static func lines(_ job: Job) -> [String] {
+    let colour = Paint.isOn(for: 1)
     var rows: [[String]] = [["NODE", "STATE", "IN", "OUT"]]
     func add(_ nodes: [Node], prefix: String, branch: String) {
       var previousOut: Int?
@@ -83,7 +122,8 @@ enum Inspector {
         let lead = index == 0 ? branch : prefix
         let inputs = node.inputs.compactMap { $0.last?.output }
         let inCount = node.isSink ? node.input : previousOut ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
-        let state = node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue
+        let state = Paint.state(
+          node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue, on: colour)
         let text = node.text + (node.detail.map { " (\($0))" } ?? "")
         rows.append([lead + text, state, inCount.map(String.init) ?? "-", String(node.output)])
         // Its inputs, then the pipelines a flatMap built, one per element.
@@ -99,8 +139,10 @@ enum Inspector {
       }
     }
     add(job.nodes, prefix: "", branch: "")
-    let header = "[\(job.id)] \(job.state.rawValue) after \(job.elapsed.secondsText): \(job.text)"
-    return [header] + Format.table(rows)
+    let width = Format.screenWidth
+    let header =
+      "[\(job.id)] \(Paint.state(job.state.rawValue, on: colour)) after \(job.elapsed.secondsText): \(job.text)"
+    return [Format.shortened(header, to: width)] + Format.table(rows, fitting: width, shrinking: 0)
   }
 }
 

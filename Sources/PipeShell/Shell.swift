@@ -77,13 +77,14 @@ public final class Shell: @unchecked Sendable {
 
   /// Waits until `body` returns. Meanwhile `clock` (by default the session's virtual clock, if
   /// there is one) runs, and stops again the moment `body` returns. With `interruptible`, Ctrl-C
-  /// cancels `body`'s task. When nothing on the virtual clock can run any more and no deadline is
+  /// cancels `body`'s task (at the prompt, `stopped` then says what stopped). When nothing on the virtual clock can run any more and no deadline is
   /// due (and no real-clock job could change that), what `body` waits for can never happen: a
   /// deadlock. Then `onDeadlock` says what waits on what (on the clock's thread), the session's
   /// status becomes 1, and `body`'s task is cancelled.
   func waitFor(
     on clock: VirtualDriver? = nil, runningClock: Bool = true, interruptible: Bool = true,
-    onDeadlock: (@Sendable () -> Void)? = nil, since baseline: Int? = nil, _ body: @escaping @Sendable () async -> Void
+    onDeadlock: (@Sendable () -> Void)? = nil, since baseline: Int? = nil, stopped: String? = nil,
+    _ body: @escaping @Sendable () async -> Void
   ) async {
     let interruptsBefore = baseline ?? interruptsAtStatement.load(ordering: .relaxed)
     let operation: @Sendable () async -> Void
@@ -121,6 +122,12 @@ public final class Shell: @unchecked Sendable {
     }
     await task.value
     if interruptible { waitingTask.withLock { $0 = nil } }
+    // At the prompt, Ctrl-C's end of a wait is said on a line of its own, after the terminal's "^C".
+    if let stopped, interactive, interrupts.load(ordering: .relaxed) != interruptsBefore,
+      !waiting.withLock({ $0.deadlocked })
+    {
+      console.line("\n" + stopped, to: .error)
+    }
   }
 
   /// Why a wait on the virtual clock is a deadlock, the end of every deadlock message.
@@ -166,7 +173,9 @@ public final class Shell: @unchecked Sendable {
   }
 
   /// Waits for each job in turn; `deadlock` names the wait when it is one (`wait`).
-  public func waitForAll(_ jobs: [Job], interruptible: Bool = true, deadlock: String? = nil) async {
+  public func waitForAll(
+    _ jobs: [Job], interruptible: Bool = true, deadlock: String? = nil, stopped: String? = nil
+  ) async {
     var onDeadlock: (@Sendable () -> Void)?
     if let deadlock {
       onDeadlock = { [self] in
@@ -175,7 +184,7 @@ public final class Shell: @unchecked Sendable {
       }
     }
     let reported = onDeadlock
-    await waitFor(interruptible: interruptible, onDeadlock: reported) {
+    await waitFor(interruptible: interruptible, onDeadlock: reported, stopped: stopped) {
       for job in jobs {
         await job.wait()
         if Task.isCancelled { return }
@@ -323,7 +332,7 @@ public final class Shell: @unchecked Sendable {
   }
 
   func report(_ diagnostics: [Diagnostic], in source: SourceFile) {
-    let text = DiagnosticFormatter.render(diagnostics, in: source)
+    let text = DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2))
     for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
       console.line(String(line), to: .error)
     }
@@ -415,19 +424,21 @@ extension Shell {
     let script = Parser.parse(source, grammar: Commands.grammar)
     let (statements, environment, diagnostics) = Checker.check(script, in: Commands.environment)
     guard diagnostics.isEmpty else {
-      FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source))
+      FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2)))
       return 2
     }
     switch SwiftExport.program(statements, environment: environment, source: source) {
     case .success(let output):
-      if !output.warnings.isEmpty { FileOutput.error(DiagnosticFormatter.render(output.warnings, in: source)) }
+      if !output.warnings.isEmpty {
+        FileOutput.error(DiagnosticFormatter.render(output.warnings, in: source, colour: Paint.isOn(for: 2)))
+      }
       for line in output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
         console.line(String(line))
       }
       console.flush()
       return 0
     case .failure(let problem):
-      FileOutput.error(DiagnosticFormatter.render([problem], in: source))
+      FileOutput.error(DiagnosticFormatter.render([problem], in: source, colour: Paint.isOn(for: 2)))
       return 2
     }
   }

@@ -32,13 +32,17 @@ public struct Diagnostic: Sendable, Hashable, Error {
 
 /// Renders diagnostics clang/Swift style: `FILE:LINE:COL: error: MESSAGE`, the line, a caret.
 public enum DiagnosticFormatter {
-  public static func render(_ diagnostic: Diagnostic, in source: SourceFile) -> String {
+  /// With `colour`, the severity (error red, warning yellow), the caret (green) and `note:` (cyan)
+  /// are coloured for a terminal.
+  public static func render(_ diagnostic: Diagnostic, in source: SourceFile, colour: Bool = false) -> String {
     let start = source.location(of: diagnostic.range.start)
     var out = ""
     if let name = source.name {
       out += "\(visible(name)):\(start.line):\(start.column): "
     }
-    out += "\(diagnostic.severity.rawValue): \(visible(diagnostic.message))\n"
+    let severity = diagnostic.severity.rawValue + ":"
+    out += Paint.paint(severity, diagnostic.severity == .error ? .red : .yellow, bold: true, on: colour)
+    out += " \(visible(diagnostic.message))\n"
     var line = Array(source.lineText(start.line))
     let end = source.location(of: max(diagnostic.range.start, diagnostic.range.end))
     var caretColumn = min(start.column, line.count + 1)
@@ -58,11 +62,11 @@ public enum DiagnosticFormatter {
     let before = visible(String(line[..<(caretColumn - 1)])).count
     let under = visible(String(line[(caretColumn - 1)..<min(line.count, caretColumn - 1 + width)])).count
     out +=
-      String(repeating: " ", count: lead.count + before) + "^"
-      + String(repeating: "~", count: max(0, max(under, 1) - 1))
+      String(repeating: " ", count: lead.count + before)
+      + Paint.paint("^" + String(repeating: "~", count: max(0, max(under, 1) - 1)), .green, bold: true, on: colour)
     out += "\n"
     for note in diagnostic.notes {
-      out += "note: \(visible(note))\n"
+      out += Paint.paint("note:", .cyan, bold: true, on: colour) + " \(visible(note))\n"
     }
     return out
   }
@@ -85,8 +89,8 @@ public enum DiagnosticFormatter {
     return out
   }
 
-  public static func render(_ diagnostics: [Diagnostic], in source: SourceFile) -> String {
-    diagnostics.map { render($0, in: source) }.joined()
+  public static func render(_ diagnostics: [Diagnostic], in source: SourceFile, colour: Bool = false) -> String {
+    diagnostics.map { render($0, in: source, colour: colour) }.joined()
   }
 }
 

@@ -173,6 +173,10 @@ public struct Parser {
     defer { nesting -= 1 }
     guard enterNesting() else { return Stage(.missing, SourceRange(start, start)) }
     if isSource, let open = consume("(") {
+      // Inside the parentheses a command's options (`draw … tick:`) belong to what is inside.
+      let options = commandOptions
+      commandOptions = []
+      defer { commandOptions = options }
       let inner = parsePipeline()
       if consume(")") == nil {
         diagnostics.append(DiagnosticMessages.unbalanced("(", at: open.range, found: current))

@@ -49,6 +49,7 @@ struct Pipesh: AsyncParsableCommand {
   }
 
   func run() async throws {
+    if noColor { Launcher.turnColourOff() }
     let options = Launcher.Options(
       file: file, command: command, checkFile: checkFile, virtualTime: virtualTime, stats: stats,
       emitSwift: emitSwift)

@@ -63,7 +63,16 @@ final class CombineProgram {
     var out = ""
     for column in 1...last {
       let here = events.filter { $0.column == column }.map { $0.text.count == 1 ? $0.text : "'\($0.text)'" }
-      out += here.isEmpty ? "-" : here.count == 1 ? here[0] : "[" + here.joined() + "]"
+      // Quoted values side by side are written apart: '10' '11', not '10''11'.
+      func joined(_ symbols: [String], after line: String) -> String {
+        symbols.reduce(into: line) { line, symbol in
+          if line.hasSuffix("'"), symbol.hasPrefix("'") { line += " " }
+          line += symbol
+        }
+      }
+      out =
+        here.isEmpty
+        ? out + "-" : here.count == 1 ? joined(here, after: out) : out + "[" + joined(here, after: "") + "]"
     }
     return out
   }

@@ -88,14 +88,14 @@ struct MarbleTests {
     ("merge(marble \"a-c-e-g-|\", marble \"-b-d-f-h\")", "abcdefgh|"),
     ("merge(marble \"a---e---|\", marble \"-b-d-f-h|\", marble \"--c---g-|\")", "abcdefgh|"),
     ("zip(marble \"a-b-c|\", marble \"-x--y-z|\") | map { $0.0 + $0.1 }", "-'ax'--'by'-['cz'|]"),
-    ("zip(marble \"ab|\", marble \"xyz|\") | map { $0.0 + $0.1 }", "'ax''by'|"),
-    ("combineLatest(marble \"a--b|\", marble \"-x-y|\") | map { $0.0 + $0.1 }", "-'ax'-['bx''by']|"),
+    ("zip(marble \"ab|\", marble \"xyz|\") | map { $0.0 + $0.1 }", "'ax' 'by'|"),
+    ("combineLatest(marble \"a--b|\", marble \"-x-y|\") | map { $0.0 + $0.1 }", "-'ax'-['bx' 'by']|"),
     // A marble's steps count from the job's start, so the second input's steps are already due.
     ("chain(marble \"ab|\", marble \"cd|\")", "ab[cd|]"),
-    ("marble \"abc|\" | reductions \"\" { $0 + $1 }", "a'ab''abc'|"),
+    ("marble \"abc|\" | reductions \"\" { $0 + $1 }", "a'ab' 'abc'|"),
     ("marble \"aab-bc|\" | removeDuplicates", "a-b--c|"),
     ("marble \"a-b-c|\" | interspersed \",\"", "a-[,b]-[,c]|"),
-    ("marble \"abc|\" | adjacentPairs | map { $0.0 + $0.1 }", "-'ab''bc'|"),
+    ("marble \"abc|\" | adjacentPairs | map { $0.0 + $0.1 }", "-'ab' 'bc'|"),
     ("marble \"a-b-c-|\" | buffer 2", "a-b-c-|"),
     ("timer 2 | take 3", "-0-1-[2|]"),
     ("marble \"a-b|\" | delay 2", "--a-[b|]"),
@@ -112,9 +112,19 @@ struct MarbleTests {
     let lines = await Shell.runExample("draw marble \"abcdefghijk|\" | throttle 2")
     #expect(
       lines == [
+        "                        1s  5s   10s",
         "marble \"abcdefghijk|\"   abcdefghijk|",
         "throttle 2              a-c-e-g-i-k|",
       ])
+  }
+
+  /// Two quoted values in a row are written with a space between them (the notation ignores it),
+  /// so they read back as two values, not one with a quote inside.
+  @Test func adjacentQuotedValuesReadBackAsTwo() async throws {
+    let line = await Self.draw("marble \"ab|\" | map { $0 + $0 }")
+    #expect(line == "'aa' 'bb'|")
+    let diagram = try MarbleDiagram.parse(line).get()
+    #expect(diagram.events.flatMap(\.events) == [.value("aa"), .value("bb"), .finish])
   }
 
   /// A diagram's values read back as the same values: a quote inside a quoted value is doubled.
@@ -128,6 +138,6 @@ struct MarbleTests {
   /// Values pipesh prints in a diagram line are escaped: one line per stage, always.
   @Test func controlCharactersStayOnTheLine() async {
     let line = await Self.draw("from \"two\\nlines\" \"tab\\there\"")
-    #expect(line == "['two\\u{A}lines''tab\there'|]")
+    #expect(line == "['two\\u{A}lines' 'tab\there'|]")
   }
 }

@@ -326,6 +326,45 @@ struct InteractiveTests {
     try terminal.expectExit(0)
   }
 
+  /// Ctrl-C during `wait` and `sleep` stops the waiting, says so on a line of its own, and gives
+  /// a fresh prompt; the job goes on.
+  @Test func ctrlCDuringWaitAndSleepSaysWhatStopped() throws {
+    let terminal = try Terminal()
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("timer 1 | drain &\r")
+    try terminal.expect("pipesh[1]> ")
+    terminal.type("wait\r")
+    try terminal.expect("wait\n")
+    try terminal.interrupt(until: "\nwait: stopped (Ctrl-C); the job goes on\n")
+    try terminal.expect("pipesh[1]> ")
+    terminal.type("sleep 1h\r")
+    try terminal.expect("sleep 1h\n")
+    try terminal.interrupt(until: "\nsleep: stopped (Ctrl-C)\n")
+    try terminal.expect("pipesh[1]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
+  /// On a terminal: `error:` in red, the caret in green, the prompt's count in colour; none of it
+  /// with NO_COLOR or --no-color.
+  @Test(arguments: [(true, [String]()), (false, []), (true, ["--no-color"])])
+  func colourOnlyOnATerminalThatWantsIt(_ colour: Bool, _ arguments: [String]) throws {
+    let terminal = try Terminal(arguments: arguments, colour: colour)
+    let coloured = colour && arguments.isEmpty
+    try terminal.expect(coloured ? "pipesh[\u{1B}[1;36m0\u{1B}[0m]> " : "pipesh[0]> ")
+    terminal.type("from 1 | mapp\r")
+    try terminal.expect(
+      coloured ? "\u{1B}[1;31merror:\u{1B}[0m unknown operator 'mapp'" : "error: unknown operator 'mapp'")
+    try terminal.expect(coloured ? "\u{1B}[1;32m^~~~\u{1B}[0m" : "^~~~")
+    terminal.type("timer 1 | take 1 | drain\r")
+    terminal.type("jobs\r")
+    try terminal.expect(coloured ? "\u{1B}[32mfinished\u{1B}[0m" : "finished  ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+    #expect(terminal.shown.contains("\u{1B}[1;31m") == coloured)
+    #expect(terminal.shown.contains("\u{1B}[0m") == coloured)
+  }
+
   @Test func jobsCannotReadTheTerminal() throws {
     let terminal = try Terminal()
     try terminal.expect("pipesh[0]> ")
@@ -367,6 +406,13 @@ final class Terminal: @unchecked Sendable {
   /// How many UTF-8 bytes of `output` earlier expectations have matched.
   private var consumed = 0
 
+  /// Everything the terminal showed so far.
+  var shown: String {
+    condition.lock()
+    defer { condition.unlock() }
+    return output
+  }
+
   struct Timeout: Error, CustomStringConvertible {
     let expected: String
     let output: String
@@ -375,7 +421,8 @@ final class Terminal: @unchecked Sendable {
 
   struct NoTerminal: Error {}
 
-  init(history: String? = nil, arguments: [String] = []) throws {
+  /// With `colour`, pipesh's environment has no `NO_COLOR` (the other tests read plain text).
+  init(history: String? = nil, arguments: [String] = [], colour: Bool = false) throws {
     let historyPath =
       history ?? FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-history-\(UUID())").path
     // posix_openpt and friends are not visible from Swift's Glibc module; this is what they do on
@@ -398,6 +445,8 @@ final class Terminal: @unchecked Sendable {
     environment["PIPESH_HISTORY"] = historyPath
     environment["TERM"] = "xterm"
     environment["EDITRC"] = "/dev/null"
+    environment["NO_COLOR"] = colour ? nil : "1"
+    environment["COLUMNS"] = nil
     process.environment = environment
     process.standardInput = slave
     process.standardOutput = slave
@@ -446,6 +495,17 @@ final class Terminal: @unchecked Sendable {
         throw Timeout(expected: text, output: output)
       }
     }
+  }
+
+  /// Types Ctrl-C until `text` appears: one typed before the command began to wait finds nothing
+  /// to stop (the shell is still between reading the line and running it).
+  func interrupt(until text: String) throws {
+    for _ in 0..<59 {
+      type("\u{3}")
+      if (try? expect(text, within: 1)) != nil { return }
+    }
+    type("\u{3}")
+    try expect(text, within: 1)
   }
 
   func expectExit(_ status: Int32) throws {

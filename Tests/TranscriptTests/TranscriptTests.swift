@@ -155,6 +155,8 @@ enum Pipesh {
     if let directory { process.currentDirectoryURL = directory }
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
+    // Views fit 100 columns when nothing says otherwise (not a terminal, no COLUMNS).
+    environment["COLUMNS"] = nil
     environment.merge(extra) { $1 }
     process.environment = environment
     let output = ClosingPipe()

@@ -8,7 +8,7 @@ extension Commands {
     static let entry = Command.pipeline(
       "draw", usage: "draw PIPELINE [tick: D] [until: D]",
       summary:
-        "runs a pipeline on the virtual clock and draws one marble line per stage (a column per tick: the first marble's, else 1s; until 60 ticks)",
+        "runs a pipeline on the virtual clock and draws one marble line per stage under a time ruler: a column per tick (tick:, else the first marble's, else 1s; finer when events less than a tick apart would share a column), until 60 ticks (until:); lines wider than the screen are cut at its edge",
       options: ["tick", "until"]
     ) { shell, pipeline, options in
       await shell.draw(pipeline, tick: options["tick"], until: options["until"])
@@ -21,9 +21,51 @@ extension Shell {
   /// labelled marble line per node; an implicit sink is left out.
   func draw(_ pipeline: CheckedPipeline, tick chosen: Duration? = nil, until: Duration? = nil) async {
     let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
-    let drawn = await drawnRun(pipeline, horizon: horizon)
-    for line in Format.table(drawn.rows.map { [$0.text, $0.line] }, gap: 3) { console.line(line) }
+    let drawn = await drawnRun(pipeline, horizon: horizon, refining: chosen == nil)
+    let width = Format.screenWidth
+    let (lines, cut) = Self.drawing(drawn.rows, tick: drawn.tick, width: width)
+    for line in lines { console.line(line) }
+    if drawn.tick != horizon.tick { console.line(Self.finerNote("draw", drawn.tick, horizon.tick), to: .error) }
+    if cut { console.line(Self.cutNote("draw", width: width), to: .error) }
     if let stop = drawn.stop { console.line(stop.message("draw", horizon), to: .error) }
+  }
+
+  /// `draw`'s lines in `width` columns: a ruler, then a labelled lane per node on one grid; a
+  /// label wider than two fifths of the width is shortened with `…`, a lane wider than the room
+  /// left is cut at the edge (`cut`).
+  static func drawing(
+    _ rows: [(text: String, line: String)], tick: Duration, width: Int
+  ) -> (
+    lines: [String], cut: Bool
+  ) {
+    let lanes = MarbleLanes(rows.map(\.line), tick: tick)
+    let labelWidth = Format.labelWidth(
+      rows.map { Format.columns($0.text) }.max() ?? 0, beside: lanes.lines.map(Format.columns).max() ?? 0,
+      gap: 3, width: width)
+    let room = max(10, width - labelWidth - 3)
+    var cut = false
+    let lines = zip([""] + rows.map(\.text), [lanes.ruler] + lanes.lines).map { label, lane in
+      var fitted = lane
+      if Format.columns(lane) > room {
+        cut = true
+        fitted = Format.shortened(lane, to: room)
+      }
+      var line = Format.pad(Format.shortened(label, to: labelWidth), labelWidth + 3) + fitted
+      while line.last == " " { line.removeLast() }
+      return line
+    }
+    return (lines, cut)
+  }
+
+  /// What `draw` and `compare` say when they drew in columns finer than the tick.
+  static func finerNote(_ command: String, _ tick: Duration, _ asked: Duration) -> String {
+    "\(command): a column is \(MarbleLanes.label(tick)), not \(MarbleLanes.label(asked)): events less than a tick apart "
+      + "would have looked simultaneous; tick: D sets it"
+  }
+
+  /// What `draw` and `compare` say when they cut lines at the screen's edge.
+  static func cutNote(_ command: String, width: Int) -> String {
+    "\(command): lines cut at the screen's edge (\(width) columns, … marks the cut): a larger tick: or an earlier until: shows them whole"
   }
 
   /// How far `draw` and `compare` run a pipeline: `until:`, else 60 ticks; at most the widest
@@ -46,6 +88,8 @@ extension Shell {
   struct DrawnRun {
     /// One row per node, source first, a combinator's inputs before it; an implicit sink is left out.
     let rows: [(text: String, line: String)]
+    /// The length of a column.
+    let tick: Duration
     /// Why the run was stopped before the pipeline ended, if it was.
     let stop: Stop?
   }
@@ -61,16 +105,16 @@ extension Shell {
         return "\(command): stopped the pipeline after \(DrawObserver.maximumEvents) events"
       case .horizon where horizon.isDefault:
         return
-          "\(command): the pipeline had not ended after \(Horizon.defaultTicks) ticks (\(horizon.end.secondsText)): cancelled there; until: D draws further"
+          "\(command): the pipeline had not ended after \(Horizon.defaultTicks) ticks (\(MarbleLanes.label(horizon.end))): cancelled there; until: D draws further"
       case .horizon:
-        return "\(command): the pipeline had not ended by \(horizon.end.secondsText): cancelled there"
+        return "\(command): the pipeline had not ended by \(MarbleLanes.label(horizon.end)): cancelled there"
       }
     }
   }
 
-  /// Runs the pipeline on a virtual clock of its own and records every node's events.
-  func drawnRun(_ pipeline: CheckedPipeline, horizon: Horizon) async -> DrawnRun {
-    let tick = horizon.tick
+  /// Runs the pipeline on a virtual clock of its own and records every node's events; with
+  /// `refining`, in columns finer than the tick where events less than a tick apart would share one.
+  func drawnRun(_ pipeline: CheckedPipeline, horizon: Horizon, refining: Bool) async -> DrawnRun {
     let observer = DrawObserver()
     let drained = pipeline.withDrainSinkIfImplicit()
     let clock = VirtualDriver()
@@ -90,8 +134,9 @@ extension Shell {
     await clock.perform(andWait: { limit.cancel() })
     let implicitSink = drained.sink?.text != pipeline.sink?.text
     let nodes = Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }
+    let tick = refining ? observer.finestTick(horizon.tick) : horizon.tick
     return DrawnRun(
-      rows: nodes.map { ($0.text, observer.line(for: $0, tick: tick)) },
+      rows: nodes.map { ($0.text, observer.line(for: $0, tick: tick)) }, tick: tick,
       stop: observer.overflowed ? .events : stopped.withLock { $0 } ? .horizon : nil)
   }
 }

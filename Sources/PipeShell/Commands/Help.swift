@@ -102,14 +102,20 @@ extension Commands {
 }
 
 extension Shell {
+  /// Help fits the screen: long lines wrap at spaces, under their own indentation.
   func help(_ topic: String?) async {
+    let width = Format.screenWidth
+    func show(_ lines: [String]) {
+      for line in lines.flatMap({ Format.wrapped($0, width: width) }) { console.line(line) }
+    }
     guard let topic else {
       console.line("commands:")
       let rows = Commands.all.map { ["  " + $0.signature.usage, $0.signature.summary] }
-      for line in Format.table(rows) { console.line(line) }
+      for line in Format.wrappedTable(rows, width: width) { console.line(line) }
       console.line("topics:")
-      for line in Format.table(Commands.topics.map { ["  help " + $0.name, $0.summary] }) { console.line(line) }
-      console.line("'ops' lists the operators; 'help NAME' explains one, with an example.")
+      let topics = Commands.topics.map { ["  help " + $0.name, $0.summary] }
+      for line in Format.wrappedTable(topics, width: width) { console.line(line) }
+      show(["'ops' lists the operators; 'help NAME' explains one, with an example."])
       return
     }
     var known = false
@@ -119,17 +125,17 @@ extension Shell {
       known = true
       var lines = [command.signature.usage, "  " + command.signature.summary]
       lines += await Self.exampleLines(command.example, runs: command.exampleRuns)
-      for line in lines { console.line(line) }
+      show(lines)
     }
     if let helpTopic = Commands.topics.first(where: { $0.name == topic }) {
       known = true
       var lines = [helpTopic.usage, "  " + helpTopic.summary] + helpTopic.text.map { "  " + $0 }
       for example in helpTopic.examples { lines += await Self.exampleLines(example, runs: true) }
-      for line in lines { console.line(line) }
+      show(lines)
     }
     if let signature = Operators.signatures[topic] {
       known = true
-      for line in await Self.helpText(signature) { console.line(line) }
+      show(await Self.helpText(signature))
     }
     if !known { commandFailed("help: pipesh knows no help for '\(topic)' (a bug: please report it)") }
   }
@@ -137,7 +143,11 @@ extension Shell {
   /// "example:", the script's lines after `> `, and what it prints (run now on the virtual clock).
   static func exampleLines(_ example: String, runs: Bool) async -> [String] {
     var lines = ["example:"] + example.split(separator: "\n").map { "  > " + $0 }
-    if runs { lines += await runExample(example).map { "  " + $0 } }
+    guard runs else { return lines }
+    // The example's views fit the two columns less that the indentation leaves them.
+    let width = Format.screenWidth
+    let printed = await Format.$widthInside.withValue(width - 2) { await runExample(example) }
+    lines += printed.map { Format.shortened("  " + $0, to: width) }
     return lines
   }
 
@@ -147,14 +157,28 @@ extension Shell {
     var lines = [signature.usage, "  \(signature.summary)"]
     if !signature.parameters.isEmpty {
       lines.append("arguments:")
-      let rows = signature.parameters.map { parameter in
-        ["  " + (parameter.label.map { "\($0):" } ?? parameter.name.uppercased()), parameter.help]
-      }
+      let names = argumentNames(signature)
+      let rows = zip(signature.parameters, names).map { parameter, name in ["  " + name, parameter.help] }
       lines += Format.table(rows)
     }
     lines.append("implementation: \(signature.implementation)")
     lines += Counterparts.named(signature.name)?.helpLines ?? []
     return lines + (await exampleLines(signature.example, runs: signature.exampleRuns))
+  }
+
+  /// How `help` names each argument: `latest:` for a labelled one; for the others, the words the
+  /// usage line gives them, in order (`take N`: N), so the usage and the list agree.
+  public static func argumentNames(_ signature: OperatorSignature) -> [String] {
+    let words = signature.usage.split(separator: " ").map { String($0.filter { !"[]…{}".contains($0) }) }
+    var placeholders: [String] = []
+    for (index, word) in words.enumerated().dropFirst() {
+      let isPlaceholder = !word.isEmpty && word.allSatisfy { $0.isUppercase || $0.isNumber || $0 == "_" }
+      if isPlaceholder, !words[index - 1].hasSuffix(":") { placeholders.append(word) }
+    }
+    var next = placeholders.makeIterator()
+    return signature.parameters.map { parameter in
+      parameter.label.map { "\($0):" } ?? next.next() ?? parameter.name.uppercased()
+    }
   }
 
   /// Runs a statement on the virtual clock in a fresh session and returns what it printed.

@@ -7,12 +7,15 @@ extension Commands {
       "sleep", usage: "sleep INTERVAL",
       summary: "waits INTERVAL on the session's clock while background jobs go on; Ctrl-C stops it"
     ) { shell, interval in
+      let stopped = "sleep: stopped (Ctrl-C)"
       guard case .virtual(let driver) = shell.nextClock else {
-        return await shell.waitFor { try? await Task.sleep(for: interval) }
+        return await shell.waitFor(stopped: stopped) { try? await Task.sleep(for: interval) }
       }
       // On the virtual clock the sleep is one more sleeper: the clock moves to its deadline, and
       // to every job's deadline before it, in order.
-      await shell.waitFor(on: driver) { try? await driver.sleep(until: driver.now.advanced(by: interval)) }
+      await shell.waitFor(on: driver, stopped: stopped) {
+        try? await driver.sleep(until: driver.now.advanced(by: interval))
+      }
     }.example("timer 1 | take 3 | print time: true &\nsleep 2\njobs")
   }
 }

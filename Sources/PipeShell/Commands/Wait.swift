@@ -15,7 +15,10 @@ extension Commands {
         }
         waited.append(job)
       }
-      await shell.waitForAll(ids?.isEmpty ?? true ? shell.jobs.running : waited, deadlock: "wait: deadlock")
+      let jobs = ids?.isEmpty ?? true ? shell.jobs.running : waited
+      await shell.waitForAll(
+        jobs, deadlock: "wait: deadlock",
+        stopped: "wait: stopped (Ctrl-C); the job\(jobs.count == 1 ? "" : "s") go\(jobs.count == 1 ? "es" : "") on")
     }.example("timer 1 | take 2 | print time: true &\nwait 1\nfrom \"after the wait\"")
   }
 }

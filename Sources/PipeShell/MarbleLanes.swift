@@ -1,0 +1,80 @@
+import PipeSema
+
+/// The lanes of `draw` and `compare` laid out on one grid: each step takes the columns of its
+/// widest cell in any lane (the others padded with spaces, which the notation ignores), so a
+/// value such as `'10'` or a group such as `[ab]` never pushes a later step out of line; and a
+/// time ruler above them.
+struct MarbleLanes {
+  /// The lines, aligned; a line that does not read as a diagram is kept as it is.
+  let lines: [String]
+  /// The ruler: the time of every fifth step (or tenth, when labels are long) above its column.
+  let ruler: String
+
+  init(_ lines: [String], tick: Duration) {
+    let parsed = lines.map { line -> [MarbleDiagram.Step]? in
+      guard case .success(let diagram) = MarbleDiagram.parse(line) else { return nil }
+      return diagram.steps
+    }
+    let stepCount = parsed.compactMap { $0?.count }.max() ?? 0
+    var widths = [Int](repeating: 1, count: stepCount)
+    for steps in parsed.compactMap({ $0 }) {
+      for (index, step) in steps.enumerated() { widths[index] = max(widths[index], Format.columns(Self.cell(step))) }
+    }
+    // A step wider than one column keeps a space after it: a quoted value then never stands
+    // right before another (`''` would read as a quote inside one value).
+    widths = widths.map { $0 > 1 ? $0 + 1 : $0 }
+    self.lines = zip(lines, parsed).map { line, steps in
+      guard let steps, widths.contains(where: { $0 > 1 }) else { return line }
+      var out = ""
+      for (index, step) in steps.enumerated() {
+        let cell = Self.cell(step)
+        out += index == steps.count - 1 ? cell : Format.pad(cell, widths[index])
+      }
+      return out
+    }
+    ruler = Self.ruler(widths: widths, tick: tick)
+  }
+
+  private static func cell(_ step: MarbleDiagram.Step) -> String {
+    switch step.events.count {
+    case 0: "-"
+    case 1: step.events[0].notation
+    default:
+      "["
+        + step.events.map(\.notation).reduce(into: "") { inside, symbol in
+          if inside.hasSuffix("'"), symbol.hasPrefix("'") { inside += " " }
+          inside += symbol
+        } + "]"
+    }
+  }
+
+  /// Step N stands for N ticks; a label starts at its step's column.
+  private static func ruler(widths: [Int], tick: Duration) -> String {
+    guard !widths.isEmpty else { return "" }
+    let longest = label(tick * widths.count)
+    let every = longest.count >= 4 ? 10 : 5
+    var ruler = ""
+    var column = 0
+    for step in 1...widths.count {
+      if step % every == 0 || step == 1, ruler.count <= column {
+        ruler += String(repeating: " ", count: column - ruler.count) + label(tick * step)
+        // Labels need a space between them.
+        ruler += " "
+      }
+      column += widths[step - 1]
+    }
+    while ruler.last == " " { ruler.removeLast() }
+    return ruler
+  }
+
+  /// `5s`, `2.5s`, `250ms`: a time as short as it can be written.
+  static func label(_ time: Duration) -> String {
+    let (seconds, attoseconds) = time.components
+    if attoseconds == 0 { return "\(seconds)s" }
+    let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    if seconds == 0, milliseconds.rounded() == milliseconds { return "\(Int(milliseconds))ms" }
+    var text = String(Double(seconds) + Double(attoseconds) / 1e18)
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    return text + "s"
+  }
+}
