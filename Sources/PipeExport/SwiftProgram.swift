@@ -121,7 +121,7 @@ struct SwiftProgramWriter {
     if !background.isEmpty { body.append("// The script ends when its background jobs have ended.") }
     var lines = [
       "// main.swift: exported by pipesh from \(source.name ?? "a pipeline").",
-      "// Package.swift: .package(url: \"https://github.com/apple/swift-async-algorithms\", from: \"1.1.4\")",
+      "// Package.swift: .package(url: \"https://github.com/apple/swift-async-algorithms\", exact: \"1.1.4\")",
       "// and .product(name: \"AsyncAlgorithms\", package: \"swift-async-algorithms\") in the target.",
       "import AsyncAlgorithms",
       "",

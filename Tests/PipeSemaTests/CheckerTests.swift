@@ -78,7 +78,10 @@ struct CheckerTests {
     let (statements, _, diagnostics) = Checker.check(
       Parser.parse(source, grammar: Commands.grammar), in: Commands.environment)
     #expect(diagnostics.isEmpty)
-    guard case .run(let pipeline, _) = try #require(statements.last) else { return }
+    guard case .run(let pipeline, _) = try #require(statements.last) else {
+      Issue.record("the last statement does not run a pipeline")
+      return
+    }
     #expect(pipeline.stages.map(\.name) == ["(shared)", "map", "take", "print"])
   }
 

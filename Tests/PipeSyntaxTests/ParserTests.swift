@@ -16,7 +16,10 @@ struct ParserTests {
     }
     #expect(!background)
     #expect(pipeline.stages.compactMap(\.name?.name) == ["timer", "take", "throttle", "print"])
-    guard case .call(_, let arguments) = pipeline.stages[2].kind else { return }
+    guard case .call(_, let arguments) = pipeline.stages[2].kind else {
+      Issue.record("throttle is not a call: \(pipeline.stages[2].kind)")
+      return
+    }
     #expect(arguments.map { $0.label?.name } == [nil, "latest"])
   }
 
@@ -25,7 +28,11 @@ struct ParserTests {
     #expect(script.diagnostics.isEmpty)
     #expect(script.statements.count == 4)
     if case .run(_, let background) = script.statements[1].kind { #expect(background) } else { Issue.record("not run") }
-    if case .command(let name, _, _) = script.statements[3].kind { #expect(name.name == "cancel") }
+    if case .command(let name, _, _) = script.statements[3].kind {
+      #expect(name.name == "cancel")
+    } else {
+      Issue.record("not a command: \(script.statements[3].kind)")
+    }
   }
 
   @Test func combinatorsNest() {

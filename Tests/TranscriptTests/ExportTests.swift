@@ -99,7 +99,7 @@ struct ExportTests {
 
       let package = Package(
         name: "Exported",
-        dependencies: [.package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4")],
+        dependencies: [.package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4")],
         targets: [
           .executableTarget(
             name: "Exported",

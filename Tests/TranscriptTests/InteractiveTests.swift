@@ -351,14 +351,19 @@ struct InteractiveTests {
   func colourOnlyOnATerminalThatWantsIt(_ colour: Bool, _ arguments: [String]) throws {
     let terminal = try Terminal(arguments: arguments, colour: colour)
     let coloured = colour && arguments.isEmpty
-    try terminal.expect(coloured ? "pipesh[\u{1B}[1;36m0\u{1B}[0m]> " : "pipesh[0]> ")
+    let prompt = coloured ? "pipesh[\u{1B}[1;36m0\u{1B}[0m]> " : "pipesh[0]> "
+    try terminal.expect(prompt)
     terminal.type("from 1 | mapp\r")
     try terminal.expect(
       coloured ? "\u{1B}[1;31merror:\u{1B}[0m unknown operator 'mapp'" : "error: unknown operator 'mapp'")
     try terminal.expect(coloured ? "\u{1B}[1;32m^~~~\u{1B}[0m" : "^~~~")
+    try terminal.expect(prompt)
     terminal.type("timer 1 | take 1 | drain\r")
+    try terminal.expect(prompt)
     terminal.type("jobs\r")
     try terminal.expect(coloured ? "\u{1B}[32mfinished\u{1B}[0m" : "finished  ")
+    // Ctrl-D is typed at the prompt (typed earlier, the terminal's cooked mode would take it).
+    try terminal.expect(prompt)
     terminal.type("\u{4}")
     try terminal.expectExit(0)
     #expect(terminal.shown.contains("\u{1B}[1;31m") == coloured)

@@ -388,22 +388,44 @@ struct FinishingTests {
   /// and release passes; the virtual-clock cases (one thread) run under ThreadSanitizer too.
   static let underThreadSanitizer = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
 
-  @Test("real clock", arguments: cases)
+  @Test("real clock", arguments: cases.filter { !$0.0.contains("share") })
   func onTheRealClock(_ pipeline: String, _ printed: String) throws {
-    if Self.underThreadSanitizer && pipeline.contains("share") { return }
+    try checkOnTheRealClock(pipeline)
+  }
+
+  @Test(
+    "real clock, with share", .disabled(if: underThreadSanitizer, "ThreadSanitizer cannot see share's Mutex waits"),
+    arguments: cases.filter { $0.0.contains("share") })
+  func onTheRealClockWithShare(_ pipeline: String, _ printed: String) throws {
+    try checkOnTheRealClock(pipeline)
+  }
+
+  func checkOnTheRealClock(_ pipeline: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let result = try Pipesh.run(["-c", pipeline + "\nstats"], limit: 60)
-    #expect(!result.timedOut, "did not end")
+    #expect(!result.timedOut, "did not end", sourceLocation: sourceLocation)
     // The real clock's values may differ by a tick; the end and the counts may not.
-    #expect(result.stdout.split(separator: "\n").last.map(String.init) == Self.stats(after: pipeline))
-    #expect(result.stdout.split(separator: "\n").count == 2)
-    #expect(result.status == 0)
+    #expect(
+      result.stdout.split(separator: "\n").last.map(String.init) == Self.stats(after: pipeline),
+      sourceLocation: sourceLocation)
+    #expect(result.stdout.split(separator: "\n").count == 2, sourceLocation: sourceLocation)
+    #expect(result.status == 0, sourceLocation: sourceLocation)
   }
 
   /// Background jobs with inline shares, cancelled while their share tasks are in any state:
   /// nothing of them is alive right after `cancel`, twenty times over, on both clocks.
-  @Test("cancelled shares let go", arguments: [false, true])
-  func cancelledSharesLetGo(virtual: Bool) throws {
-    if Self.underThreadSanitizer && !virtual { return }
+  @Test("cancelled shares let go, virtual clock")
+  func cancelledSharesLetGoOnTheVirtualClock() throws {
+    try checkCancelledSharesLetGo(virtual: true)
+  }
+
+  @Test(
+    "cancelled shares let go, real clock",
+    .disabled(if: underThreadSanitizer, "ThreadSanitizer cannot see share's Mutex waits"))
+  func cancelledSharesLetGoOnTheRealClock() throws {
+    try checkCancelledSharesLetGo(virtual: false)
+  }
+
+  func checkCancelledSharesLetGo(virtual: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
     let round = """
       timer 0.001 | share | map { $0 } | drain &
       merge(timer 0.002 | share, range 1 1000 | share) | share | drain &
@@ -414,9 +436,9 @@ struct FinishingTests {
     let result = try Pipesh.run(
       (virtual ? ["--virtual-time"] : []) + ["-c", Array(repeating: round, count: 20).joined(separator: "\n")],
       limit: 60)
-    #expect(!result.timedOut, "did not end")
-    #expect(result.stdout == String(repeating: Self.stats + "\n", count: 20))
-    #expect(result.status == 0)
+    #expect(!result.timedOut, "did not end", sourceLocation: sourceLocation)
+    #expect(result.stdout == String(repeating: Self.stats + "\n", count: 20), sourceLocation: sourceLocation)
+    #expect(result.status == 0, sourceLocation: sourceLocation)
   }
 
   /// swift-async-algorithms 1.1.4's debounce, asked for an element by a task already cancelled

@@ -51,10 +51,10 @@ extension Shell {
     let width = Format.screenWidth
     let (lines, cut) = table.lines(width: width, tick: tick)
     for line in lines { console.line(line) }
-    if tick != horizon.tick { console.line(Self.finerNote("compare", tick, horizon.tick), to: .error) }
-    if cut { console.line(Self.cutNote("compare", width: width), to: .error) }
+    if tick != horizon.tick { note(Self.finerNote("compare", tick, horizon.tick), width: width) }
+    if cut { note(Self.cutNote("compare", width: width), width: width) }
     if let stop = drawn.stop ?? (combine.stopped ? .horizon : nil) {
-      console.line(stop.message("compare", horizon), to: .error)
+      note(stop.message("compare", horizon), width: width)
     }
   }
 }
@@ -298,11 +298,14 @@ struct ComparisonTable {
         lines.append(line("", row.counterpart.isEmpty ? "" : "  " + row.counterpart, "Combine", fit(combine, room)))
       }
     }
-    if differing > 0 {
-      lines.append("\(Self.painted(Self.differs)) the Combine line differs from the AsyncAlgorithms line")
+    // The notes under the table wrap to the screen, under their text.
+    func note(_ mark: String, _ text: String) {
+      let wrapped = Format.wrapped("  " + text, width: width, indent: 0)
+      lines += wrapped.enumerated().map { index, line in index == 0 ? Self.painted(mark) + line.dropFirst() : line }
     }
-    lines += tieNotes.map { Self.painted(String($0.prefix(1))) + $0.dropFirst() }
-    if usesOwn { lines.append("† " + Counterpart.ownNote) }
+    if differing > 0 { note(Self.differs, "the Combine line differs from the AsyncAlgorithms line") }
+    for tie in tieNotes { note(String(tie.prefix(1)), String(tie.dropFirst(2))) }
+    if usesOwn { note("†", Counterpart.ownNote) }
     return (lines, cut)
   }
 

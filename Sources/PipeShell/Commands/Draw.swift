@@ -25,9 +25,9 @@ extension Shell {
     let width = Format.screenWidth
     let (lines, cut) = Self.drawing(drawn.rows, tick: drawn.tick, width: width)
     for line in lines { console.line(line) }
-    if drawn.tick != horizon.tick { console.line(Self.finerNote("draw", drawn.tick, horizon.tick), to: .error) }
-    if cut { console.line(Self.cutNote("draw", width: width), to: .error) }
-    if let stop = drawn.stop { console.line(stop.message("draw", horizon), to: .error) }
+    if drawn.tick != horizon.tick { note(Self.finerNote("draw", drawn.tick, horizon.tick), width: width) }
+    if cut { note(Self.cutNote("draw", width: width), width: width) }
+    if let stop = drawn.stop { note(stop.message("draw", horizon), width: width) }
   }
 
   /// `draw`'s lines in `width` columns: a ruler, then a labelled lane per node on one grid; a
@@ -55,6 +55,11 @@ extension Shell {
       return line
     }
     return (lines, cut)
+  }
+
+  /// A note of `draw` or `compare` on standard error, wrapped to the screen.
+  func note(_ text: String, width: Int) {
+    for line in Format.wrapped(text, width: width) { console.line(line, to: .error) }
   }
 
   /// What `draw` and `compare` say when they drew in columns finer than the tick.

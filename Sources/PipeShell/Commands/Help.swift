@@ -159,7 +159,7 @@ extension Shell {
       lines.append("arguments:")
       let names = argumentNames(signature)
       let rows = zip(signature.parameters, names).map { parameter, name in ["  " + name, parameter.help] }
-      lines += Format.table(rows)
+      lines += Format.wrappedTable(rows, width: Format.screenWidth)
     }
     lines.append("implementation: \(signature.implementation)")
     lines += Counterparts.named(signature.name)?.helpLines ?? []
@@ -169,11 +169,35 @@ extension Shell {
   /// How `help` names each argument: `latest:` for a labelled one; for the others, the words the
   /// usage line gives them, in order (`take N`: N), so the usage and the list agree.
   public static func argumentNames(_ signature: OperatorSignature) -> [String] {
-    let words = signature.usage.split(separator: " ").map { String($0.filter { !"[]…{}".contains($0) }) }
+    let positional = Set(signature.parameters.filter { $0.label == nil }.map(\.name))
     var placeholders: [String] = []
-    for (index, word) in words.enumerated().dropFirst() {
-      let isPlaceholder = !word.isEmpty && word.allSatisfy { $0.isUppercase || $0.isNumber || $0 == "_" }
-      if isPlaceholder, !words[index - 1].hasSuffix(":") { placeholders.append(word) }
+    var closure: [Substring]?
+    var afterLabel = false
+    var inParentheses = false
+    for word in signature.usage.split(separator: " ").dropFirst() {
+      // `{ e }` is one placeholder, written as it stands; `(alias scan)` is a remark.
+      if var words = closure {
+        words.append(word)
+        closure = word == "}" ? nil : words
+        if word == "}" { placeholders.append(words.joined(separator: " ")) }
+        continue
+      }
+      if word == "{" {
+        closure = [word]
+        continue
+      }
+      if word.hasPrefix("(") { inParentheses = true }
+      defer { if word.hasSuffix(")") { inParentheses = false } }
+      guard !inParentheses else { continue }
+      if word.hasSuffix(":") {
+        afterLabel = true
+        continue
+      }
+      defer { afterLabel = false }
+      let bare = String(word.filter { !"[]…\"".contains($0) })
+      let isPlaceholder =
+        !bare.isEmpty && bare.allSatisfy { $0.isUppercase || $0.isNumber || $0 == "_" } || positional.contains(bare)
+      if isPlaceholder, !afterLabel { placeholders.append(bare) }
     }
     var next = placeholders.makeIterator()
     return signature.parameters.map { parameter in
