@@ -37,8 +37,9 @@ enum Format {
   /// `table`, in at most `width` columns where it can be: the cells of column `shrinking` are
   /// shortened with `…` (to no fewer than 8 columns), then any line still too wide is cut.
   static func table(_ rows: [[String]], gap: Int = 2, fitting width: Int, shrinking column: Int) -> [String] {
-    let widest = table(rows, gap: gap).map(columns).max() ?? 0
-    guard widest > width else { return table(rows, gap: gap) }
+    let laid = table(rows, gap: gap)
+    let widest = laid.map(columns).max() ?? 0
+    guard widest > width else { return laid }
     let current = rows.map { $0.indices.contains(column) ? columns($0[column]) : 0 }.max() ?? 0
     let allowed = max(8, current - (widest - width))
     let shrunk = rows.map { row in
@@ -104,6 +105,8 @@ enum Format {
   /// for a combining mark or a control character, one for any other. (Not `wcwidth`: it depends on
   /// the locale, and a view must measure the same in a pipe as on a terminal.)
   static func columns(_ text: String) -> Int {
+    // Printable ASCII, most of what views show: a column a byte.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
     var total = 0
     var inEscape = false
     for scalar in text.unicodeScalars {
