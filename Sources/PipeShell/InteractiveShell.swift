@@ -63,9 +63,10 @@ public final class InteractiveShell {
         text += "\n" + more
       }
       if input == .interrupt { continue }
+      let interrupts = shell.interruptCount
       editor.remember(text)
       shell.clearInterrupt()
-      await shell.runLine(text)
+      await shell.runLine(text, interruptsBefore: interrupts)
     }
     let running = shell.jobs.cancelAll()
     await shell.waitForAll(shell.jobs.all, interruptible: false)

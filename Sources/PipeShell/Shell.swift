@@ -305,8 +305,14 @@ public final class Shell: @unchecked Sendable {
     return 0
   }
 
+  /// Ctrl-Cs so far (`runLine`'s `interruptsBefore`).
+  public var interruptCount: Int { interrupts.load(ordering: .relaxed) }
+
   /// Parses, checks and runs one line typed at the prompt; statements before an error still run.
-  public func runLine(_ text: String) async {
+  /// `interruptsBefore`, the Ctrl-Cs counted when the line was read: one that comes between reading
+  /// the line and the start of its first statement's wait stops that wait, rather than being lost.
+  public func runLine(_ text: String, interruptsBefore: Int? = nil) async {
+    var since = interruptsBefore
     let source = SourceFile(name: nil, text: text)
     let script = Parser.parse(source, grammar: Commands.grammar)
     if !script.diagnostics.isEmpty {
@@ -321,7 +327,8 @@ public final class Shell: @unchecked Sendable {
       }
       environment = checker.environment
       session.willFail(environment.failingChannels)
-      await execute(checked, source: source)
+      await execute(checked, source: source, since: since)
+      since = nil
       if quitRequested { return }
     }
   }
@@ -344,8 +351,8 @@ public final class Shell: @unchecked Sendable {
   /// for the benchmarks.
   static let timing = getenv("PIPESH_TIMING") != nil
 
-  func execute(_ statement: CheckedStatement, source: SourceFile) async {
-    interruptsAtStatement.store(interrupts.load(ordering: .relaxed), ordering: .relaxed)
+  func execute(_ statement: CheckedStatement, source: SourceFile, since: Int? = nil) async {
+    interruptsAtStatement.store(since ?? interrupts.load(ordering: .relaxed), ordering: .relaxed)
     defer { console.flush() }
     guard Self.timing else { return await executeUntimed(statement, source: source) }
     let start = ContinuousClock.now
