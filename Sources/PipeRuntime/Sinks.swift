@@ -172,19 +172,20 @@ public struct DiagramRecorder: Sendable {
     var columns = [[MarbleDiagram.Event]](repeating: [], count: lastColumn + 1)
     for (column, event) in events { columns[column].append(event) }
     var out = ""
-    for column in 1...lastColumn {
-      let group = columns[column]
-      if group.isEmpty {
-        out += "-"
-      } else if group.count == 1 {
-        Self.append(Self.symbol(group[0]), to: &out)
-      } else {
-        var inside = ""
-        for event in group { Self.append(Self.symbol(event), to: &inside) }
-        out += "[" + inside + "]"
-      }
-    }
+    for column in 1...lastColumn { Self.append(Self.cell(columns[column]), to: &out) }
     return out
+  }
+
+  /// The events of one step as a diagram writes them: `-`, one symbol, or `[…]`.
+  public static func cell(_ group: [MarbleDiagram.Event]) -> String {
+    switch group.count {
+    case 0: return "-"
+    case 1: return symbol(group[0])
+    default:
+      var inside = ""
+      for event in group { append(symbol(event), to: &inside) }
+      return "[" + inside + "]"
+    }
   }
 
   /// Appends a symbol; a quoted value right after another gets a space between them (`'10' '12'`,

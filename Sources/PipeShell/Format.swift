@@ -107,21 +107,19 @@ enum Format {
   static func columns(_ text: String) -> Int {
     // Printable ASCII, most of what views show: a column a byte.
     if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
-    var total = 0
+    return scalarColumns(text).reduce(0) { $0 + $1.columns }
+  }
+
+  /// Each scalar of `text` with the columns it takes; a colour sequence (ESC [ … m) takes none.
+  static func scalarColumns(_ text: String) -> [(scalar: Unicode.Scalar, columns: Int)] {
     var inEscape = false
-    for scalar in text.unicodeScalars {
-      // A colour sequence (ESC [ … m) takes no columns.
-      if inEscape {
-        if (0x40...0x7E).contains(scalar.value), scalar != "[" { inEscape = false }
-        continue
+    return text.unicodeScalars.map { scalar in
+      if inEscape || scalar == "\u{1B}" {
+        inEscape = scalar == "\u{1B}" || scalar == "[" || !(0x40...0x7E).contains(scalar.value)
+        return (scalar, 0)
       }
-      if scalar == "\u{1B}" {
-        inEscape = true
-        continue
-      }
-      total += columns(scalar)
+      return (scalar, columns(scalar))
     }
-    return total
   }
 
   static func columns(_ scalar: Unicode.Scalar) -> Int {
@@ -145,14 +143,7 @@ enum Format {
     guard width > 1 else { return width == 1 ? "…" : "" }
     var kept = ""
     var used = 0
-    var inEscape = false
-    for scalar in text.unicodeScalars {
-      if inEscape || scalar == "\u{1B}" {
-        inEscape = scalar == "\u{1B}" || !(0x40...0x7E).contains(scalar.value) || scalar == "["
-        kept.unicodeScalars.append(scalar)
-        continue
-      }
-      let wide = columns(scalar)
+    for (scalar, wide) in scalarColumns(text) {
       if used + wide > width - 1 { break }
       kept.unicodeScalars.append(scalar)
       used += wide

@@ -1,3 +1,4 @@
+import PipeRuntime
 import PipeSema
 
 /// The lanes of `draw` and `compare` laid out on one grid: each step takes the columns of its
@@ -36,16 +37,7 @@ struct MarbleLanes {
   }
 
   private static func cell(_ step: MarbleDiagram.Step) -> String {
-    switch step.events.count {
-    case 0: "-"
-    case 1: step.events[0].notation
-    default:
-      "["
-        + step.events.map(\.notation).reduce(into: "") { inside, symbol in
-          if inside.hasSuffix("'"), symbol.hasPrefix("'") { inside += " " }
-          inside += symbol
-        } + "]"
-    }
+    DiagramRecorder.cell(step.events)
   }
 
   /// Step N stands for N ticks; a label starts at its step's column.

@@ -204,26 +204,21 @@ struct ComparisonTable {
 
   /// What came due at one instant, in words: `'e' and a deadline of chunks 3 every: 2.5`.
   private func tied(at column: Int, row index: Int) -> String {
-    let aa = (index: index, line: self.aa[index].line)
     // What came due at that instant: the events of the stages before it in that column, and the
     // stage's own deadline when it has one.
     var what: [String] = []
-    let text = self.aa[aa.index].text
+    let text = aa[index].text
     // The stage's own events too, unless it has a deadline of its own: that is then the other party.
-    for earlier in self.aa[...aa.index] where earlier.text != text || !timed.contains(text) {
+    for earlier in aa[...index] where earlier.text != text || !timed.contains(text) {
       guard case .success(let diagram) = MarbleDiagram.parse(earlier.line),
         let step = diagram.steps.first(where: { $0.step == column })
       else { continue }
       for event in step.events where !what.contains(Self.describe(event)) { what.append(Self.describe(event)) }
     }
     if timed.contains(text) { what.append("a deadline of \(text)") }
-    let listed =
-      what.count > 4
-      ? what.prefix(4).joined(separator: ", ") + " and more"
-      : what.count > 1
-        ? what.dropLast().joined(separator: ", ") + " and " + what[what.count - 1]
-        : "\(what.first ?? "an event") and another event"
-    return listed
+    if what.count > 4 { return what.prefix(4).joined(separator: ", ") + " and more" }
+    if what.count > 1 { return what.dropLast().joined(separator: ", ") + " and " + what[what.count - 1] }
+    return "\(what.first ?? "an event") and another event"
   }
 
   private static func describe(_ event: MarbleDiagram.Event) -> String {
