@@ -130,9 +130,9 @@ public enum CombineSide {
           }
           recorded = Recorded(
             stage, tick: tick, counterpart: "the fragment's shared publisher", outcome: built == nil ? .notRun : nil)
-        case .signature(let name):
+        case .operation(let written):
           let inputs = stage.inputs.map { build($0) }
-          (built, recorded) = apply(stage, name: name, upstream: upstream, inputs: inputs)
+          (built, recorded) = apply(stage, kind: written.kind, upstream: upstream, inputs: inputs)
         }
         rows.append(recorded)
         upstream = built.map { tap($0, recorded) }
@@ -142,11 +142,11 @@ public enum CombineSide {
 
     /// The stage's counterpart; where there is none, what feeds it runs into sinks of its own.
     private func apply(
-      _ stage: CheckedStage, name: String, upstream: ValuePublisher?, inputs: [ValuePublisher?]
+      _ stage: CheckedStage, kind: OperatorKind, upstream: ValuePublisher?, inputs: [ValuePublisher?]
     ) -> (
       ValuePublisher?, Recorded
     ) {
-      let (publisher, recorded) = counterpart(stage, name: name, upstream: upstream, inputs: inputs)
+      let (publisher, recorded) = counterpart(stage, kind: kind, upstream: upstream, inputs: inputs)
       if publisher == nil {
         let takesUpstream = stage.role == .operator || stage.role == .sink
         dangling += inputs.compactMap { $0 } + (takesUpstream ? [upstream].compactMap { $0 } : [])
@@ -155,25 +155,23 @@ public enum CombineSide {
     }
 
     private func counterpart(
-      _ stage: CheckedStage, name: String, upstream: ValuePublisher?, inputs: [ValuePublisher?]
+      _ stage: CheckedStage, kind: OperatorKind, upstream: ValuePublisher?, inputs: [ValuePublisher?]
     ) -> (ValuePublisher?, Recorded) {
-      guard let counterpart = Counterparts.named(name) else {
-        return (
-          nil, Recorded(stage, tick: tick, counterpart: "", outcome: .failed("no counterpart entry for '\(name)'"))
-        )
-      }
-      guard let build = counterpart.build else {
-        return (
-          nil, Recorded(stage, tick: tick, counterpart: counterpart.label, outcome: .unmatched(counterpart.name))
-        )
-      }
+      let counterpart = Counterparts.of(kind)
+      let unmatched = Recorded(
+        stage, tick: tick, counterpart: counterpart.label, outcome: .unmatched(counterpart.name))
+      guard counterpart.origin != .missing else { return (nil, unmatched) }
       let inputs = inputs.compactMap { $0 }
       guard let upstream, inputs.count == stage.inputs.count else {
         return (nil, Recorded(stage, tick: tick, counterpart: counterpart.label, outcome: .notRun))
       }
       do {
+        guard let operation = stage.operation else {
+          throw PipelineError(stage: stage.text, message: "an argument not worked out (a bug: please report it)")
+        }
         let input = CounterpartInput(stage: stage, upstream: upstream, inputs: inputs, scheduler: scheduler)
-        return (try build(input), Recorded(stage, tick: tick, counterpart: counterpart.label))
+        guard let publisher = try Counterparts.publisher(for: operation, input) else { return (nil, unmatched) }
+        return (publisher, Recorded(stage, tick: tick, counterpart: counterpart.label))
       } catch let unmatched as Unmatched {
         return (
           nil,

@@ -20,31 +20,21 @@ public struct Counterpart: Sendable {
     case missing
   }
 
-  /// Builds a stage's publisher from its upstream (or inputs) on the virtual scheduler.
-  typealias Builder = @Sendable (CounterpartInput) throws -> ValuePublisher
-
-  public let operatorName: String
   /// The Combine name (`prefix(_:)`), or for `.none` why there is none.
   public let name: String
   public let origin: Origin
   /// One line on how the two differ, where they do.
   public let difference: String?
-  let build: Builder?
 
-  init(
-    _ operatorName: String, _ name: String, origin: Origin = .openCombine, differs difference: String? = nil,
-    build: Builder?
-  ) {
-    self.operatorName = operatorName
+  init(_ name: String, origin: Origin = .openCombine, differs difference: String? = nil) {
     self.name = name
     self.origin = origin
     self.difference = difference
-    self.build = build
   }
 
   /// A pipesh operator with nothing like it in Combine.
-  static func none(_ operatorName: String, _ why: String) -> Counterpart {
-    Counterpart(operatorName, why, origin: .missing, build: nil)
+  static func none(_ why: String) -> Counterpart {
+    Counterpart(why, origin: .missing)
   }
 
   /// The counterpart's name as `compare` and `help` show it: own publishers are marked.
@@ -81,27 +71,14 @@ struct CounterpartInput {
     PipelineError(stage: stage.text, message: "pipesh has \(what) (a bug: please report it)")
   }
 
-  private func required<T>(_ name: String, _ value: T?) throws(PipelineError) -> T {
-    guard let value else { throw bug("no checked '\(name)'") }
-    return value
+  /// A closure argument, made ready to call.
+  func compile(_ closure: TypedExpr) -> CompiledClosure {
+    Evaluator(stage: stage.text).compile(closure)
   }
 
-  func closure(_ name: String) throws(PipelineError) -> CompiledClosure {
-    Evaluator(stage: stage.text).compile(try required(name, stage.closure(name)))
-  }
-
-  func value(_ name: String) throws(PipelineError) -> Value { try required(name, stage.value(name)) }
-
-  func int(_ name: String) throws(PipelineError) -> Int { try required(name, stage.int(name)) }
-
-  func string(_ name: String) throws(PipelineError) -> String { try required(name, stage.string(name)) }
-
-  func values(_ name: String) throws(PipelineError) -> [Value] { try required(name, stage.values(name)) }
-
-  func marble(_ name: String) throws(PipelineError) -> MarbleDiagram { try required(name, stage.marble(name)) }
-
-  func stride(_ name: String) throws(PipelineError) -> VirtualScheduler.SchedulerTimeType.Stride {
-    .init(try required(name, stage.duration(name)))
+  /// A duration on the virtual scheduler.
+  func stride(_ duration: Duration) -> VirtualScheduler.SchedulerTimeType.Stride {
+    .init(duration)
   }
 
   /// A combinator's inputs with their elements made of the type they were joined into, as the

@@ -61,77 +61,89 @@ extension SwiftProgramWriter {
       return try sequence(inner, declarations: &declarations, wanted: wanted)
     case .shared(let id):
       return SequenceCode(lines: [try sharedName(id, stage)], throwing: sharedThrowing[id] ?? false)
-    case .signature(let name):
-      switch name {
-      case "timer":
-        use(.timer)
-        return SequenceCode(lines: ["timer(every: \(try duration(stage, "interval")))"], throwing: false)
-      case "range":
-        let from = try value(stage, "from")
-        let through = try value(stage, "through")
-        if stage.arguments["by"] != nil {
-          return SequenceCode(
-            lines: ["stride(from: \(from), through: \(through), by: \(try value(stage, "by"))).async"], throwing: false)
-        }
-        if case .value(.int(let low), _) = stage.arguments["from"],
-          case .value(.int(let high), _) = stage.arguments[
-            "through"], low <= high
-        {
-          return SequenceCode(lines: ["(\(from)...\(through)).async"], throwing: false)
-        }
-        return SequenceCode(lines: ["stride(from: \(from), through: \(through), by: 1).async"], throwing: false)
-      case "from":
-        return SequenceCode(lines: [try values(stage, "values") + ".async"], throwing: false)
-      case "marble":
-        return SequenceCode(lines: [try marble(stage)], throwing: true)
-      case "random":
-        use(.random)
-        var arguments = ["range: \(try value(stage, "low"))...\(try value(stage, "high"))"]
-        for name in ["count", "seed"] {
-          arguments.append("\(name): " + (stage.arguments[name] == nil ? "nil" : try value(stage, name)))
-        }
-        return SequenceCode(lines: ["RandomIntegers(\(arguments.joined(separator: ", ")))"], throwing: false)
-      case "lines":
-        use(.lines)
-        return SequenceCode(
-          lines: ["lines(ofFile: \(try value(stage, "file")), stage: \(SwiftExpression.stringLiteral(stage.text)))"],
-          throwing: true)
-      case "stdin":
-        use(.stdin)
-        return SequenceCode(lines: ["standardInputLines()"], throwing: false)
-      case "channel":
-        guard case .name(let channel) = stage.arguments["name"] else {
-          throw problem(stage, "a channel without a name")
-        }
-        if failingChannels.contains(channel) { readsFailingChannel = true }
-        return SequenceCode(lines: [channelName(channel)], throwing: failingChannels.contains(channel))
-      case "empty":
-        return SequenceCode(lines: ["[\(type)]().async"], throwing: false)
-      case "never":
-        use(.never)
-        return SequenceCode(lines: ["neverEnding(of: \(type).self)"], throwing: false)
-      case "fail":
-        use(.failed)
-        let message = try value(stage, "message")
-        let error = "StageError(stage: \(SwiftExpression.stringLiteral(stage.text)), message: \(message))"
-        return SequenceCode(lines: ["failed(as: \(type).self, \(error))"], throwing: true)
-      case "merge", "zip", "combineLatest", "chain":
-        return try combinator(name, stage, declarations: &declarations)
-      default:
-        throw problem(stage, "pipesh cannot export '\(name)' yet")
+    case .operation(let operation):
+      return try source(operation, stage, type: type, declarations: &declarations)
+    }
+  }
+
+  private mutating func source(
+    _ operation: Operation<Written>, _ stage: CheckedStage, type: String, declarations: inout [String]
+  ) throws(ExportProblem) -> SequenceCode {
+    typealias Parameters = Catalogue
+    switch operation {
+    case .timer(let interval):
+      use(.timer)
+      let every = try duration(interval, Parameters.Timer.interval, stage)
+      return SequenceCode(lines: ["timer(every: \(every))"], throwing: false)
+    case .range(let from, let through, let by):
+      let (low, high) = (
+        try value(from, Parameters.RangeSource.from, stage), try value(through, Parameters.RangeSource.through, stage)
+      )
+      if case .value(.int(1), _) = by, case .value(.int(let first), _) = from, case .value(.int(let last), _) = through,
+        first <= last
+      {
+        return SequenceCode(lines: ["(\(low)...\(high)).async"], throwing: false)
       }
+      let step = try value(
+        by, Parameters.RangeSource.by, stage,
+        check: ArgumentCheck(stage: stage, variable: Parameters.RangeSource.by.name, call: "Step"))
+      return SequenceCode(lines: ["stride(from: \(low), through: \(high), by: \(step)).async"], throwing: false)
+    case .from(let values):
+      return SequenceCode(lines: [try self.values(values, stage) + ".async"], throwing: false)
+    case .marble(let diagram, let tick):
+      return SequenceCode(lines: [try marble(diagram, tick: tick, stage)], throwing: true)
+    case .random(let low, let high, let count, let seed):
+      use(.random)
+      let range = "\(try value(low, Parameters.Random.low, stage))...\(try value(high, Parameters.Random.high, stage))"
+      let limit = try count.map { (argument) throws(ExportProblem) in
+        try value(argument, Parameters.Random.count, stage)
+      }
+      let start = try seed.map { (argument) throws(ExportProblem) in try value(argument, Parameters.Random.seed, stage)
+      }
+      let arguments = ["range: \(range)", "count: \(limit ?? "nil")", "seed: \(start ?? "nil")"]
+      return SequenceCode(lines: ["RandomIntegers(\(arguments.joined(separator: ", ")))"], throwing: false)
+    case .lines(let file):
+      use(.lines)
+      let path = try value(file, Parameters.Lines.file, stage)
+      return SequenceCode(
+        lines: ["lines(ofFile: \(path), stage: \(SwiftExpression.stringLiteral(stage.text)))"], throwing: true)
+    case .stdin:
+      use(.stdin)
+      return SequenceCode(lines: ["standardInputLines()"], throwing: false)
+    case .channel(let channel):
+      if failingChannels.contains(channel) { readsFailingChannel = true }
+      return SequenceCode(lines: [channelName(channel)], throwing: failingChannels.contains(channel))
+    case .empty:
+      return SequenceCode(lines: ["[\(type)]().async"], throwing: false)
+    case .never:
+      use(.never)
+      return SequenceCode(lines: ["neverEnding(of: \(type).self)"], throwing: false)
+    case .fail(let message):
+      use(.failed)
+      let text = try value(message, Parameters.Fail.message, stage)
+      let error = "StageError(stage: \(SwiftExpression.stringLiteral(stage.text)), message: \(text))"
+      return SequenceCode(lines: ["failed(as: \(type).self, \(error))"], throwing: true)
+    case .merge, .chain:
+      return try combinator(operation.kind.name, converting: true, stage, declarations: &declarations)
+    case .zip, .combineLatest:
+      return try combinator(operation.kind.name, converting: false, stage, declarations: &declarations)
+    case .map, .filter, .compactMap, .take, .drop, .takeWhile, .dropWhile, .compacted, .throttle, .debounce,
+      .removeDuplicates, .interspersed, .adjacentPairs, .reductions, .chunks, .chunked, .buffer, .share, .enumerated,
+      .delay, .work, .timeout, .tap, .flatMap, .flatMapLatest, .print, .count, .sum, .min, .max, .first, .last,
+      .collect, .reduce, .drain, .diagram, .into:
+      throw problem(stage, "'\(operation.kind.name)' does not start a pipeline")
     }
   }
 
   /// `merge(a, b, c)`: each input named first; beyond three, nested as pipesh nests them.
   private mutating func combinator(
-    _ name: String, _ stage: CheckedStage, declarations: inout [String]
+    _ name: String, converting: Bool, _ stage: CheckedStage, declarations: inout [String]
   ) throws(ExportProblem) -> SequenceCode {
     var names: [String] = []
     var throwing = false
     for input in stage.inputs {
       var code = try sequence(input, declarations: &declarations, wanted: stage.outputType)
-      if name == "merge" || name == "chain" { try convert(&code, from: input.elementType, to: stage.outputType, stage) }
+      if converting { try convert(&code, from: input.elementType, to: stage.outputType, stage) }
       let inputName = fresh("input")
       declarations.append(code.binding(inputName))
       names.append(inputName)
@@ -163,74 +175,76 @@ extension SwiftProgramWriter {
   private mutating func apply(
     _ stage: CheckedStage, to code: inout SequenceCode, declarations: inout [String]
   ) throws(ExportProblem) {
-    guard case .signature(let name) = stage.node else { throw problem(stage, "a group in the middle of a pipeline") }
-    switch name {
-    case "map", "filter", "compactMap", "takeWhile", "dropWhile":
-      let method = ["takeWhile": "prefix(while:)", "dropWhile": "drop(while:)"][name] ?? name
-      let (text, throwing) = try closure(stage, method: method)
-      code.lines.append(text)
-      code.throwing = code.throwing || throwing
-    case "take": code.lines.append(".prefix(\(try value(stage, "count")))")
-    case "drop": code.lines.append(".dropFirst(\(try value(stage, "count")))")
-    case "compacted": code.lines.append(".compacted()")
-    case "throttle":
-      let latest =
-        try stage.arguments["latest"].map { (argument) throws(ExportProblem) in
-          try value(argument, stage)
-        } ?? "true"
-      code.lines.append("._throttle(for: \(try duration(stage, "interval")), clock: .continuous, latest: \(latest))")
-    case "debounce":
-      code.lines.append(".debounce(for: \(try duration(stage, "interval")), clock: .continuous)")
-    case "removeDuplicates":
+    guard case .operation(let operation) = stage.node else {
+      throw problem(stage, "a group in the middle of a pipeline")
+    }
+    typealias Parameters = Catalogue
+    switch operation {
+    case .map(let expr), .filter(let expr), .compactMap(let expr):
+      try append(closure(expr, stage, method: operation.kind.name), to: &code)
+    case .takeWhile(let expr):
+      try append(closure(expr, stage, method: "prefix(while:)"), to: &code)
+    case .dropWhile(let expr):
+      try append(closure(expr, stage, method: "drop(while:)"), to: &code)
+    case .take(let count): code.lines.append(".prefix(\(try value(count, Parameters.Take.count, stage)))")
+    case .drop(let count): code.lines.append(".dropFirst(\(try value(count, Parameters.Drop.count, stage)))")
+    case .compacted: code.lines.append(".compacted()")
+    case .throttle(let interval, let latest):
+      let every = try duration(interval, Parameters.Throttle.interval, stage)
+      let latestText = try value(latest, Parameters.Throttle.latest, stage)
+      code.lines.append("._throttle(for: \(every), clock: .continuous, latest: \(latestText))")
+    case .debounce(let interval):
+      code.lines.append(
+        ".debounce(for: \(try duration(interval, Parameters.Debounce.interval, stage)), clock: .continuous)")
+    case .removeDuplicates:
       code.lines.append(Self.isEquatable(stage.outputType) ? ".removeDuplicates()" : ".removeDuplicates(by: ==)")
-    case "interspersed":
-      code.lines.append(".interspersed(with: \(try value(stage, "separator")))")
-    case "adjacentPairs": code.lines.append(".adjacentPairs()")
-    case "reductions":
-      let (text, throwing) = try closure(stage, method: "reductions")
-      code.lines.append(text)
-      code.throwing = code.throwing || throwing
-    case "chunks":
-      let count = try value(stage, "count")
-      if stage.arguments["every"] != nil {
-        let every = try duration(stage, "every")
-        code.lines.append(".chunks(ofCount: \(count), or: .repeating(every: \(every), clock: .continuous))")
+    case .interspersed(let separator):
+      code.lines.append(".interspersed(with: \(try value(separator, Parameters.Interspersed.separator, stage)))")
+    case .adjacentPairs: code.lines.append(".adjacentPairs()")
+    case .reductions(let initial, let next):
+      try append(closure(next, initial: initial, stage, method: "reductions"), to: &code)
+    case .chunks(let count, let every):
+      let size = try value(count, Parameters.Chunks.count, stage)
+      if let every {
+        let interval = try duration(every, Parameters.Chunks.every, stage)
+        code.lines.append(".chunks(ofCount: \(size), or: .repeating(every: \(interval), clock: .continuous))")
       } else {
-        code.lines.append(".chunks(ofCount: \(count))")
+        code.lines.append(".chunks(ofCount: \(size))")
       }
-    case "chunked":
-      code.lines.append(".chunked(by: .repeating(every: \(try duration(stage, "interval")), clock: .continuous))")
-    case "buffer":
-      code.lines.append(".buffer(policy: \(try bufferPolicy(stage)))")
-    case "share":
+    case .chunked(let interval):
+      let every = try duration(interval, Parameters.Chunked.interval, stage)
+      code.lines.append(".chunked(by: .repeating(every: \(every), clock: .continuous))")
+    case .buffer(let size, let policy):
+      code.lines.append(".buffer(policy: \(try bufferPolicy(size, policy, stage)))")
+    case .share:
       code.lines.append(".share()")
-    case "enumerated":
+    case .enumerated:
       use(.enumerated)
       code.lines.append(".enumerated()")
-    case "delay":
+    case .delay(let interval):
       use(.delay)
-      code.lines.append(".delayed(by: \(try duration(stage, "interval")))")
-    case "work":
+      code.lines.append(".delayed(by: \(try duration(interval, Parameters.Delay.interval, stage)))")
+    case .work(let interval):
       use(.work)
-      code.lines.append(".working(for: \(try duration(stage, "interval")))")
-    case "timeout":
+      code.lines.append(".working(for: \(try duration(interval, Parameters.Work.interval, stage)))")
+    case .timeout(let interval):
       use(.timeout)
-      code.lines.append(
-        ".timeout(after: \(try duration(stage, "interval")), stage: \(SwiftExpression.stringLiteral(stage.text)))")
+      let after = try duration(interval, Parameters.Timeout.interval, stage)
+      code.lines.append(".timeout(after: \(after), stage: \(SwiftExpression.stringLiteral(stage.text)))")
       code.throwing = true
-    case "tap":
+    case .tap(let label, let time):
       use(.tap)
-      var arguments = [try value(stage, "label")]
+      var arguments = [try value(label, Parameters.Tap.label, stage)]
       if !jobPrefix.isEmpty { arguments.append("prefix: \"\(jobPrefix)\"") }
-      if case .value(.bool(true), _) = stage.arguments["time"] { arguments.append("since: origin") }
+      if case .value(.bool(true), _) = time { arguments.append("since: origin") }
       code.lines.append(".tap(\(arguments.joined(separator: ", ")))")
       code.throwing = true
-    case "flatMap", "flatMapLatest":
-      guard let body = stage.body else { throw problem(stage, "no body") }
+    case .flatMap(let body), .flatMapLatest(let body):
+      let name = operation.kind.name
       let element = fresh("element")
       let saved = (elementName, deferredThrows, precomputed, checkDeclarations)
       // AA's flatMapLatest takes no throwing closure: what can fail is worked out in a map before it.
-      let latest = name == "flatMapLatest"
+      let latest = operation.kind == .flatMapLatest
       elementName = latest ? element + ".0" : element
       precomputed = latest ? (element, []) : nil
       deferredThrows = false
@@ -275,40 +289,40 @@ extension SwiftProgramWriter {
         code.lines.append(".\(name) { \(element) in\n  " + body + "\n}")
       }
       code.throwing = code.throwing || bodyCode.throwing
-    default:
-      throw problem(stage, "pipesh cannot export '\(name)' yet")
+    case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .empty, .never, .fail, .merge, .zip,
+      .combineLatest, .chain, .print, .count, .sum, .min, .max, .first, .last, .collect, .reduce, .drain, .diagram,
+      .into:
+      throw problem(stage, "'\(operation.kind.name)' cannot follow '|' here")
     }
+  }
+
+  /// Appends an operator written with a closure.
+  private func append(_ written: (String, Bool), to code: inout SequenceCode) {
+    code.lines.append(written.0)
+    code.throwing = code.throwing || written.1
   }
 
   /// Passes everything on, as a sequence whose `Failure` is `any Error`.
   static let failingAsAnyError = ".map { value async throws in value }"
 
-  private mutating func bufferPolicy(_ stage: CheckedStage) throws(ExportProblem) -> String {
-    let policy: String
-    if case .name(let name) = stage.arguments["policy"] { policy = name } else { policy = "bounded" }
-    switch stage.arguments["size"] {
-    case .deferred:
-      let size = try value(stage, "size")
-      switch policy {
-      case "newest": return ".bufferingLatest(\(size))"
-      case "oldest": return ".bufferingOldest(\(size))"
-      default: return ".bounded(\(size))"
-      }
-    case .value(.string("unbounded"), _): return ".unbounded"
-    case .value(.int(let size), _):
-      switch policy {
-      case "newest": return ".bufferingLatest(\(size))"
-      case "oldest": return ".bufferingOldest(\(size))"
-      default: return ".bounded(\(size))"
-      }
-    default: throw problem(stage, "a buffer without a size")
+  private mutating func bufferPolicy(
+    _ size: CheckedArgument, _ policy: BufferPolicy, _ stage: CheckedStage
+  ) throws(ExportProblem) -> String {
+    if case .value(.string(BufferSize.unboundedWord), _) = size { return ".unbounded" }
+    let count = try value(
+      size, Catalogue.Buffer.size, stage,
+      check: ArgumentCheck(stage: stage, variable: Catalogue.Buffer.size.name, call: "Size"))
+    switch policy {
+    case .newest: return ".bufferingLatest(\(count))"
+    case .oldest: return ".bufferingOldest(\(count))"
+    case .bounded: return ".bounded(\(count))"
     }
   }
 
   /// `.map { $0 * 2 }`, or with checked arithmetic `.map(checked("map { $0 + 1 }") { try $0.adding(1) })`.
-  mutating func closure(_ stage: CheckedStage, method: String) throws(ExportProblem) -> (String, Bool) {
-    let key = ["transform", "isIncluded", "predicate", "next"].first { stage.arguments[$0] != nil }
-    guard let key, case .closure(let expr) = stage.arguments[key] else { throw problem(stage, "no closure") }
+  mutating func closure(
+    _ expr: TypedExpr, initial: CheckedArgument? = nil, _ stage: CheckedStage, method: String
+  ) throws(ExportProblem) -> (String, Bool) {
     let arity = ["reduce", "reductions"].contains(method) ? 2 : 1
     let used = expr.argumentsUsed
     var writer = SwiftExpression()
@@ -321,7 +335,7 @@ extension SwiftProgramWriter {
     }
     var body = head + writer.text(expr)
     support.formUnion(writer.support)
-    let initial = try stage.arguments["initial"].map { (argument) throws(ExportProblem) in try value(argument, stage) }
+    let initial = try initial.map { (argument) throws(ExportProblem) in try value(argument, stage) }
     let plainName = method.hasSuffix(":)") ? String(method.prefix { $0 != "(" }) : method
     let label = method.hasSuffix(":)") ? String(method.drop { $0 != "(" }.dropFirst().dropLast()) : ""
     guard writer.throwing else {
@@ -340,30 +354,27 @@ extension SwiftProgramWriter {
     ExportProblem(message: message, range: stage.range)
   }
 
-  mutating func value(_ stage: CheckedStage, _ name: String) throws(ExportProblem) -> String {
-    guard let argument = stage.arguments[name] else { throw problem(stage, "no '\(name)'") }
-    if case .deferred(let expr) = argument { return deferred(expr, checked: check(stage, name)) }
+  /// An argument of `parameter` as Swift: a literal, or worked out from a `flatMap` body's element
+  /// and checked as pipesh checks it (`check`, else as the parameter's kind says).
+  mutating func value(
+    _ argument: CheckedArgument, _ parameter: Parameter, _ stage: CheckedStage, check: ArgumentCheck? = nil
+  ) throws(ExportProblem) -> String {
+    if case .deferred(let expr) = argument { return deferred(expr, checked: check ?? self.check(parameter, stage)) }
     return try value(argument, stage)
   }
 
-  /// How pipesh checks argument `name` of `stage` when `$0` gives it (nil: as the type says).
-  private func check(_ stage: CheckedStage, _ name: String) -> ArgumentCheck? {
-    guard case .signature(let operatorName) = stage.node,
-      let parameter = environment.operators[operatorName]?.parameters.first(where: { $0.name == name })
-    else { return nil }
-    let shown = parameter.label.map { "'\($0):'" } ?? parameter.name.uppercased()
-    switch (operatorName, name, parameter.kind) {
-    case ("buffer", "size", _):
-      return ArgumentCheck(stage: stage, variable: name, call: "Size")
-    case ("range", "by", _):
-      return ArgumentCheck(stage: stage, variable: name, call: "Step")
-    case (_, _, .count): return ArgumentCheck(stage: stage, variable: name, call: "Count", name: shown)
-    case (_, _, .positiveCount):
-      return ArgumentCheck(stage: stage, variable: name, call: "Count", name: shown, extra: "least: 1")
-    case (_, _, .duration): return ArgumentCheck(stage: stage, variable: name, call: "Duration", name: shown)
-    case (_, _, .durationOrZero):
-      return ArgumentCheck(stage: stage, variable: name, call: "Duration", name: shown, extra: "orZero: true")
-    default: return nil
+  /// How pipesh checks an argument of `parameter` when `$0` gives it (nil: as the type says).
+  private func check(_ parameter: Parameter, _ stage: CheckedStage) -> ArgumentCheck? {
+    let shown = parameter.shownName
+    let variable = parameter.name
+    switch parameter.kind {
+    case .count: return ArgumentCheck(stage: stage, variable: variable, call: "Count", name: shown)
+    case .positiveCount:
+      return ArgumentCheck(stage: stage, variable: variable, call: "Count", name: shown, extra: "least: 1")
+    case .duration: return ArgumentCheck(stage: stage, variable: variable, call: "Duration", name: shown)
+    case .durationOrZero:
+      return ArgumentCheck(stage: stage, variable: variable, call: "Duration", name: shown, extra: "orZero: true")
+    case .int, .number, .string, .bool, .value, .closure, .pipeline, .name, .typeName: return nil
     }
   }
 
@@ -407,8 +418,8 @@ extension SwiftProgramWriter {
     return throwing ? "try " + text : text
   }
 
-  private mutating func values(_ stage: CheckedStage, _ name: String) throws(ExportProblem) -> String {
-    switch stage.arguments[name] {
+  private mutating func values(_ argument: CheckedArgument, _ stage: CheckedStage) throws(ExportProblem) -> String {
+    switch argument {
     case .values(let values, let type):
       let list = "[" + values.map { SwiftExpression.literal($0, type) }.joined(separator: ", ") + "]"
       if values.isEmpty || SwiftExpression.hasOptional(type) || (type == .double && values.allSatisfy(\.isInt)) {
@@ -418,15 +429,17 @@ extension SwiftProgramWriter {
     case .deferredValues(let exprs, let type):
       let list = "[" + exprs.map { deferred($0) }.joined(separator: ", ") + "]"
       return SwiftExpression.hasOptional(type) ? "(\(list) as [\(SwiftExpression.typeName(type))])" : list
-    default: throw problem(stage, "no '\(name)'")
+    default: throw problem(stage, "no values")
     }
   }
 
-  private mutating func duration(_ stage: CheckedStage, _ name: String) throws(ExportProblem) -> String {
-    switch stage.arguments[name] {
+  private mutating func duration(
+    _ argument: CheckedArgument, _ parameter: Parameter, _ stage: CheckedStage
+  ) throws(ExportProblem) -> String {
+    switch argument {
     case .duration(let duration): return Self.duration(duration)
-    case .deferred(let expr): return deferred(expr, checked: check(stage, name))
-    default: throw problem(stage, "no '\(name)'")
+    case .deferred(let expr): return deferred(expr, checked: check(parameter, stage))
+    default: throw problem(stage, "no '\(parameter.name)'")
     }
   }
 
@@ -441,18 +454,22 @@ extension SwiftProgramWriter {
     return ".nanoseconds(\(nanoseconds))"
   }
 
-  private mutating func marble(_ stage: CheckedStage) throws(ExportProblem) -> String {
+  private mutating func marble(
+    _ written: CheckedArgument, tick: CheckedArgument, _ stage: CheckedStage
+  ) throws(ExportProblem) -> String {
     use(.marble)
     var arguments: [String]
     var diagram = ""
-    switch stage.arguments["diagram"] {
-    case .marble(let parsed):
+    if case .marble(let parsed) = written {
       diagram = Self.notation(parsed)
       arguments = [SwiftExpression.stringLiteral(diagram)]
-    case .some(let argument): arguments = [try value(argument, stage)]
-    case nil: throw problem(stage, "no diagram")
+    } else {
+      arguments = [try value(written, Catalogue.Marble.diagram, stage)]
     }
-    if stage.arguments["tick"] != nil { arguments.append("tick: \(try duration(stage, "tick"))") }
+    // The support's `marble(_:tick:)` ticks as pipesh's does by default.
+    var isDefaultTick = false
+    if case .duration(Catalogue.Marble.defaultTick) = tick { isDefaultTick = true }
+    if !isDefaultTick { arguments.append("tick: \(try duration(tick, Catalogue.Marble.tick, stage))") }
     if diagram.contains("^") || diagram.isEmpty {
       arguments.append("stage: \(SwiftExpression.stringLiteral(stage.text))")
     }

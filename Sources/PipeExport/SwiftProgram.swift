@@ -333,16 +333,16 @@ struct SwiftProgramWriter {
     }
     let ending = background ? "if !Task.isCancelled { " : ""
     let endingClose = background ? " }" : ""
-    guard let sink = pipeline.sink, case .signature(let name) = sink.node else {
+    guard let sink = pipeline.sink, case .operation(let operation) = sink.node else {
       throw ExportProblem(message: "a pipeline without a sink", range: SourceRange(0, 0))
     }
-    switch name {
-    case "print":
+    switch operation {
+    case .print(let label, let time):
       var text = "\\(\(SwiftExpression.hasOptional(element) ? SwiftExpression.shown("element", element) : "element"))"
-      if case .value(.string(let label), _) = sink.arguments["label"] {
+      if case .value(.string(let label), _) = label {
         text = SwiftExpression.escaped(label) + ": " + text
       }
-      if case .value(.bool(true), _) = sink.arguments["time"] {
+      if case .value(.bool(true), _) = time {
         use(.timestamp)
         text = "\\(timestamp(since: origin)) " + text
       }
@@ -350,11 +350,11 @@ struct SwiftProgramWriter {
       out.append("\(loop) element in pipeline {")
       out.append(line == "\\(element)" ? "  print(element)" : "  print(\"\(line)\")")
       out.append("}")
-    case "count":
+    case .count:
       out.append("var count = 0")
       out.append("\(loop) _ in pipeline { count += 1 }")
       out.append(ending + "print(\"\(prefix)\\(count)\")" + endingClose)
-    case "sum":
+    case .sum:
       if element == .double {
         out.append("let sum = \(awaiting) pipeline.reduce(0, +)")
       } else {
@@ -362,37 +362,40 @@ struct SwiftProgramWriter {
         out.append("let sum = try await pipeline.reduce(0, checked(\"sum\") { try $0.adding($1) })")
       }
       out.append(ending + "print(\"\(prefix)\\(sum)\")" + endingClose)
-    case "min", "max":
+    case .min, .max:
+      let name = operation.kind.name
       out.append("let \(name)imum = \(awaiting) pipeline.\(name)()")
       out.append(ending + result("\(name)imum") + endingClose)
-    case "first":
+    case .first:
       out.append("let first = \(awaiting) pipeline.first { _ in true }")
       out.append(result("first"))
-    case "last":
+    case .last:
       out.append("var last: \(type)?")
       out.append("\(loop) element in pipeline { last = element }")
       out.append(ending + result("last") + endingClose)
-    case "collect":
+    case .collect:
       out.append("var all: [\(type)] = []")
       out.append("\(loop) element in pipeline { all.append(element) }")
       let shownAll = SwiftExpression.shown("all", .array(element))
       out.append(ending + "print(\"\(prefix)\\(\(shownAll))\")" + endingClose)
-    case "reduce":
-      let (call, throwing) = try closure(sink, method: "reduce")
+    case .reduce(let initial, let next):
+      let (call, throwing) = try closure(next, initial: initial, sink, method: "reduce")
       out.append("let result = \(throwing || code.throwing ? "try await" : "await") pipeline\(call)")
       let text = SwiftExpression.shown("result", sink.outputType)
       out.append(ending + "print(\"\(prefix)\\(\(text))\")" + endingClose)
-    case "drain":
+    case .drain:
       out.append("\(loop) _ in pipeline {}")
-    case "diagram":
+    case .diagram(let tick):
       use(.diagram)
-      let tick = sink.arguments["tick"].flatMap { if case .duration(let d) = $0 { Self.duration(d) } else { nil } }
+      let tick = tick.flatMap { if case .duration(let d) = $0 { Self.duration(d) } else { nil } }
       out.append("print(\"\(prefix)\\(await diagram(of: pipeline, tick: \(tick ?? ".seconds(1)")))\")")
-    case "into":
-      guard case .name(let channel) = sink.arguments["name"] else { throw problem(sink, "into without a channel") }
+    case .into(let channel):
       out.append("\(loop) element in pipeline { await \(channelName(channel)).send(element) }")
-    default:
-      throw problem(sink, "pipesh cannot export '\(name)' yet")
+    case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .empty, .never, .fail, .merge, .zip,
+      .combineLatest, .chain, .map, .filter, .compactMap, .take, .drop, .takeWhile, .dropWhile, .compacted, .throttle,
+      .debounce, .removeDuplicates, .interspersed, .adjacentPairs, .reductions, .chunks, .chunked, .buffer, .share,
+      .enumerated, .delay, .work, .timeout, .tap, .flatMap, .flatMapLatest:
+      throw problem(sink, "'\(operation.kind.name)' does not end a pipeline")
     }
     return out
   }

@@ -79,7 +79,7 @@ struct PipelineCompiler {
           return inner
         }
         inputNodes = shareNodes.isEmpty ? [] : [shareNodes]
-      case .signature(let name):
+      case .operation:
         var inputs: [ValueSequence] = []
         for input in stage.inputs {
           let (inner, innerNodes) = try build(input)
@@ -88,11 +88,14 @@ struct PipelineCompiler {
         }
         let input = StageInput(
           stage: stage, upstream: upstream, inputs: inputs, context: context, nodeID: id, owner: owner)
-        guard case .node(let build, _, _) = Operators.named(name)?.run else {
-          throw input.bug("no builder for '\(name)'")
+        guard let operation = stage.operation else {
+          throw input.bug("an argument of '\(stage.name)' not worked out")
+        }
+        guard case .node(let build, _, _, let finishing) = Operators.run(operation) else {
+          throw input.bug("a sink '\(stage.name)' before the end")
         }
         sequence = try build(input)
-        inputFinishing = Self.inputFinishing(of: name)
+        inputFinishing = finishing
         detail = input.detail.withLock { $0 }
         children = input.children.withLock { $0 }
       }
@@ -107,16 +110,6 @@ struct PipelineCompiler {
     return (upstream, nodes)
   }
 
-  /// When one input of combinator `name` finishing ends it: AA's `zip` ends with its first input
-  /// to end, `combineLatest` with the first to end before it had an element.
-  private static func inputFinishing(of name: String) -> InputFinishing {
-    switch name {
-    case "zip": .endsAll
-    case "combineLatest": .endsAllWhenEmpty
-    default: .endsNothing
-    }
-  }
-
   /// Fuses the run of synchronous stages starting at `start` (with a `range`/`from` source before
   /// them when the run starts the pipeline) into one node. Nil when there is nothing to fuse, or
   /// when someone observes the job's events (trace, draw), which then come from unfused nodes.
@@ -128,8 +121,8 @@ struct PipelineCompiler {
     var sourceStage: CheckedStage?
     var index = start
     let firstID = nextNodeID + 1
-    if start == 0, case .signature(let name) = stages[0].node,
-      case .node(_, _, let makeSource?) = Operators.named(name)?.run,
+    if start == 0, let operation = stages[0].operation,
+      case .node(_, _, let makeSource?, _) = Operators.run(operation),
       let fusedSource = try makeSource(
         StageInput(
           stage: stages[0], upstream: upstream, inputs: [], context: context, nodeID: firstID, owner: owner))
@@ -140,8 +133,8 @@ struct PipelineCompiler {
     }
     var steps: [@Sendable () -> FusedStep] = []
     var fusedStages: [CheckedStage] = []
-    while index < stages.count, case .signature(let name) = stages[index].node,
-      case .node(_, let makeStep?, _) = Operators.named(name)?.run,
+    while index < stages.count, let operation = stages[index].operation,
+      case .node(_, let makeStep?, _, _) = Operators.run(operation),
       let step = try makeStep(
         StageInput(
           stage: stages[index], upstream: upstream, inputs: [], context: context,

@@ -13,8 +13,7 @@ struct ElementBody: Sendable {
   /// Whether a new element's pipeline replaces the one before (`flatMapLatest`).
   private let supersedes: Bool
 
-  init(_ input: StageInput, supersedes: Bool) throws(PipelineError) {
-    guard let body = input.stage.body else { throw input.bug("no checked body for '\(input.stage.name)'") }
+  init(_ body: CheckedPipeline, _ input: StageInput, supersedes: Bool) {
     self.body = body
     self.context = input.context
     self.owner = input.owner
@@ -31,7 +30,7 @@ struct ElementBody: Sendable {
     let label = " ($0 = \(element.printed))"
     let evaluator = Evaluator(stage: stage, nodeID: nodeID)
     do {
-      let resolved = try body.labelled(label).resolved(in: Operators.signatures) { expr in
+      let resolved = try body.labelled(label).resolved { expr in
         try evaluator.compile(expr)(element, .none)
       }
       var compiler = PipelineCompiler(body: context, owner: owner)
@@ -52,10 +51,7 @@ extension CheckedPipeline {
   /// The pipeline with `suffix` after each stage's text (a nested body keeps its own).
   fileprivate func labelled(_ suffix: String) -> CheckedPipeline {
     let stages = self.stages.map { stage in
-      CheckedStage(
-        node: stage.node, role: stage.role, text: stage.text + suffix, range: stage.range, arguments: stage.arguments,
-        inputs: stage.inputs.map { $0.labelled(suffix) }, inputType: stage.inputType, outputType: stage.outputType,
-        body: stage.body)
+      stage.with(text: stage.text + suffix, inputs: stage.inputs.map { $0.labelled(suffix) })
     }
     return CheckedPipeline(stages: stages, text: text + suffix)
   }

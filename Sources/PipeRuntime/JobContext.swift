@@ -66,11 +66,7 @@ public final class JobContext: Sendable {
     for stage in pipeline.stages {
       for input in stage.inputs { resolveChannels(of: input) }
       if let body = stage.body { resolveChannels(of: body) }
-      if case .signature(let name) = stage.node, Operators.named(name)?.signature.channel != nil,
-        let channel = stage.word("name")
-      {
-        _ = self.channel(channel)
-      }
+      if let channel = stage.channelName { _ = self.channel(channel) }
     }
   }
 

@@ -87,9 +87,8 @@ enum Sinks {
   ) throws -> any SinkBody {
     let input = StageInput(
       stage: stage, upstream: upstream, inputs: [], context: context, nodeID: node.id, owner: context.liveNodes)
-    guard case .sink(let makeBody) = Operators.named(stage.name)?.run else {
-      throw input.bug("no sink '\(stage.name)'")
-    }
+    guard let operation = stage.operation else { throw input.bug("an argument of '\(stage.name)' not worked out") }
+    guard case .sink(let makeBody) = Operators.run(operation) else { throw input.bug("no sink '\(stage.name)'") }
     let body = try makeBody(input)
     context.begin(node)
     return body

@@ -171,7 +171,7 @@ extension Checker {
     _ expr: Expr, _ parameter: Parameter, _ signature: OperatorSignature, _ typing: inout StageTyping
   ) -> CheckedArgument? {
     func mismatch(_ expected: String) -> CheckedArgument? {
-      let name = parameter.label.map { "'\($0):'" } ?? parameter.name.uppercased()
+      let name = parameter.shownName
       let written = source.text(of: expr.range)
       typing.diagnostics.append(
         SemaMessages.wrongArgument(
@@ -241,7 +241,7 @@ extension Checker {
   private func mismatch(
     _ expr: Expr, _ parameter: Parameter, _ signature: OperatorSignature, expected: String
   ) -> Diagnostic {
-    let name = parameter.label.map { "'\($0):'" } ?? parameter.name.uppercased()
+    let name = parameter.shownName
     return SemaMessages.wrongArgument(
       signature.name, "\(name) must be \(expected), not \(describe(expr))", expr.range, usage: signature.usage)
   }

@@ -1,11 +1,11 @@
 import PipeSyntax
 
-/// A checked stage: its operator, checked arguments, and the element types in and out.
+/// A checked stage: its operation, and the element types in and out.
 public struct CheckedStage: Sendable {
   /// What kind of node to build.
   public enum Node: Sendable {
-    /// A source, operator or sink of the operator registry.
-    case signature(String)
+    /// A source, combinator, operator or sink of the catalogue, with its arguments as written.
+    case operation(Operation<Written>)
     /// `( PIPELINE )` as a source.
     case group
     /// The hot part of a `let` fragment containing `share`, built once per binding id.
@@ -13,25 +13,33 @@ public struct CheckedStage: Sendable {
   }
 
   public let node: Node
+  /// The operation with every argument known; nil while some argument of a `flatMap` body's
+  /// stage is still to be worked out from an element (`resolved(evaluate:)` works it out).
+  public let operation: Operation<Resolved>?
   public let role: OperatorRole
   /// The stage as written, for errors, `trace` and `inspect`.
   public let text: String
   public let range: SourceRange
-  public let arguments: [String: CheckedArgument]
+  /// The checked arguments by parameter name, read through the operator's definition only.
+  let arguments: [String: CheckedArgument]
   /// A combinator's inputs, a group's pipeline, a shared fragment's hot part.
   public let inputs: [CheckedPipeline]
   public let inputType: ValueType?
   public let outputType: ValueType
-  /// The `{ PIPELINE }` of `flatMap`: built once per element, with its deferred arguments worked
-  /// out from that element.
+  /// The `{ PIPELINE }` of `flatMap`, as checked.
   public let body: CheckedPipeline?
 
-  public init(
-    node: Node, role: OperatorRole, text: String, range: SourceRange, arguments: [String: CheckedArgument],
+  /// A stage of the catalogue: its definition reads the arguments into an operation, as written
+  /// and (when none is worked out per element) resolved.
+  init(
+    kind: OperatorKind, role: OperatorRole, text: String, range: SourceRange, arguments: [String: CheckedArgument],
     inputs: [CheckedPipeline], inputType: ValueType?, outputType: ValueType, body: CheckedPipeline? = nil
-  ) {
-    self.body = body
-    self.node = node
+  ) throws(MissingArgument) {
+    let definition = kind.definition
+    node = .operation(try definition.operation(ArgumentReader<Written>(arguments, body: body)))
+    operation =
+      arguments.values.contains(where: \.isDeferred)
+      ? nil : try definition.operation(ArgumentReader<Resolved>(arguments, body: body))
     self.role = role
     self.text = text
     self.range = range
@@ -39,66 +47,81 @@ public struct CheckedStage: Sendable {
     self.inputs = inputs
     self.inputType = inputType
     self.outputType = outputType
+    self.body = body
+  }
+
+  /// A group or a shared fragment.
+  init(
+    node: Node, text: String, range: SourceRange, inputs: [CheckedPipeline], outputType: ValueType
+  ) {
+    self.node = node
+    operation = nil
+    role = .source
+    self.text = text
+    self.range = range
+    arguments = [:]
+    self.inputs = inputs
+    inputType = nil
+    self.outputType = outputType
+    body = nil
+  }
+
+  /// `drain` where `sink` stood: it takes no arguments.
+  fileprivate init(drainReplacing sink: CheckedStage) {
+    node = .operation(.drain)
+    operation = .drain
+    role = .sink
+    text = OperatorKind.drain.name
+    range = sink.range
+    arguments = [:]
+    inputs = []
+    inputType = sink.inputType
+    outputType = sink.outputType
+    body = nil
+  }
+
+  private init(_ stage: CheckedStage, text: String, inputs: [CheckedPipeline]) {
+    node = stage.node
+    operation = stage.operation
+    role = stage.role
+    self.text = text
+    range = stage.range
+    arguments = stage.arguments
+    self.inputs = inputs
+    inputType = stage.inputType
+    outputType = stage.outputType
+    body = stage.body
+  }
+
+  /// The same stage written differently (`flatMap`'s children say which element they are for).
+  public func with(text: String, inputs: [CheckedPipeline]) -> CheckedStage {
+    CheckedStage(self, text: text, inputs: inputs)
+  }
+
+  /// The channel a `channel NAME` or `into NAME` stage names.
+  public var channelName: String? {
+    guard let end = kind?.signature.channel, case .name(let name) = arguments[end.name.name] else { return nil }
+    return name
+  }
+
+  /// Whether the stage has a duration argument: it acts on deadlines of its own.
+  public var isTimed: Bool {
+    arguments.values.contains { if case .duration = $0 { true } else { false } }
+  }
+
+  /// The operator of a catalogue stage.
+  public var kind: OperatorKind? {
+    if case .operation(let operation) = node { return operation.kind }
+    return nil
   }
 
   /// The operator's name, or `(…)` / the fragment for the other nodes.
   public var name: String {
     switch node {
-    case .signature(let name): name
+    case .operation(let operation): operation.kind.name
     case .group: "(group)"
     case .shared: "(shared)"
     }
-  }
-}
-
-/// Reading a checked argument by name: nil when the stage has no argument of that name and kind.
-/// What builds a stage (the runtime's node, `compare`'s publisher) reports a missing required
-/// one as a bug of pipesh's.
-extension CheckedStage {
-  public func value(_ name: String) -> Value? {
-    if case .value(let value, _) = arguments[name] { return value }
-    return nil
-  }
-
-  public func int(_ name: String) -> Int? {
-    if case .int(let value) = value(name) { return value }
-    return nil
-  }
-
-  public func string(_ name: String) -> String? {
-    if case .string(let value) = value(name) { return value }
-    return nil
-  }
-
-  public func bool(_ name: String) -> Bool? {
-    if case .bool(let value) = value(name) { return value }
-    return nil
-  }
-
-  public func values(_ name: String) -> [Value]? {
-    if case .values(let values, _) = arguments[name] { return values }
-    return nil
-  }
-
-  public func duration(_ name: String) -> Duration? {
-    if case .duration(let duration) = arguments[name] { return duration }
-    return nil
-  }
-
-  /// A name argument (`buffer … policy: newest`, `channel NAME`).
-  public func word(_ name: String) -> String? {
-    if case .name(let word) = arguments[name] { return word }
-    return nil
-  }
-
-  public func closure(_ name: String) -> TypedExpr? {
-    if case .closure(let expr) = arguments[name] { return expr }
-    return nil
-  }
-
-  public func marble(_ name: String) -> MarbleDiagram? {
-    if case .marble(let diagram) = arguments[name] { return diagram }
-    return nil
   }
 }
 
@@ -119,6 +142,19 @@ public struct CheckedPipeline: Sendable {
 
   public var sink: CheckedStage? {
     stages.last.flatMap { $0.role == .sink ? $0 : nil }
+  }
+
+  /// Whether the pipeline ends in the sink the checker added (`print`), none being written.
+  public var hasImplicitSink: Bool {
+    guard let sink, sink.kind == OperatorKind.implicitSink else { return false }
+    return sink.range.start == sink.range.end
+  }
+
+  /// The pipeline with its implicit sink replaced by `drain`, which prints nothing.
+  public func withQuietSinkIfImplicit() -> CheckedPipeline {
+    guard hasImplicitSink, let sink else { return self }
+    let drain = CheckedStage(drainReplacing: sink)
+    return CheckedPipeline(stages: stages.dropLast() + [drain], text: text)
   }
 }
 
@@ -142,8 +178,8 @@ public struct Binding: Sendable {
 
 /// What the checker knows between statements: `let` bindings and channel types.
 public struct Environment: Sendable {
-  /// The operators pipelines are checked against (the runtime's registry).
-  public let operators: SignatureTable
+  /// The operators pipelines are checked against (the catalogue's).
+  public let operators = OperatorKind.signatures
   /// The latest binding of each name.
   public var bindings: [String: Binding] = [:]
   /// Every binding of each name, oldest first: a fragment's names mean what they meant where it
@@ -174,8 +210,7 @@ public struct Environment: Sendable {
   /// The shell's commands (the shell's registry).
   public let commands: CommandTable
 
-  public init(operators: SignatureTable, commands: CommandTable) {
-    self.operators = operators
+  public init(commands: CommandTable) {
     self.commands = commands
   }
 

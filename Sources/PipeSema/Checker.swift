@@ -152,10 +152,13 @@ public struct Checker {
       return nil
     }
     if checked.sink != nil { return checked }
-    let sink = environment.operators.implicitSink
-    let print = CheckedStage(
-      node: .signature(sink), role: .sink, text: sink, range: SourceRange(pipeline.range.end, pipeline.range.end),
-      arguments: [:], inputs: [], inputType: checked.elementType, outputType: checked.elementType)
+    let sink = OperatorKind.implicitSink
+    let range = SourceRange(pipeline.range.end, pipeline.range.end)
+    guard
+      let print = stage(
+        kind: sink, role: .sink, text: sink.name, range: range, arguments: [:], inputs: [],
+        inputType: checked.elementType, outputType: checked.elementType)
+    else { return nil }
     return CheckedPipeline(stages: checked.stages + [print], text: checked.text)
   }
 
@@ -212,9 +215,7 @@ public struct Checker {
     case .group(let inner):
       guard let checked = checkPipeline(inner, input: nil, allowSink: false) else { return nil }
       return [
-        CheckedStage(
-          node: .group, role: .source, text: text, range: stage.range, arguments: [:], inputs: [checked],
-          inputType: nil, outputType: checked.elementType)
+        CheckedStage(node: .group, text: text, range: stage.range, inputs: [checked], outputType: checked.elementType)
       ]
     case .combinator(let name, let inputs):
       guard let signature = environment.operators[name.name], signature.role == .combinator else {
@@ -255,11 +256,10 @@ public struct Checker {
       let output = signature.typing(&typing)
       diagnostics.append(contentsOf: typing.diagnostics)
       guard let output else { return nil }
-      return [
-        CheckedStage(
-          node: .signature(signature.name), role: .combinator, text: text, range: stage.range, arguments: [:],
-          inputs: valid, inputType: nil, outputType: output)
-      ]
+      return self.stage(
+        kind: signature.kind, role: .combinator, text: text, range: stage.range, arguments: [:], inputs: valid,
+        inputType: nil, outputType: output
+      ).map { [$0] }
     case .call(let name, let arguments):
       if let binding = environment.binding(named: name.name) {
         return expand(binding, at: stage, arguments: arguments, input: input, isSourcePosition: isSourcePosition)
@@ -323,9 +323,25 @@ public struct Checker {
     if let end = signature.channel { output = typeChannel(end, &typing, output) }
     diagnostics.append(contentsOf: typing.diagnostics)
     guard let output, typing.diagnostics.isEmpty else { return nil }
-    return CheckedStage(
-      node: .signature(signature.name), role: signature.role, text: source.text(of: stage.range), range: stage.range,
+    return self.stage(
+      kind: signature.kind, role: signature.role, text: source.text(of: stage.range), range: stage.range,
       arguments: typing.checked, inputs: [], inputType: input, outputType: output, body: body)
+  }
+
+  /// A stage of the catalogue. Its definition reads what the check produced: an argument it lacks
+  /// is a bug of pipesh's, reported as such.
+  private mutating func stage(
+    kind: OperatorKind, role: OperatorRole, text: String, range: SourceRange, arguments: [String: CheckedArgument],
+    inputs: [CheckedPipeline], inputType: ValueType?, outputType: ValueType, body: CheckedPipeline? = nil
+  ) -> CheckedStage? {
+    do {
+      return try CheckedStage(
+        kind: kind, role: role, text: text, range: range, arguments: arguments, inputs: inputs, inputType: inputType,
+        outputType: outputType, body: body)
+    } catch {
+      diagnostics.append(SemaMessages.missingArgument(kind.name, error.parameter, range))
+      return nil
+    }
   }
 
   /// `channel NAME` gets its type from the environment or `of:`; `into NAME` fixes it.
@@ -334,16 +350,16 @@ public struct Checker {
   )
     -> ValueType?
   {
-    guard let name = typing.name("name") else { return nil }
-    if let word = typing.name("throws") {
-      guard word == "throws" else {
-        typing.error("after the channel's type only 'throws' may stand, not '\(word)'", at: "throws")
+    guard let name = typing.name(end.name) else { return nil }
+    if case .receiving(_, _, let throwing) = end, let word = typing.name(throwing) {
+      guard word == throwing.name else {
+        typing.error("after the channel's type only 'throws' may stand, not '\(word)'", at: throwing)
         return nil
       }
       environment.failingChannels.insert(name)
     }
     let known = environment.channels[name]
-    if end == .sending {
+    guard case .receiving(_, let of, _) = end else {
       if let known, ValueType.join(known, typing.input) != known {
         typing.error("channel '\(name)' carries '\(known)', but the elements are '\(typing.input)'")
         return nil
@@ -351,9 +367,9 @@ public struct Checker {
       if known == nil { environment.channels[name] = typing.input }
       return output
     }
-    if case .type(let declared) = typing.checked["of"] {
+    if case .type(let declared) = typing.argument(of) {
       if let known, known != declared, !environment.guessedChannels.contains(name) {
-        typing.error("channel '\(name)' already carries '\(known)'", at: "of")
+        typing.error("channel '\(name)' already carries '\(known)'", at: of)
         return nil
       }
       environment.channels[name] = declared
@@ -361,7 +377,7 @@ public struct Checker {
       return declared
     }
     guard let known else {
-      typing.diagnostics.append(SemaMessages.channelTypeUnknown(name, typing.range(of: "name")))
+      typing.diagnostics.append(SemaMessages.channelTypeUnknown(name, typing.range(of: end.name)))
       return nil
     }
     return known

@@ -35,15 +35,14 @@ extension Checker {
       diagnostics.append(contentsOf: inner.diagnostics.map { SemaMessages.fragment(binding.name, $0, stage.range) })
     }
     guard let checked else { return nil }
-    let sharing = checked.stages.firstIndex { environment.operators[$0.name]?.sharesUpstream == true }
+    let sharing = checked.stages.firstIndex { $0.kind?.signature.sharesUpstream == true }
     guard binding.isSource, let shareIndex = sharing else {
       return checked.stages
     }
     let hot = CheckedPipeline(
       stages: Array(checked.stages[...shareIndex]), text: binding.source.text(of: binding.pipeline.range))
     let shared = CheckedStage(
-      node: .shared(binding.id), role: .source, text: binding.name, range: stage.range, arguments: [:], inputs: [hot],
-      inputType: nil, outputType: hot.elementType)
+      node: .shared(binding.id), text: binding.name, range: stage.range, inputs: [hot], outputType: hot.elementType)
     return [shared] + checked.stages[(shareIndex + 1)...]
   }
 }

@@ -20,11 +20,9 @@ extension CheckedPipeline {
   /// The pipeline with its deferred arguments replaced by their values for one element; a nested
   /// `flatMap`'s body keeps its own, which belong to its elements. Throws what `evaluate` throws,
   /// or `ElementArgumentError` when a value is not one the stage takes.
-  public func resolved(
-    in table: SignatureTable, evaluate: (TypedExpr) throws -> Value
-  ) throws -> CheckedPipeline {
+  public func resolved(evaluate: (TypedExpr) throws -> Value) throws -> CheckedPipeline {
     guard hasDeferredArguments else { return self }
-    let stages = try self.stages.map { try $0.resolved(in: table, evaluate: evaluate) }
+    let stages = try self.stages.map { try $0.resolved(evaluate: evaluate) }
     return CheckedPipeline(stages: stages, text: text)
   }
 }
@@ -39,14 +37,13 @@ extension CheckedArgument {
 }
 
 extension CheckedStage {
-  fileprivate func resolved(
-    in table: SignatureTable, evaluate: (TypedExpr) throws -> Value
-  ) throws -> CheckedStage {
-    let inputs = try self.inputs.map { try $0.resolved(in: table, evaluate: evaluate) }
+  fileprivate func resolved(evaluate: (TypedExpr) throws -> Value) throws -> CheckedStage {
+    let inputs = try self.inputs.map { try $0.resolved(evaluate: evaluate) }
+    guard let kind else { return with(text: text, inputs: inputs) }
     var arguments = self.arguments
-    if case .signature(let name) = node, let signature = table[name],
-      arguments.values.contains(where: \.isDeferred)
-    {
+    if arguments.values.contains(where: \.isDeferred) {
+      let signature = kind.signature
+      let name = kind.name
       for parameter in signature.parameters {
         switch arguments[parameter.name] {
         case .deferred(let expr):
@@ -71,14 +68,14 @@ extension CheckedStage {
       }
       arguments = typing.checked
     }
-    return CheckedStage(
-      node: node, role: role, text: text, range: range, arguments: arguments, inputs: inputs, inputType: inputType,
+    return try CheckedStage(
+      kind: kind, role: role, text: text, range: range, arguments: arguments, inputs: inputs, inputType: inputType,
       outputType: outputType, body: body)
   }
 
   /// A worked-out value as the constant argument the parameter takes.
   private func constant(_ value: Value, _ type: ValueType, _ parameter: Parameter) throws -> CheckedArgument {
-    let name = parameter.label.map { "'\($0):'" } ?? parameter.name.uppercased()
+    let name = parameter.shownName
     switch (parameter.kind, value) {
     case (.count, .int(let count)) where count < 0:
       throw ElementArgumentError(stage: text, message: "\(name) must be 0 or more, not \(count)")

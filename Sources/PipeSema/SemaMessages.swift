@@ -150,6 +150,13 @@ enum SemaMessages {
     Diagnostic(id: "bad-argument", message: "\(stage): \(message)", range: range, notes: ["usage: \(usage)"])
   }
 
+  /// A checked stage whose definition finds an argument missing: a bug of pipesh's.
+  static func missingArgument(_ stage: String, _ parameter: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "internal", message: "\(stage): pipesh has no checked '\(parameter)' (a bug: please report it)",
+      range: range, notes: ["the stage is checked but cannot be built; please report the line that caused it"])
+  }
+
   static func unknownLabel(_ label: String, _ stage: String, _ range: SourceRange, labels: [String]) -> Diagnostic {
     let note =
       NameSuggester.note(for: label, in: labels)

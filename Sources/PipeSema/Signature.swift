@@ -60,6 +60,9 @@ public struct Parameter: Sendable {
     Parameter(name: name, label: nil, kind: kind, isOptional: optional, repeats: repeats, words: words, help: help)
   }
 
+  /// How messages name it: `'every:'` for a labelled one, `COUNT` for a positional one.
+  public var shownName: String { label.map { "'\($0):'" } ?? name.uppercased() }
+
   public static func labelled(_ label: String, _ kind: ParameterKind, _ help: String) -> Parameter {
     Parameter(name: label, label: label, kind: kind, isOptional: true, repeats: false, words: [], help: help)
   }
@@ -87,16 +90,24 @@ public typealias TypingRule = @Sendable (inout StageTyping) -> ValueType?
 
 /// Which end of a channel a stage is: its type is kept per channel name across the session.
 public enum ChannelEnd: Sendable {
-  /// `channel NAME`: emits what is sent; its type comes from the session or `of:`.
-  case receiving
+  /// `channel NAME [of: TYPE] [throws]`: emits what is sent; its type comes from the session or
+  /// `of:`; `throws` makes it an `AsyncThrowingChannel` from the start.
+  case receiving(name: Parameter, of: Parameter, throwing: Parameter)
   /// `into NAME`: sends its input; fixes the channel's type.
-  case sending
+  case sending(name: Parameter)
+
+  /// The parameter that names the channel.
+  var name: Parameter {
+    switch self {
+    case .receiving(let name, _, _), .sending(let name): name
+    }
+  }
 }
 
 /// The signature of an operator: how it is written, what it takes, how it types, and the text
 /// `help` shows. It is part of the operator's registry entry, beside the way the runtime builds it.
 public struct OperatorSignature: Sendable {
-  public let name: String
+  public let kind: OperatorKind
   public let role: OperatorRole
   public let usage: String
   public let summary: String
@@ -116,11 +127,11 @@ public struct OperatorSignature: Sendable {
   let typing: TypingRule
 
   public init(
-    _ name: String, _ role: OperatorRole, usage: String, summary: String, parameters: [Parameter] = [],
+    _ kind: OperatorKind, _ role: OperatorRole, usage: String, summary: String, parameters: [Parameter] = [],
     inputs: ClosedRange<Int> = 0...0, example: String, exampleRuns: Bool = true, implementation: String,
     channel: ChannelEnd? = nil, sharesUpstream: Bool = false, typing: @escaping TypingRule
   ) {
-    self.name = name
+    self.kind = kind
     self.role = role
     self.usage = usage
     self.summary = summary
@@ -133,6 +144,9 @@ public struct OperatorSignature: Sendable {
     self.sharesUpstream = sharesUpstream
     self.typing = typing
   }
+
+  /// The name a pipeline writes.
+  public var name: String { kind.name }
 }
 
 /// The operators the checker checks against, by name; aliases (`scan`) resolve to their operator.
@@ -142,15 +156,12 @@ public struct SignatureTable: Sendable {
   public let byName: [String: OperatorSignature]
   /// Names `help` and completion know, aliases included.
   public let names: [String]
-  /// The sink added to a pipeline run without one (`print`).
-  public let implicitSink: String
 
-  public init(_ signatures: [OperatorSignature], aliases: [String: String] = [:], implicitSink: String) {
+  public init(_ signatures: [OperatorSignature], aliases: [String: OperatorKind] = [:]) {
     all = signatures
-    self.implicitSink = implicitSink
     var table: [String: OperatorSignature] = [:]
     for signature in signatures { table[signature.name] = signature }
-    for (alias, name) in aliases.sorted(by: { $0.key < $1.key }) { table[alias] = table[name] }
+    for (alias, kind) in aliases.sorted(by: { $0.key < $1.key }) { table[alias] = table[kind.name] }
     byName = table
     names = signatures.map(\.name) + aliases.keys.sorted()
   }
@@ -176,24 +187,26 @@ public struct StageTyping {
   var diagnostics: [Diagnostic] = []
 
   /// Whether the argument was given.
-  public func has(_ parameter: String) -> Bool { checked[parameter] != nil || syntax[parameter] != nil }
+  public func has(_ parameter: Parameter) -> Bool {
+    checked[parameter.name] != nil || syntax[parameter.name] != nil
+  }
 
   /// The checked argument, when it was given and is well-formed.
-  public func argument(_ parameter: String) -> CheckedArgument? { checked[parameter] }
+  public func argument(_ parameter: Parameter) -> CheckedArgument? { checked[parameter.name] }
 
-  public func int(_ parameter: String) -> Int? {
-    if case .value(.int(let value), _) = checked[parameter] { return value }
+  public func int(_ parameter: Parameter) -> Int? {
+    if case .value(.int(let value), _) = checked[parameter.name] { return value }
     return nil
   }
 
-  public func value(_ parameter: String) -> (Value, ValueType)? {
-    if case .value(let value, let type) = checked[parameter] { return (value, type) }
+  public func value(_ parameter: Parameter) -> (Value, ValueType)? {
+    if case .value(let value, let type) = checked[parameter.name] { return (value, type) }
     return nil
   }
 
   /// The argument's type, whether it is a constant or worked out per element from `$0`.
-  public func type(of parameter: String) -> ValueType? {
-    switch checked[parameter] {
+  public func type(of parameter: Parameter) -> ValueType? {
+    switch checked[parameter.name] {
     case .value(_, let type), .values(_, let type), .deferredValues(_, let type): type
     case .deferred(let expr): expr.type
     default: nil
@@ -201,23 +214,23 @@ public struct StageTyping {
   }
 
   /// Whether the argument is worked out per element, so its value is checked only then.
-  public func isDeferred(_ parameter: String) -> Bool {
-    checked[parameter]?.isDeferred ?? false
+  public func isDeferred(_ parameter: Parameter) -> Bool {
+    checked[parameter.name]?.isDeferred ?? false
   }
 
   /// The element type of the `{ PIPELINE }` argument's pipeline.
   public internal(set) var body: ValueType?
 
-  public func name(_ parameter: String) -> String? {
-    if case .name(let name) = checked[parameter] { return name }
+  public func name(_ parameter: Parameter) -> String? {
+    if case .name(let name) = checked[parameter.name] { return name }
     return nil
   }
 
   /// Where the argument stands, or the stage when it was not given.
-  public func range(of parameter: String) -> SourceRange { syntax[parameter]?.range ?? stageRange }
+  public func range(of parameter: Parameter) -> SourceRange { syntax[parameter.name]?.range ?? stageRange }
 
   /// Reports a problem with the stage or one of its arguments.
-  public mutating func error(_ message: String, at parameter: String? = nil) {
+  public mutating func error(_ message: String, at parameter: Parameter? = nil) {
     let range = parameter.map { self.range(of: $0) } ?? stageRange
     diagnostics.append(SemaMessages.wrongArgument(name, message, range, usage: usage))
   }
@@ -228,21 +241,21 @@ public struct StageTyping {
   }
 
   /// Type-checks the closure argument `parameter` with `$0`, `$1` of the given types.
-  public mutating func closure(_ parameter: String, _ argumentTypes: [ValueType]) -> TypedExpr? {
-    guard let argument = syntax[parameter], case .closure(let body) = argument.value.kind else {
+  public mutating func closure(_ parameter: Parameter, _ argumentTypes: [ValueType]) -> TypedExpr? {
+    guard let argument = syntax[parameter.name], case .closure(let body) = argument.value.kind else {
       // Checked before: the stage is checked again with its per-element arguments worked out.
-      if case .closure(let typed) = checked[parameter] { return typed }
+      if case .closure(let typed) = checked[parameter.name] { return typed }
       return nil
     }
     var checker = ExpressionChecker(argumentTypes: argumentTypes)
     let typed = checker.check(body)
     diagnostics.append(contentsOf: checker.diagnostics)
-    if let typed { checked[parameter] = .closure(typed) }
+    if let typed { checked[parameter.name] = .closure(typed) }
     return typed
   }
 
   /// Replaces a checked argument, as after promoting its type.
-  public mutating func set(_ parameter: String, _ argument: CheckedArgument) {
-    checked[parameter] = argument
+  public mutating func set(_ parameter: Parameter, _ argument: CheckedArgument) {
+    checked[parameter.name] = argument
   }
 }

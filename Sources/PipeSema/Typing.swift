@@ -20,7 +20,7 @@ public enum Typing {
   public static let tupleOfInputs: TypingRule = { typing in .tuple(typing.inputs) }
 
   /// An operator whose closure argument `parameter` is a Bool of the element; the elements pass.
-  public static func predicate(_ parameter: String) -> TypingRule {
+  public static func predicate(_ parameter: Parameter) -> TypingRule {
     { typing in
       guard let closure = typing.closure(parameter, [typing.input]) else { return nil }
       guard closure.type == .bool else {
@@ -33,28 +33,30 @@ public enum Typing {
 
   /// `reductions` and `reduce`: the result type is INIT's (or the element's), widened to Double
   /// where the closure yields a Double.
-  public static let accumulate: TypingRule = { typing in
-    var resultType = typing.type(of: "initial") ?? typing.input
-    if case .optional(.never) = resultType {
-      typing.error("give the initial value a type: nil alone has none", at: "initial")
-      return nil
-    }
-    for _ in 0..<2 {
-      guard let closure = typing.closure("next", [resultType, typing.input]) else { return nil }
-      if closure.type == resultType { return resultType }
-      guard let joined = ValueType.join(resultType, closure.type), joined != resultType,
-        typing.has("initial") || joined == typing.input
-      else {
-        let message = "the closure gives '\(closure.type)' but the result so far ($0) is '\(resultType)'"
-        typing.report(SemaMessages.elementMismatch(typing.name, message, closure.range))
+  public static func accumulate(initial: Parameter, next: Parameter) -> TypingRule {
+    { typing in
+      var resultType = typing.type(of: initial) ?? typing.input
+      if case .optional(.never) = resultType {
+        typing.error("give the initial value a type: nil alone has none", at: initial)
         return nil
       }
-      if let (value, _) = typing.value("initial") {
-        typing.set("initial", .value(convert(value, to: joined), joined))
+      for _ in 0..<2 {
+        guard let closure = typing.closure(next, [resultType, typing.input]) else { return nil }
+        if closure.type == resultType { return resultType }
+        guard let joined = ValueType.join(resultType, closure.type), joined != resultType,
+          typing.has(initial) || joined == typing.input
+        else {
+          let message = "the closure gives '\(closure.type)' but the result so far ($0) is '\(resultType)'"
+          typing.report(SemaMessages.elementMismatch(typing.name, message, closure.range))
+          return nil
+        }
+        if let (value, _) = typing.value(initial) {
+          typing.set(initial, .value(convert(value, to: joined), joined))
+        }
+        resultType = joined
       }
-      resultType = joined
+      return resultType
     }
-    return resultType
   }
 
   /// `flatMap { PIPELINE }`: what the body pipeline emits.

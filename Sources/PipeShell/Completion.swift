@@ -22,11 +22,11 @@ public struct CompletionContext: Sendable {
 /// operators and sinks after `|`, argument labels, `let` names, job ids after cancel/wait/inspect,
 /// channel names after send/close, file paths after `load "` and inside `lines "`.
 public enum Completion {
-  static let sources = Operators.signatures.all.filter { $0.role == .source }.map(\.name)
-  static let combinators = Operators.signatures.all.filter { $0.role == .combinator }.map { $0.name + "(" }
+  static let sources = OperatorKind.signatures.all.filter { $0.role == .source }.map(\.name)
+  static let combinators = OperatorKind.signatures.all.filter { $0.role == .combinator }.map { $0.name + "(" }
   static let stages =
-    Operators.signatures.all.filter { $0.role == .operator || $0.role == .sink }.map(\.name)
-    + Operators.aliases.keys.sorted()
+    OperatorKind.signatures.all.filter { $0.role == .operator || $0.role == .sink }.map(\.name)
+    + OperatorKind.aliases.keys.sorted()
   static let commands = Commands.all.map(\.name)
   /// The options of the commands on a pipeline (`draw … tick:`), by command.
   static let commandOptions = Dictionary(
@@ -40,7 +40,7 @@ public enum Completion {
     if quotes % 2 == 1, let open = before.lastIndex(of: "\"") {
       let head = before[..<open].trimmingTrailingSpaces
       let word = String(before[before.index(after: open)...])
-      let takingFiles = [Commands.Load.entry.name, Operators.fileSource]
+      let takingFiles = [Commands.Load.entry.name, OperatorKind.fileSource.name]
       guard takingFiles.contains(where: { head.hasSuffix($0) }) else { return (0, []) }
       return (word.count, paths(matching: word))
     }
@@ -59,7 +59,7 @@ public enum Completion {
         pool = words.count == 1 ? context.channels : []
       case "help":
         pool =
-          words.count == 1 ? Operators.signatures.names + Commands.all.map(\.name) + Commands.topics.map(\.name) : []
+          words.count == 1 ? OperatorKind.signatures.names + Commands.all.map(\.name) + Commands.topics.map(\.name) : []
       case "clock":
         pool = ["real", "virtual"]
       case "trace", "draw", "compare", "check":
@@ -102,7 +102,7 @@ public enum Completion {
 
   /// `latest:` and friends, for a stage named `name`.
   static func labels(of name: String) -> [String] {
-    Operators.signatures[name]?.parameters.compactMap { $0.label.map { $0 + ":" } } ?? []
+    OperatorKind.signatures[name]?.parameters.compactMap { $0.label.map { $0 + ":" } } ?? []
   }
 
   /// Files and directories whose path starts with `prefix`; directories end with `/`.

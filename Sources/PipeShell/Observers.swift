@@ -147,21 +147,10 @@ enum Inspector {
 }
 
 extension CheckedPipeline {
-  /// The pipeline with an implicit `print` sink replaced by `drain`.
-  func withDrainSinkIfImplicit() -> CheckedPipeline {
-    guard let sink = sink, sink.text == Operators.signatures.implicitSink, sink.range.start == sink.range.end
-    else { return self }
-    let name = Operators.quietSink
-    let drain = CheckedStage(
-      node: .signature(name), role: .sink, text: name, range: sink.range, arguments: [:], inputs: [],
-      inputType: sink.inputType, outputType: sink.outputType)
-    return CheckedPipeline(stages: stages.dropLast() + [drain], text: text)
-  }
-
   /// The tick of the first `marble … tick:` in the pipeline, if any.
   var marbleTick: Duration? {
     for stage in stages {
-      if stage.name == Operators.marbleSource, case .duration(let tick) = stage.arguments["tick"] { return tick }
+      if case .marble(_, let tick) = stage.operation { return tick }
       for input in stage.inputs { if let tick = input.marbleTick { return tick } }
     }
     return nil

@@ -16,7 +16,7 @@ struct DocumentationTests {
 
   static func table() -> String {
     var lines = ["| syntax | what it does | implementation |", "|---|---|---|"]
-    for signature in Operators.signatures.all {
+    for signature in OperatorKind.signatures.all {
       let usage = signature.usage.replacingOccurrences(of: "|", with: "\\|")
       lines.append("| `\(usage)` | \(signature.summary) | \(signature.implementation) |")
     }

@@ -27,8 +27,8 @@ struct GeneratedFusionTests {
 
   /// Every fused step has a stage here, so a new fusible operator cannot be left out.
   @Test func everyFusibleOperatorIsGenerated() {
-    let fusibleSteps = Operators.all.filter {
-      if case .node(_, _?, _) = $0.run { return true }
+    let fusibleSteps = RegistryTests.runnable.filter {
+      if case .node(_, _?, _, _) = RegistryTests.run(of: $0) { return true }
       return false
     }.map(\.name)
     #expect(Set(fusibleSteps) == Set(Self.stages.keys))

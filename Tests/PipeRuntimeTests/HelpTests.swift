@@ -6,9 +6,9 @@ import Testing
 /// `help NAME` for every operator: usage, summary, and for examples that can run, their real output.
 @Suite("help")
 struct HelpTests {
-  @Test("every operator", arguments: Operators.signatures.all.map(\.name))
+  @Test("every operator", arguments: OperatorKind.signatures.all.map(\.name))
   func helpForEveryOperator(_ name: String) async throws {
-    let signature = try #require(Operators.signatures[name])
+    let signature = try #require(OperatorKind.signatures[name])
     let lines = await Shell.helpText(signature)
     #expect(lines.first == signature.usage)
     let exampleLines = signature.example.split(separator: "\n").map { "  > " + $0 }

@@ -10,46 +10,76 @@ import Testing
 /// every fused step does what its unfused node does.
 @Suite("operator registry")
 struct RegistryTests {
-  static let names = Operators.all.map(\.name)
-  static let fusable = Operators.all.filter {
-    if case .node(_, let step, let source) = $0.run { return step != nil || source != nil }
+  static let names = OperatorKind.allCases.map(\.name)
+  /// The operators whose example runs (`help` runs these; the others need a file, a terminal or
+  /// a channel's sender).
+  static let runnable = OperatorKind.allCases.filter(\.signature.exampleRuns)
+  static let fusable = runnable.filter { kind in
+    if case .node(_, let step, let source, _) = run(of: kind) { return step != nil || source != nil }
     return false
   }.map(\.name)
 
-  @Test func namesAreUniqueAndAliasesResolve() {
-    #expect(Set(Self.names).count == Self.names.count, "a name is registered twice")
-    for (alias, name) in Operators.aliases {
-      #expect(Operators.named(alias)?.name == name)
-      #expect(!Self.names.contains(alias))
+  /// The runtime's `Run` of an operator, from its example's checked stage.
+  static func run(of kind: OperatorKind) -> Run? {
+    let source = SourceFile(name: nil, text: kind.signature.example)
+    var checker = Checker(environment: Commands.environment, source: source)
+    func find(_ pipeline: CheckedPipeline) -> CheckedStage? {
+      for stage in pipeline.stages {
+        if stage.kind == kind { return stage }
+        for input in stage.inputs { if let found = find(input) { return found } }
+      }
+      return nil
     }
-    #expect(Operators.signatures.all.map(\.name) == Self.names)
+    for statement in Parser.parse(source, grammar: Commands.grammar).statements {
+      if case .run(let pipeline, _) = checker.check(statement), let stage = find(pipeline) {
+        return stage.operation.map(Operators.run)
+      }
+    }
+    return nil
   }
 
-  @Test("each entry runs as its role says", arguments: names)
-  func runMatchesRole(_ name: String) throws {
-    let entry = try #require(Operators.named(name))
-    switch (entry.signature.role, entry.run) {
+  @Test func namesAreUniqueAndAliasesResolve() {
+    #expect(Set(Self.names).count == Self.names.count, "a name is registered twice")
+    for (alias, kind) in OperatorKind.aliases {
+      #expect(OperatorKind.signatures[alias]?.kind == kind)
+      #expect(!Self.names.contains(alias))
+    }
+    #expect(OperatorKind.signatures.all.map(\.name) == Self.names)
+    #expect(OperatorKind.allCases.allSatisfy { $0.signature.kind == $0 }, "a definition names another operator")
+  }
+
+  @Test("each entry's signature is complete", arguments: OperatorKind.allCases)
+  func signatureIsComplete(_ kind: OperatorKind) {
+    let signature = kind.signature
+    #expect(!signature.summary.isEmpty && !signature.implementation.isEmpty)
+    #expect(signature.usage.hasPrefix(kind.name))
+  }
+
+  @Test("each entry runs as its role says", arguments: runnable)
+  func runMatchesRole(_ kind: OperatorKind) throws {
+    let name = kind.name
+    let role = kind.signature.role
+    let run = try #require(Self.run(of: kind), "the example of \(name) has no stage of it")
+    switch (role, run) {
     case (.sink, .sink): break
     case (.sink, .node): Issue.record("sink '\(name)' has a builder but no sink body")
-    case (_, .sink): Issue.record("'\(name)' is a \(entry.signature.role.rawValue) with a sink body")
-    case (.operator, .node(_, _, let source?)):
+    case (_, .sink): Issue.record("'\(name)' is a \(role.rawValue) with a sink body")
+    case (.operator, .node(_, _, let source?, _)):
       _ = source
       Issue.record("operator '\(name)' has a fused source")
-    case (.source, .node(_, let step?, _)):
+    case (.source, .node(_, let step?, _, _)):
       _ = step
       Issue.record("source '\(name)' has a fused step")
-    case (.combinator, .node(_, let step, let source)):
+    case (.combinator, .node(_, let step, let source, _)):
       #expect(step == nil && source == nil, "combinator '\(name)' cannot be fused")
     case (_, .node): break
     }
-    #expect(!entry.signature.summary.isEmpty && !entry.signature.implementation.isEmpty)
-    #expect(entry.signature.usage.hasPrefix(name))
   }
 
   /// (`help` runs these; the others need a file, a terminal or a channel's sender.)
-  @Test("each runnable example checks", arguments: names.filter { Operators.signatures[$0]?.exampleRuns ?? false })
+  @Test("each runnable example checks", arguments: names.filter { OperatorKind.signatures[$0]?.exampleRuns ?? false })
   func exampleChecks(_ name: String) throws {
-    let signature = try #require(Operators.signatures[name])
+    let signature = try #require(OperatorKind.signatures[name])
     #expect(try Self.check(signature.example).isEmpty, "the example of \(name) does not check")
   }
 
@@ -58,7 +88,7 @@ struct RegistryTests {
   /// and that example run into a stage that fails.
   @Test("fused and unfused agree", arguments: fusable)
   func fusedAgreesWithUnfused(_ name: String) async throws {
-    let signature = try #require(Operators.signatures[name])
+    let signature = try #require(OperatorKind.signatures[name])
     var example = signature.example
     if example.hasPrefix("timer ") { example = "range 0 9" + example.drop { $0 != "|" }.dropFirst(0) }
     #expect(try Self.check(example).isEmpty, "\(example)")
@@ -106,7 +136,7 @@ struct CommandRegistryTests {
   @Test func namesAreUniqueAndApartFromOperators() {
     #expect(Set(Self.names).count == Self.names.count, "a command is registered twice")
     // `fail` is both: the command `fail NAME "…"` and the source `fail "…"`.
-    #expect(Set(Self.names).intersection(Operators.signatures.names) == ["fail"])
+    #expect(Set(Self.names).intersection(OperatorKind.signatures.names) == ["fail"])
     #expect(Commands.grammar.commandsAlsoStages == ["fail"])
     #expect(Commands.grammar.commands == Set(Self.names))
   }

@@ -22,11 +22,13 @@ struct InteractiveTests {
     // One match: the word is completed (and the completed line runs).
     terminal.type("from 1 2 | removeDup\t| col\t\r")
     try terminal.expect("[1, 2]\n")
+    try terminal.expect("]> ")
     // Several: they are listed, as bash does, and the line stays.
     terminal.type("range 1 3 | ta\t")
     try terminal.expect("take       takeWhile  tap\n")
     terminal.type("ke 2\r")
     try terminal.expect("1\n2\n")
+    try terminal.expect("]> ")
     // Sources at the start, labels after an operator's name.
     terminal.type("comb\ttimer 1 | take 1, timer 1 | take 1) | print ti\ttrue\r")
     try terminal.expect("+1.0")
@@ -84,6 +86,9 @@ struct InteractiveTests {
     terminal.type("jobs\r")
     try terminal.expect("cancelled")
     try terminal.expect("timer 0.2 | print")
+    // A Ctrl-C typed before libedit has the terminal again would be the terminal driver's: wait
+    // for the prompt, which libedit draws after taking the terminal.
+    try terminal.expect("]> ")
     terminal.type("half a line\u{3}")
     try terminal.expect("^C")
     try terminal.expect("]> ")

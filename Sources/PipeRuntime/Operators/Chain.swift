@@ -4,12 +4,10 @@ import PipeSema
 extension Operators {
   /// `chain`: emits all of the first input, then all of the next….
   enum Chain {
-    static let entry = Operator(
-      OperatorSignature(
-        "chain", .combinator, usage: "chain(P, P, …)", summary: "emits all of the first input, then all of the next…",
-        inputs: 2...16, example: "chain(from 1 2, from 3 4)", implementation: "chain (nested beyond three)",
-        typing: Typing.unifiedInputs),
-      build: { input in try all(input.unifiedInputs, input) })
+    static func run() -> Run {
+      .node(
+        build: { input in try all(input.unifiedInputs, input) })
+    }
 
     /// swift-async-algorithms' chain of two or three, nested beyond.
     static func all(_ inputs: [ValueSequence], _ input: StageInput) throws(PipelineError) -> ValueSequence {

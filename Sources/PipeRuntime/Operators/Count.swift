@@ -4,16 +4,12 @@ import PipeSema
 extension Operators {
   /// `count`: prints how many elements came, when the input ends.
   enum Count {
-    static let entry = Operator(
-      OperatorSignature(
-        "count", .sink, usage: "count", summary: "prints how many elements came, when the input ends",
-        example: "range 1 100 | filter { $0 % 7 == 0 } | count", implementation: "own sink"
-      ) { _ in
-        .int
-      },
-      sink: { input in
-        Tally()
-      })
+    static func run() -> Run {
+      .sink(
+        { input in
+          Tally()
+        })
+    }
 
     /// Counts what comes and prints the count when the input finishes.
     struct Tally: SinkBody {

@@ -4,18 +4,16 @@ import PipeSema
 extension Operators {
   /// `delay`: passes each element on INTERVAL after it arrived.
   enum Delay {
-    static let entry = Operator(
-      OperatorSignature(
-        "delay", .operator, usage: "delay INTERVAL", summary: "passes each element on INTERVAL after it arrived",
-        parameters: [.positional("interval", .duration, "the delay")], example: "from 1 2 | delay 1 | print time: true",
-        implementation: "own (DelaySequence), on the job's clock", typing: Typing.same),
-      build: { input in
-        let clock = input.clock
-        let stamped = input.upstream.map { value in (clock.now, value) }.buffer(policy: .unbounded)
-        return ValueSequence(
-          CancellingWhenDropped(
-            base: DelaySequence(base: stamped, interval: try input.duration("interval"), clock: clock)))
-      })
+    static func run(interval: Duration) -> Run {
+      .node(
+        build: { input in
+          let clock = input.clock
+          let stamped = input.upstream.map { value in (clock.now, value) }.buffer(policy: .unbounded)
+          return ValueSequence(
+            CancellingWhenDropped(
+              base: DelaySequence(base: stamped, interval: interval, clock: clock)))
+        })
+    }
   }
 }
 

@@ -4,17 +4,14 @@ import PipeSema
 extension Operators {
   /// `diagram`: prints the output as one marble line when the input ends (column N: tick N).
   enum Diagram {
-    static let entry = Operator(
-      OperatorSignature(
-        "diagram", .sink, usage: "diagram [tick: D]",
-        summary: "prints the output as one marble line when the input ends (column N: tick N)",
-        parameters: [.labelled("tick", .duration, "the length of one column (default 1s)")],
-        example: "timer 1 | take 3 | diagram", implementation: "own sink", typing: Typing.same),
-      sink: { input in
-        DiagramSink(
-          recorder: DiagramRecorder(tick: input.optionalDuration("tick") ?? .seconds(1)), context: input.context,
-          stage: input.stage.text)
-      })
+    static func run(tick: Duration?) -> Run {
+      .sink(
+        { input in
+          DiagramSink(
+            recorder: DiagramRecorder(tick: tick ?? .seconds(1)), context: input.context,
+            stage: input.stage.text)
+        })
+    }
   }
 }
 

@@ -4,15 +4,11 @@ import PipeSema
 extension Operators {
   /// `enumerated`: emits (index, element) tuples, counting from 0.
   enum Enumerated {
-    static let entry = Operator(
-      OperatorSignature(
-        "enumerated", .operator, usage: "enumerated", summary: "emits (index, element) tuples, counting from 0",
-        example: "from \"a\" \"b\" | enumerated", implementation: "own (EnumeratedSequence)"
-      ) { typing in
-        .tuple([.int, typing.input])
-      },
-      build: { input in ValueSequence(EnumeratedSequence(base: input.upstream)) },
-      fusedStep: { _ in { Step() } })
+    static func run() -> Run {
+      .node(
+        build: { input in ValueSequence(EnumeratedSequence(base: input.upstream)) },
+        fusedStep: { _ in { Step() } })
+    }
 
     final class Step: FusedStep {
       var index = 0

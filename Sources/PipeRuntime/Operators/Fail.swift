@@ -4,18 +4,13 @@ import PipeSema
 extension Operators {
   /// `fail`: fails at once with the message.
   enum Fail {
-    static let entry = Operator(
-      OperatorSignature(
-        "fail", .source, usage: "fail \"MSG\"", summary: "fails at once with the message",
-        parameters: [.positional("message", .string, "the error message")], example: "fail \"boom\"",
-        implementation: "own (FailSequence)"
-      ) { typing in
-        .never
-      },
-      build: { input in
-        ValueSequence(
-          FailSequence(error: PipelineError(stage: input.stage.text, message: try input.string("message"))))
-      })
+    static func run(message: String) -> Run {
+      .node(
+        build: { input in
+          ValueSequence(
+            FailSequence(error: PipelineError(stage: input.stage.text, message: message)))
+        })
+    }
   }
 }
 

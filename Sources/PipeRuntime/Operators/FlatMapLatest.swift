@@ -4,19 +4,13 @@ import PipeSema
 extension Operators {
   /// `flatMapLatest { PIPELINE }`: a pipeline per element, each new element cancelling the last.
   enum FlatMapLatest {
-    static let entry = Operator(
-      OperatorSignature(
-        "flatMapLatest", .operator, usage: "flatMapLatest { PIPELINE }",
-        summary:
-          "runs the pipeline for each element ($0 in its arguments); a new element cancels the pipeline of the one before",
-        parameters: [.positional("body", .pipeline, "a pipeline; $0 in its arguments stands for the element")],
-        example: "timer 2.5 | take 2 | flatMapLatest { timer 1 | take ($0 + 3) } | print time: true",
-        implementation: "own (swift-async-algorithms 1.1.4's flatMapLatest(_:) loses errors and hangs)",
-        typing: Typing.body),
-      build: { input in
-        let body = try ElementBody(input, supersedes: true)
-        return ValueSequence(FlatMapLatestSequence(upstream: input.upstream) { body.sequence(for: $0) })
-      })
+    static func run(body: CheckedPipeline) -> Run {
+      .node(
+        build: { input in
+          let body = ElementBody(body, input, supersedes: true)
+          return ValueSequence(FlatMapLatestSequence(upstream: input.upstream) { body.sequence(for: $0) })
+        })
+    }
   }
 }
 

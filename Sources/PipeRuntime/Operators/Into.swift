@@ -4,17 +4,15 @@ import PipeSema
 extension Operators {
   /// `into`: sends every element into channel NAME.
   enum Into {
-    static let entry = Operator(
-      OperatorSignature(
-        "into", .sink, usage: "into NAME", summary: "sends every element into channel NAME",
-        parameters: [.positional("name", .name, "the channel's name")], example: "from 1 2 | into numbers",
-        exampleRuns: false, implementation: "AsyncChannel.send", channel: .sending, typing: Typing.same),
-      sink: { input in
-        let name = try input.name("name")
-        return IntoChannel(
-          name: name, channel: input.context.channel(name), session: input.context.session, stage: input.stage.text,
-          nodeID: input.nodeID)
-      })
+    static func run(name: String) -> Run {
+      .sink(
+        { input in
+          let name = name
+          return IntoChannel(
+            name: name, channel: input.context.channel(name), session: input.context.session, stage: input.stage.text,
+            nodeID: input.nodeID)
+        })
+    }
   }
 }
 

@@ -4,12 +4,10 @@ import PipeSema
 extension Operators {
   /// `merge`: emits the elements of all inputs as they come.
   enum Merge {
-    static let entry = Operator(
-      OperatorSignature(
-        "merge", .combinator, usage: "merge(P, P, …)", summary: "emits the elements of all inputs as they come",
-        inputs: 2...16, example: "merge(timer 1 | map { $0 * 10 } | take 2, timer 1.5 | take 2)",
-        implementation: "merge (nested beyond three)", typing: Typing.unifiedInputs),
-      build: { input in try all(input.unifiedInputs, input) })
+    static func run() -> Run {
+      .node(
+        build: { input in try all(input.unifiedInputs, input) })
+    }
 
     /// swift-async-algorithms' merge of two or three, nested beyond.
     static func all(_ inputs: [ValueSequence], _ input: StageInput) throws(PipelineError) -> ValueSequence {

@@ -4,14 +4,10 @@ import PipeSema
 extension Operators {
   /// `never`: emits nothing and never finishes (until cancelled).
   enum NeverSource {
-    static let entry = Operator(
-      OperatorSignature(
-        "never", .source, usage: "never", summary: "emits nothing and never finishes (until cancelled)",
-        example: "never | timeout 2", implementation: "own (NeverSequence)"
-      ) { typing in
-        .never
-      },
-      build: { _ in ValueSequence(NeverSequence()) })
+    static func run() -> Run {
+      .node(
+        build: { _ in ValueSequence(NeverSequence()) })
+    }
   }
 }
 

@@ -1,40 +1,62 @@
 import PipeSema
 
-/// The registry: every source, combinator, operator and sink, in the order `ops` lists them.
-/// Each is defined in its own file in this folder; adding one is that file and one line here.
+/// How every operation runs: one exhaustive switch over the catalogue's operations, each case
+/// calling the `run` of the operator's file in this folder.
 public enum Operators {
-  public static let all: [Operator] = [
-    // sources
-    Timer.entry, RangeSource.entry, From.entry, Marble.entry, Random.entry, Lines.entry, Stdin.entry,
-    Channel.entry, Empty.entry, NeverSource.entry, Fail.entry,
-    // combinators
-    Merge.entry, Zip.entry, CombineLatest.entry, Chain.entry,
-    // operators
-    Map.entry, Filter.entry, CompactMap.entry, Take.entry, Drop.entry, TakeWhile.entry, DropWhile.entry,
-    Compacted.entry, Throttle.entry, Debounce.entry, RemoveDuplicates.entry, Interspersed.entry,
-    AdjacentPairs.entry, Reductions.entry, Chunks.entry, Chunked.entry, Buffer.entry, Share.entry,
-    Enumerated.entry, Delay.entry, Work.entry, Timeout.entry, Tap.entry, FlatMap.entry, FlatMapLatest.entry,
-    // sinks
-    Print.entry, Count.entry, Sum.entry, Min.entry, Max.entry, First.entry, Last.entry, Collect.entry,
-    Reduce.entry, Drain.entry, Diagram.entry, Into.entry,
-  ]
-
-  /// Other names of operators: `scan` is `reductions`.
-  public static let aliases = ["scan": "reductions"]
-
-  /// What the checker checks pipelines against.
-  public static let signatures = SignatureTable(
-    all.map(\.signature), aliases: aliases, implicitSink: Print.entry.signature.name)
-
-  /// The sink that prints nothing (`draw` puts it in place of the implicit one).
-  public static let quietSink = Drain.entry.signature.name
-  /// The source whose `tick:` sets `draw`'s tick.
-  public static let marbleSource = Marble.entry.signature.name
-  /// The source that reads a file (completion offers paths after it).
-  public static let fileSource = Lines.entry.signature.name
-
-  private static let byName = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
-
-  /// The operator a checked stage names; an alias resolves through the signature table.
-  static func named(_ name: String) -> Operator? { signatures[name].flatMap { byName[$0.name] } }
+  static func run(_ operation: Operation<Resolved>) -> Run {
+    switch operation {
+    case .timer(let interval): Timer.run(interval: interval)
+    case .range(let from, let through, let by): RangeSource.run(from: from, through: through, by: by)
+    case .from(let values): From.run(values: values)
+    case .marble(let diagram, let tick): Marble.run(diagram: diagram, tick: tick)
+    case .random(let low, let high, let count, let seed): Random.run(low: low, high: high, count: count, seed: seed)
+    case .lines(let file): Lines.run(file: file)
+    case .stdin: Stdin.run()
+    case .channel(let name): Channel.run(name: name)
+    case .empty: Empty.run()
+    case .never: NeverSource.run()
+    case .fail(let message): Fail.run(message: message)
+    case .merge: Merge.run()
+    case .zip: Zip.run()
+    case .combineLatest: CombineLatest.run()
+    case .chain: Chain.run()
+    case .map(let transform): Map.run(transform: transform)
+    case .filter(let isIncluded): Filter.run(isIncluded: isIncluded)
+    case .compactMap(let transform): CompactMap.run(transform: transform)
+    case .take(let count): Take.run(count: count)
+    case .drop(let count): Drop.run(count: count)
+    case .takeWhile(let predicate): TakeWhile.run(predicate: predicate)
+    case .dropWhile(let predicate): DropWhile.run(predicate: predicate)
+    case .compacted: Compacted.run()
+    case .throttle(let interval, let latest): Throttle.run(interval: interval, latest: latest)
+    case .debounce(let interval): Debounce.run(interval: interval)
+    case .removeDuplicates: RemoveDuplicates.run()
+    case .interspersed(let separator): Interspersed.run(separator: separator)
+    case .adjacentPairs: AdjacentPairs.run()
+    case .reductions(let initial, let next): Reductions.run(initial: initial, next: next)
+    case .chunks(let count, let every): Chunks.run(count: count, every: every)
+    case .chunked(let interval): Chunked.run(interval: interval)
+    case .buffer(let size, let policy): Buffer.run(size: size, policy: policy)
+    case .share: Share.run()
+    case .enumerated: Enumerated.run()
+    case .delay(let interval): Delay.run(interval: interval)
+    case .work(let interval): Work.run(interval: interval)
+    case .timeout(let interval): Timeout.run(interval: interval)
+    case .tap(let label, let time): Tap.run(label: label, time: time)
+    case .flatMap(let body): FlatMap.run(body: body)
+    case .flatMapLatest(let body): FlatMapLatest.run(body: body)
+    case .print(let label, let time): Print.run(label: label, time: time)
+    case .count: Count.run()
+    case .sum: Sum.run()
+    case .min: Min.run()
+    case .max: Max.run()
+    case .first: First.run()
+    case .last: Last.run()
+    case .collect: Collect.run()
+    case .reduce(let initial, let next): Reduce.run(initial: initial, next: next)
+    case .drain: Drain.run()
+    case .diagram(let tick): Diagram.run(tick: tick)
+    case .into(let name): Into.run(name: name)
+    }
+  }
 }

@@ -4,30 +4,16 @@ import PipeSema
 extension Operators {
   /// `random`: emits random integers in LO…HI, forever or N of them; a seed makes them repeatable.
   enum Random {
-    static let entry = Operator(
-      OperatorSignature(
-        "random", .source, usage: "random LO HI [count: N] [seed: S]",
-        summary: "emits random integers in LO…HI, forever or N of them; a seed makes them repeatable",
-        parameters: [
-          .positional("low", .int, "the smallest value"), .positional("high", .int, "the largest value"),
-          .labelled("count", .count, "how many (default: no end)"),
-          .labelled("seed", .int, "a seed for repeatable values"),
-        ],
-        example: "random 1 6 count: 5 seed: 42", implementation: "own (RandomSequence, SplitMix64 when seeded)"
-      ) { typing in
-        if let low = typing.int("low"), let high = typing.int("high"), low > high {
-          typing.error("LO (\(low)) must not be larger than HI (\(high))", at: "high")
-          return nil
-        }
-        return .int
-      },
-      build: { input in
-        ValueSequence(
-          RandomSequence(
-            low: try input.int("low"), high: try input.int("high"), count: input.optionalInt("count"),
-            seed: input.optionalInt("seed")
-          ))
-      })
+    static func run(low: Int, high: Int, count: Int?, seed: Int?) -> Run {
+      .node(
+        build: { input in
+          ValueSequence(
+            RandomSequence(
+              low: low, high: high, count: count,
+              seed: seed
+            ))
+        })
+    }
   }
 }
 

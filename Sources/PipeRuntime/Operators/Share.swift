@@ -5,15 +5,10 @@ import PipeSema
 extension Operators {
   /// `share`: lets several consumers iterate one upstream; in a let fragment, every use sees the same elements.
   enum Share {
-    static let entry = Operator(
-      OperatorSignature(
-        "share", .operator, usage: "share",
-        summary: "lets several consumers iterate one upstream; in a let fragment, every use sees the same elements",
-        example:
-          "let ticks = timer 1 | take 3 | share\nticks | print label: \"A\" &\nticks | print label: \"B\" &\nwait",
-        implementation: "share(bufferingPolicy: .unbounded)",
-        sharesUpstream: true, typing: Typing.same),
-      build: { input in ValueSequence(StoppableShare(upstream: input.upstream)) })
+    static func run() -> Run {
+      .node(
+        build: { input in ValueSequence(StoppableShare(upstream: input.upstream)) })
+    }
   }
 }
 

@@ -4,16 +4,14 @@ import PipeSema
 extension Operators {
   /// `take`: passes on the first N elements, then finishes.
   enum Take {
-    static let entry = Operator(
-      OperatorSignature(
-        "take", .operator, usage: "take N", summary: "passes on the first N elements, then finishes",
-        parameters: [.positional("count", .count, "how many")], example: "timer 1 | take 3",
-        implementation: "prefix(_:)", typing: Typing.same),
-      build: { input in ValueSequence(input.upstream.prefix(try input.int("count"))) },
-      fusedStep: { input in
-        let count = try input.int("count")
-        return { Step(count: count) }
-      })
+    static func run(count: Int) -> Run {
+      .node(
+        build: { input in ValueSequence(input.upstream.prefix(count)) },
+        fusedStep: { input in
+          let count = count
+          return { Step(count: count) }
+        })
+    }
 
     final class Step: FusedStep {
       let count: Int

@@ -4,21 +4,15 @@ import PipeSema
 extension Operators {
   /// `tap`: prints 'LABEL: value', 'LABEL: finished', 'LABEL: cancelled'… and passes everything on.
   enum Tap {
-    static let entry = Operator(
-      OperatorSignature(
-        "tap", .operator, usage: "tap \"LABEL\" [time: Bool]",
-        summary: "prints 'LABEL: value', 'LABEL: finished', 'LABEL: cancelled'… and passes everything on",
-        parameters: [
-          .positional("label", .string, "the label"),
-          .labelled("time", .bool, "prefix the time on the session's clock, as +1.500s"),
-        ], example: "from 1 2 | tap \"seen\" | drain",
-        implementation: "own (TapSequence)", typing: Typing.same),
-      build: { input in
-        ValueSequence(
-          TapSequence(
-            base: input.upstream, label: try input.string("label"), time: input.optionalBool("time") ?? false,
-            context: input.context))
-      })
+    static func run(label: String, time: Bool) -> Run {
+      .node(
+        build: { input in
+          ValueSequence(
+            TapSequence(
+              base: input.upstream, label: label, time: time,
+              context: input.context))
+        })
+    }
   }
 }
 

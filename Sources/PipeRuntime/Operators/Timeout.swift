@@ -5,17 +5,15 @@ import PipeSema
 extension Operators {
   /// `timeout`: fails the job when no element came for INTERVAL.
   enum Timeout {
-    static let entry = Operator(
-      OperatorSignature(
-        "timeout", .operator, usage: "timeout INTERVAL", summary: "fails the job when no element came for INTERVAL",
-        parameters: [.positional("interval", .duration, "the longest wait")], example: "never | timeout 2",
-        implementation: "own (TimeoutSequence), on the job's clock", typing: Typing.same),
-      build: { input in
-        ValueSequence(
-          TimeoutSequence(
-            base: input.upstream, interval: try input.duration("interval"), clock: input.clock,
-            stage: input.stage.text))
-      })
+    static func run(interval: Duration) -> Run {
+      .node(
+        build: { input in
+          ValueSequence(
+            TimeoutSequence(
+              base: input.upstream, interval: interval, clock: input.clock,
+              stage: input.stage.text))
+        })
+    }
   }
 }
 

@@ -4,19 +4,13 @@ import PipeSema
 extension Operators {
   /// `timer`: emits 0, 1, 2, … one per interval, the first after one interval.
   enum Timer {
-    static let entry = Operator(
-      OperatorSignature(
-        "timer", .source, usage: "timer INTERVAL",
-        summary: "emits 0, 1, 2, … one per interval, the first after one interval",
-        parameters: [.positional("interval", .duration, "the time between ticks: 250ms, 1.5s, or seconds")],
-        example: "timer 1 | take 3", implementation: "AsyncTimerSequence on the job's clock"
-      ) { typing in
-        .int
-      },
-      build: { input in
-        let interval = try input.duration("interval")
-        return ValueSequence(TickCountSequence(timer: AsyncTimerSequence(interval: interval, clock: input.clock)))
-      })
+    static func run(interval: Duration) -> Run {
+      .node(
+        build: { input in
+          let interval = interval
+          return ValueSequence(TickCountSequence(timer: AsyncTimerSequence(interval: interval, clock: input.clock)))
+        })
+    }
   }
 }
 

@@ -4,18 +4,17 @@ import PipeSema
 extension Operators {
   /// `zip`: emits tuples, pairing the inputs' elements in order.
   enum Zip {
-    static let entry = Operator(
-      OperatorSignature(
-        "zip", .combinator, usage: "zip(P, P[, P])", summary: "emits tuples, pairing the inputs' elements in order",
-        inputs: 2...3, example: "zip(from 1 2 3, from \"a\" \"b\")", implementation: "zip", typing: Typing.tupleOfInputs
-      ),
-      build: { input in
-        let i = input.inputs
-        switch i.count {
-        case 2: return ValueSequence(zip(i[0], i[1]).map { Value.tuple([$0, $1]) })
-        case 3: return ValueSequence(zip(i[0], i[1], i[2]).map { Value.tuple([$0, $1, $2]) })
-        default: throw input.bug("\(i.count) inputs for zip")
-        }
-      })
+    static func run() -> Run {
+      .node(
+        build: { input in
+          let i = input.inputs
+          switch i.count {
+          case 2: return ValueSequence(zip(i[0], i[1]).map { Value.tuple([$0, $1]) })
+          case 3: return ValueSequence(zip(i[0], i[1], i[2]).map { Value.tuple([$0, $1, $2]) })
+          default: throw input.bug("\(i.count) inputs for zip")
+          }
+        },
+        inputFinishing: .endsAll)
+    }
   }
 }

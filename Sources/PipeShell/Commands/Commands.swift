@@ -22,7 +22,7 @@ public enum Commands {
 
   /// The environment a session starts from: the runtime's operators and these commands.
   public static var environment: Environment {
-    Environment(operators: Operators.signatures, commands: signatures)
+    Environment(commands: signatures)
   }
 
   /// What the parser needs to know of the commands and operators.

@@ -26,7 +26,7 @@ extension Shell {
     let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
     let drawn = await drawnRun(pipeline, horizon: horizon, refining: chosen == nil)
     let tick = drawn.tick
-    let drained = pipeline.withDrainSinkIfImplicit()
+    let drained = pipeline.withQuietSinkIfImplicit()
     // As draw does, an implicit sink gets no row.
     let implicitSink = drained.sink?.text != pipeline.sink?.text
     let run = { @Sendable (reversing: Range<Duration>?) -> CombineSide.Result in
@@ -56,13 +56,6 @@ extension Shell {
     if let stop = drawn.stop ?? (combine.stopped ? .horizon : nil) {
       note(stop.message("compare", horizon), width: width)
     }
-  }
-}
-
-extension CheckedStage {
-  /// A stage with a duration argument: it acts on deadlines of its own.
-  var isTimed: Bool {
-    arguments.values.contains { if case .duration = $0 { true } else { false } }
   }
 }
 

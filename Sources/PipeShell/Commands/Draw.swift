@@ -121,7 +121,7 @@ extension Shell {
   /// `refining`, in columns finer than the tick where events less than a tick apart would share one.
   func drawnRun(_ pipeline: CheckedPipeline, horizon: Horizon, refining: Bool) async -> DrawnRun {
     let observer = DrawObserver()
-    let drained = pipeline.withDrainSinkIfImplicit()
+    let drained = pipeline.withQuietSinkIfImplicit()
     let clock = VirtualDriver()
     defer { clock.shutdown() }
     let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer)

@@ -133,7 +133,7 @@ extension Shell {
       for example in helpTopic.examples { lines += await Self.exampleLines(example, runs: true) }
       show(lines)
     }
-    if let signature = Operators.signatures[topic] {
+    if let signature = OperatorKind.signatures[topic] {
       known = true
       show(await Self.helpText(signature))
     }
@@ -162,7 +162,7 @@ extension Shell {
       lines += Format.wrappedTable(rows, width: Format.screenWidth)
     }
     lines.append("implementation: \(signature.implementation)")
-    lines += Counterparts.named(signature.name)?.helpLines ?? []
+    lines += Counterparts.of(signature.kind).helpLines
     return lines + (await exampleLines(signature.example, runs: signature.exampleRuns))
   }
 

@@ -10,7 +10,7 @@ extension Commands {
       ]
       for (title, role) in groups {
         shell.console.line("\(title):")
-        let rows = Operators.signatures.all.filter { $0.role == role }.map { ["  " + $0.usage, $0.summary] }
+        let rows = OperatorKind.signatures.all.filter { $0.role == role }.map { ["  " + $0.usage, $0.summary] }
         for line in Format.table(rows) { shell.console.line(line) }
       }
     }.example("ops")

@@ -1,0 +1,23 @@
+import PipeSyntax
+
+extension Catalogue {
+  /// `flatMap { PIPELINE }`: a pipeline per element, one after another.
+  public enum FlatMap: OperatorDefinition {
+    public static let body = Parameter.positional(
+      "body", .pipeline, "a pipeline; $0 in its arguments stands for the element")
+
+    public static let signature = OperatorSignature(
+      .flatMap, .operator, usage: "flatMap { PIPELINE }",
+      summary:
+        "runs the pipeline for each element ($0 in its arguments), one after another, and passes on what they emit",
+      parameters: [body],
+      example: "from 1 2 3 | flatMap { from $0 ($0 * 10) }", implementation: "flatMap (standard library)",
+      typing: Typing.body)
+
+    public static func operation<Form: ArgumentForm>(
+      _ arguments: ArgumentReader<Form>
+    ) throws(MissingArgument) -> Operation<Form> {
+      .flatMap(body: try arguments.body(body))
+    }
+  }
+}

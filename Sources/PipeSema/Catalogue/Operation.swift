@@ -1,0 +1,119 @@
+/// A checked stage's operator with its arguments, typed: what every backend (the runtime's nodes,
+/// the fused steps and sinks, `compare`'s publishers, the Swift export) switches over, each
+/// exhaustively, so an operator cannot be added without each of them. `Form` says whether the
+/// arguments are known values (`Resolved`) or as written (`Written`).
+public enum Operation<Form: ArgumentForm>: Sendable {
+  // sources
+  case timer(interval: Form.Interval)
+  case range(from: Form.Constant, through: Form.Constant, by: Form.Constant)
+  case from(values: Form.Constants)
+  case marble(diagram: Form.Diagram, tick: Form.Interval)
+  case random(low: Form.Integer, high: Form.Integer, count: Form.Integer?, seed: Form.Integer?)
+  case lines(file: Form.Text)
+  case stdin
+  case channel(name: String)
+  case empty
+  case never
+  case fail(message: Form.Text)
+  // combinators: their inputs are the stage's
+  case merge
+  case zip
+  case combineLatest
+  case chain
+  // operators
+  case map(transform: TypedExpr)
+  case filter(isIncluded: TypedExpr)
+  case compactMap(transform: TypedExpr)
+  case take(count: Form.Integer)
+  case drop(count: Form.Integer)
+  case takeWhile(predicate: TypedExpr)
+  case dropWhile(predicate: TypedExpr)
+  case compacted
+  case throttle(interval: Form.Interval, latest: Form.Flag)
+  case debounce(interval: Form.Interval)
+  case removeDuplicates
+  case interspersed(separator: Form.Constant)
+  case adjacentPairs
+  case reductions(initial: Form.Constant?, next: TypedExpr)
+  case chunks(count: Form.Integer, every: Form.Interval?)
+  case chunked(interval: Form.Interval)
+  case buffer(size: Form.Size, policy: BufferPolicy)
+  case share
+  case enumerated
+  case delay(interval: Form.Interval)
+  case work(interval: Form.Interval)
+  case timeout(interval: Form.Interval)
+  case tap(label: Form.Text, time: Form.Flag)
+  case flatMap(body: CheckedPipeline)
+  case flatMapLatest(body: CheckedPipeline)
+  // sinks
+  case print(label: Form.Text?, time: Form.Flag)
+  case count
+  case sum
+  case min
+  case max
+  case first
+  case last
+  case collect
+  case reduce(initial: Form.Constant, next: TypedExpr)
+  case drain
+  case diagram(tick: Form.Interval?)
+  case into(name: String)
+
+  public var kind: OperatorKind {
+    switch self {
+    case .timer: .timer
+    case .range: .range
+    case .from: .from
+    case .marble: .marble
+    case .random: .random
+    case .lines: .lines
+    case .stdin: .stdin
+    case .channel: .channel
+    case .empty: .empty
+    case .never: .never
+    case .fail: .fail
+    case .merge: .merge
+    case .zip: .zip
+    case .combineLatest: .combineLatest
+    case .chain: .chain
+    case .map: .map
+    case .filter: .filter
+    case .compactMap: .compactMap
+    case .take: .take
+    case .drop: .drop
+    case .takeWhile: .takeWhile
+    case .dropWhile: .dropWhile
+    case .compacted: .compacted
+    case .throttle: .throttle
+    case .debounce: .debounce
+    case .removeDuplicates: .removeDuplicates
+    case .interspersed: .interspersed
+    case .adjacentPairs: .adjacentPairs
+    case .reductions: .reductions
+    case .chunks: .chunks
+    case .chunked: .chunked
+    case .buffer: .buffer
+    case .share: .share
+    case .enumerated: .enumerated
+    case .delay: .delay
+    case .work: .work
+    case .timeout: .timeout
+    case .tap: .tap
+    case .flatMap: .flatMap
+    case .flatMapLatest: .flatMapLatest
+    case .print: .print
+    case .count: .count
+    case .sum: .sum
+    case .min: .min
+    case .max: .max
+    case .first: .first
+    case .last: .last
+    case .collect: .collect
+    case .reduce: .reduce
+    case .drain: .drain
+    case .diagram: .diagram
+    case .into: .into
+    }
+  }
+}
