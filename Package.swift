@@ -68,7 +68,10 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "PipeRuntimeTests",
-      dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "PipeShell"],
+      dependencies: [
+        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeShell",
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ],
       swiftSettings: strict
     ),
     .testTarget(
