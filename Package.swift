@@ -25,18 +25,23 @@ let package = Package(
     .target(name: "Locking", swiftSettings: strict),
     .target(name: "PipeSyntax", swiftSettings: strict),
     .target(name: "PipeSema", dependencies: ["PipeSyntax"], swiftSettings: strict),
+    .target(name: "PipeEvaluator", dependencies: ["PipeSema"], swiftSettings: strict),
+    .target(
+      name: "VirtualTime",
+      dependencies: ["CPipeSupport", "Locking", .product(name: "DequeModule", package: "swift-collections")],
+      swiftSettings: strict
+    ),
     .target(
       name: "PipeRuntime",
       dependencies: [
-        "PipeSyntax", "PipeSema", "CPipeSupport", "Locking",
+        "PipeSyntax", "PipeSema", "PipeEvaluator", "VirtualTime", "CPipeSupport", "Locking",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
-        .product(name: "DequeModule", package: "swift-collections"),
       ],
       swiftSettings: strict
     ),
     .target(
       name: "PipeCombine",
-      dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", .product(name: "OpenCombine", package: "OpenCombine")],
+      dependencies: ["PipeSyntax", "PipeSema", "PipeEvaluator", .product(name: "OpenCombine", package: "OpenCombine")],
       swiftSettings: strict
     ),
     .target(name: "PipeExport", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
@@ -45,6 +50,7 @@ let package = Package(
       name: "PipeShell",
       dependencies: [
         "PipeSyntax", "PipeSema", "PipeRuntime", "PipeCombine", "PipeExport", "LineEditor", "Locking", "CPipeSupport",
+        "VirtualTime",
       ],
       swiftSettings: strict
     ),

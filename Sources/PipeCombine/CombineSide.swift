@@ -1,5 +1,5 @@
 import OpenCombine
-import PipeRuntime
+import PipeEvaluator
 import PipeSema
 
 /// The Combine side of `compare`: builds a checked pipeline out of its stages' Combine

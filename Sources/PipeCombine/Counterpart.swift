@@ -1,5 +1,5 @@
 import OpenCombine
-import PipeRuntime
+import PipeEvaluator
 import PipeSema
 
 /// What a stage's Combine counterpart publishes: pipesh's values, failing with any error.

@@ -1,5 +1,5 @@
 import OpenCombine
-import PipeRuntime
+import PipeEvaluator
 import PipeSema
 
 extension Counterparts {

@@ -1,3 +1,4 @@
+import PipeEvaluator
 import PipeSema
 
 /// The body of `flatMap { … }` and `flatMapLatest { … }`: a pipeline built for each element, with

@@ -1,3 +1,4 @@
+import PipeEvaluator
 import PipeSema
 
 /// The state of one fused stage for one iteration: what it does to each element. Each fusable

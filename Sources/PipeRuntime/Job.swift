@@ -1,4 +1,5 @@
 import Locking
+import PipeEvaluator
 import PipeSema
 import Synchronization
 

@@ -2,6 +2,7 @@ import AsyncAlgorithms
 import Locking
 import PipeSema
 import Synchronization
+import VirtualTime
 
 /// What every node of one job shares: its id, clock, output, and the session's channels.
 public final class JobContext: Sendable {
@@ -10,7 +11,7 @@ public final class JobContext: Sendable {
   public let start: PipeInstant
   /// Background job output is prefixed `[N] `.
   public let background: Bool
-  let console: Console
+  let console: any JobOutput
   let session: Session
   let observer: (any NodeObserver)?
   private let cancelFlag = Atomic<Bool>(false)
@@ -33,7 +34,7 @@ public final class JobContext: Sendable {
   }
 
   init(
-    jobID: Int, clock: PipeClock, background: Bool, console: Console, session: Session,
+    jobID: Int, clock: PipeClock, background: Bool, console: any JobOutput, session: Session,
     observer: (any NodeObserver)?, fusing: Bool
   ) {
     self.fusing = fusing
@@ -112,7 +113,7 @@ public final class JobContext: Sendable {
 
   /// Prints a line of the job's output.
   func emit(_ text: String) {
-    console.line(background ? "[\(jobID)] \(text)" : text)
+    console.emit(background ? "[\(jobID)] \(text)" : text)
   }
 }
 

@@ -1,6 +1,8 @@
 import Locking
+import PipeEvaluator
 import PipeSema
 import Synchronization
+import VirtualTime
 
 /// Which clock a job runs on.
 public enum ClockChoice: Sendable {
@@ -19,7 +21,7 @@ public final class JobTable: Sendable {
   }
 
   private let state = Locked(State())
-  public let console: Console
+  public let console: any JobOutput
   public let session: Session
   /// Job tasks of this table still alive.
   public let liveTasks = Atomic<Int>(0)
@@ -32,7 +34,7 @@ public final class JobTable: Sendable {
 
   private let onEnd = Locked<EndHandler?>(nil)
 
-  public init(console: Console, session: Session) {
+  public init(console: any JobOutput, session: Session) {
     self.console = console
     self.session = session
   }

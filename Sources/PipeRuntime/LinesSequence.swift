@@ -1,7 +1,9 @@
 import AsyncAlgorithms
 import Dispatch
 import Locking
+import PipeEvaluator
 import PipeSema
+import VirtualTime
 
 #if canImport(Glibc)
   import Glibc

@@ -5,6 +5,7 @@ import PipeRuntime
 import PipeSema
 import PipeSyntax
 import Synchronization
+import VirtualTime
 
 #if canImport(Glibc)
   import Glibc

@@ -1,3 +1,4 @@
+import PipeEvaluator
 import PipeShell
 import PipeSyntax
 import Testing

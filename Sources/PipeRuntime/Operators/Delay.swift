@@ -1,5 +1,6 @@
 import AsyncAlgorithms
 import PipeSema
+import VirtualTime
 
 extension Operators {
   /// `delay`: passes each element on INTERVAL after it arrived.

@@ -1,6 +1,8 @@
 import AsyncAlgorithms
+import PipeEvaluator
 import PipeSema
 import PipeSyntax
+import VirtualTime
 
 extension Operators {
   /// `marble`: emits a marble diagram's values as strings, one step per tick (default 1s).

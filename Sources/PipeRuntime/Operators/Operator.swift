@@ -1,5 +1,7 @@
 import Locking
+import PipeEvaluator
 import PipeSema
+import VirtualTime
 
 /// How a stage runs: each operator's file in this folder says it for its operation
 /// (`Operators.run(_:)` switches over them).

@@ -1,4 +1,5 @@
 import AsyncAlgorithms
+import PipeEvaluator
 import PipeSema
 
 extension Operators {

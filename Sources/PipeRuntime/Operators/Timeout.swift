@@ -1,6 +1,8 @@
 import AsyncAlgorithms
 import Locking
+import PipeEvaluator
 import PipeSema
+import VirtualTime
 
 extension Operators {
   /// `timeout`: fails the job when no element came for INTERVAL.

@@ -1,5 +1,6 @@
 import AsyncAlgorithms
 import PipeSema
+import VirtualTime
 
 extension Operators {
   /// `timer`: emits 0, 1, 2, … one per interval, the first after one interval.

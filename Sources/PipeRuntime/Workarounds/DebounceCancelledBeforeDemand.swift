@@ -1,5 +1,6 @@
 import AsyncAlgorithms
 import PipeSema
+import VirtualTime
 
 // swift-async-algorithms 1.1.4: `debounce(for:clock:)` asked from a task cancelled before it asks.
 //

@@ -1,6 +1,7 @@
 import Locking
 import PipeRuntime
 import PipeSema
+import VirtualTime
 
 extension Commands {
   /// `draw PIPELINE`: runs it on a virtual clock of its own and draws one marble line per stage.

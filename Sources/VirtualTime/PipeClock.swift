@@ -1,5 +1,3 @@
-import PipeSyntax
-
 /// A point in a job's time: the offset from a fixed origin.
 public struct PipeInstant: InstantProtocol, Sendable {
   public var offset: Duration
@@ -20,12 +18,16 @@ public struct PipeInstant: InstantProtocol, Sendable {
 public struct PipeClock: Clock, Sendable {
   public typealias Instant = PipeInstant
 
-  enum Kind: Sendable {
+  package enum Kind: Sendable {
     case real(ContinuousClock.Instant)
     case virtual(VirtualDriver)
   }
 
-  let kind: Kind
+  package let kind: Kind
+
+  package init(kind: Kind) {
+    self.kind = kind
+  }
 
   /// The virtual clock's driver, or nil for the real clock.
   public var driver: VirtualDriver? {

@@ -127,12 +127,12 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
 
   /// Work outside the clock that a task of it waits for (a file read) began: until it ends, no
   /// task runs and time does not move, so the read takes no virtual time and nothing overtakes it.
-  func externalWorkBegan() {
+  package func externalWorkBegan() {
     update { $0.externalWorkBegan() }
   }
 
   /// The external work ended; call it on the driver thread (inside `perform`).
-  func externalWorkEnded() {
+  package func externalWorkEnded() {
     update { $0.externalWorkEnded() }
   }
 

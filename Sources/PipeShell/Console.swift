@@ -1,5 +1,6 @@
 import CPipeSupport
 import Locking
+import PipeRuntime
 import PipeSyntax
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ import PipeSyntax
 ///
 /// A write that fails ends pipesh: quietly with status 141 when the reader went away (EPIPE, as
 /// after `| head -1`), with a message and status 1 otherwise (`> /dev/full`).
-public final class Console: Sendable {
+public final class Console: JobOutput {
   public enum Stream: Sendable {
     case output
     case error
@@ -74,6 +75,11 @@ public final class Console: Sendable {
     }
   }
 
+  /// A job's line, to standard output.
+  public func emit(_ line: String) {
+    self.line(line)
+  }
+
   public func flush() {
     let pending = state.withLock { state -> [UInt8] in
       defer { state.buffer.removeAll(keepingCapacity: true) }
@@ -112,14 +118,4 @@ public final class Console: Sendable {
     if !StandardDescriptors.wasClosed(2) { _ = message.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) } }
     _exit(1)
   }
-}
-
-/// Standard input, output and error as pipesh found them: one closed when it started (`pipesh >&-`)
-/// holds /dev/null from before anything else could take its number, and is reported as closed.
-public enum StandardDescriptors {
-  public static func wasClosed(_ descriptor: Int32) -> Bool {
-    pipe_standard_descriptor_was_closed(descriptor) != 0
-  }
-
-  static let closedInput = "standard input is closed (pipesh was started with it closed); give a file: lines \"FILE\""
 }

@@ -1,0 +1,8 @@
+/// Where jobs write their lines. The runtime writes through this and nothing else; the shell's
+/// `Console` is the one that reaches the terminal, a pipe or a file.
+public protocol JobOutput: Sendable {
+  /// Writes one line of a job's output (a newline is added).
+  func emit(_ line: String)
+  /// Writes out what is buffered: called at every job's end.
+  func flush()
+}
