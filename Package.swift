@@ -3,6 +3,15 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
+/// The Swift an exported program includes (pipesh's own operators, checked arithmetic, the job
+/// runner), as real source files in `Sources/PipeExport/Support`: compiled and linted as the target
+/// `ExportSupport`, and embedded into `PipeExport` as text.
+let exportSupport = [
+  "Absolute", "Adding", "Arguments", "Checked", "Delay", "Diagram", "Divided", "Element", "Enumerated",
+  "Errors", "ExactInt", "Failed", "Job", "Lines", "Marble", "Multiplied", "Negated", "Never", "Random",
+  "Remainder", "Stdin", "Subtracting", "Tap", "Timeout", "Timer", "Timestamp", "Work",
+]
+
 let package = Package(
   name: "pipesh",
   platforms: [.macOS(.v15)],
@@ -44,7 +53,15 @@ let package = Package(
       dependencies: ["PipeSyntax", "PipeSema", "PipeEvaluator", .product(name: "OpenCombine", package: "OpenCombine")],
       swiftSettings: strict
     ),
-    .target(name: "PipeExport", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
+    .target(
+      name: "PipeExport", dependencies: ["PipeSyntax", "PipeSema"], exclude: ["Support"],
+      resources: exportSupport.map { .embedInCode("Support/\($0).swift") }, swiftSettings: strict),
+    .target(
+      name: "ExportSupport",
+      dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
+      path: "Sources/PipeExport/Support",
+      swiftSettings: strict
+    ),
     .target(name: "LineEditor", dependencies: ["CEditLine", "Locking"], swiftSettings: strict),
     .target(
       name: "PipeShell",

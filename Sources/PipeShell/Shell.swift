@@ -28,14 +28,14 @@ public final class Shell: @unchecked Sendable {
   var environment = Commands.environment
   /// The session's virtual clock, made when the first virtual-time job starts. It runs only while
   /// the shell waits for something (`waitFor`), and stands still while the shell runs statements.
-  private let driverBox = Locked<VirtualDriver?>(nil)
+  let driverBox = Locked<VirtualDriver?>(nil)
   /// Lines said in this session, for `history`; the line editor keeps its own.
   public var historyProvider: (@Sendable () -> [String])?
   /// Set by `quit`/`exit`.
   public private(set) var quitRequested = false
 
   private let foreground = Locked<Job?>(nil)
-  private let anyFailed = Atomic<Bool>(false)
+  let anyFailed = Atomic<Bool>(false)
   /// A `load` found errors before running: the script's status is 2.
   private let loadFailed = Atomic<Bool>(false)
   /// How deep `load` is nested: a script that loads itself stops at `maximumLoadDepth`.
@@ -43,11 +43,11 @@ public final class Shell: @unchecked Sendable {
   static let maximumLoadDepth = 16
   private let interrupted = Atomic<Bool>(false)
   /// Ctrl-Cs so far: a wait is stopped by one that came after its statement began.
-  private let interrupts = Atomic<Int>(0)
+  let interrupts = Atomic<Int>(0)
   /// `interrupts` when the current statement began.
-  private let interruptsAtStatement = Atomic<Int>(0)
+  let interruptsAtStatement = Atomic<Int>(0)
   /// The wait Ctrl-C stops: a foreground job, `wait`, `send`, `sleep`.
-  private let waitingTask = Locked<Task<Void, Never>?>(nil)
+  let waitingTask = Locked<Task<Void, Never>?>(nil)
 
   deinit {
     close()
@@ -74,136 +74,6 @@ public final class Shell: @unchecked Sendable {
         driver = made
         return made
       })
-  }
-
-  /// Waits until `body` returns. Meanwhile `clock` (by default the session's virtual clock, if
-  /// there is one) runs, and stops again the moment `body` returns. With `interruptible`, Ctrl-C
-  /// cancels `body`'s task (at the prompt, `stopped` then says what stopped). When nothing on the virtual clock can run any more and no deadline is
-  /// due (and no real-clock job could change that), what `body` waits for can never happen: a
-  /// deadlock. Then `onDeadlock` says what waits on what (on the clock's thread), the session's
-  /// status becomes 1, and `body`'s task is cancelled.
-  func waitFor(
-    on clock: VirtualDriver? = nil, runningClock: Bool = true, interruptible: Bool = true,
-    onDeadlock: (@Sendable () -> Void)? = nil, since baseline: Int? = nil, stopped: String? = nil,
-    _ body: @escaping @Sendable () async -> Void
-  ) async {
-    let interruptsBefore = baseline ?? interruptsAtStatement.load(ordering: .relaxed)
-    let operation: @Sendable () async -> Void
-    // The task, and whether a deadlock came before it was stored here (it is cancelled then).
-    let waiting = Locked<(task: Task<Void, Never>?, deadlocked: Bool)>((nil, false))
-    if runningClock, let driver = clock ?? driverBox.withLock({ $0 }) {
-      var onStall: (@Sendable () -> Void)?
-      if let onDeadlock {
-        onStall = { [self] in
-          // A job on the real clock may still send or end: not a deadlock.
-          guard jobs.running.allSatisfy({ $0.context.clock.driver != nil }) else { return }
-          anyFailed.store(true, ordering: .relaxed)
-          onDeadlock()
-          waiting.withLock { waiting in
-            waiting.deadlocked = true
-            return waiting.task
-          }?.cancel()
-        }
-      }
-      let stalled = onStall
-      operation = { await driver.run(until: body, onStall: stalled) }
-    } else {
-      operation = body
-    }
-    let task = Task { await operation() }
-    let deadlocked = waiting.withLock { waiting in
-      waiting.task = task
-      return waiting.deadlocked
-    }
-    if deadlocked { task.cancel() }
-    if interruptible {
-      waitingTask.withLock { $0 = task }
-      // A script that was interrupted waits for nothing more.
-      if interrupts.load(ordering: .relaxed) != interruptsBefore || (!interactive && wasInterrupted) { task.cancel() }
-    }
-    await task.value
-    if interruptible { waitingTask.withLock { $0 = nil } }
-    // At the prompt, Ctrl-C's end of a wait is said on a line of its own, after the terminal's "^C".
-    if let stopped, interactive, interrupts.load(ordering: .relaxed) != interruptsBefore,
-      !waiting.withLock({ $0.deadlocked })
-    {
-      console.line("\n" + stopped, to: .error)
-    }
-  }
-
-  /// Why a wait on the virtual clock is a deadlock, the end of every deadlock message.
-  static let nothingCanRun = "every job waits and no timer is due"
-
-  /// Where running jobs wait: `job 1 waits at 'channel c of: Int', job 2 waits at 'never'`
-  /// (without `job N` for one job when `naming` is false).
-  func waitingPlaces(_ jobs: [Job], naming: Bool = true) -> String {
-    jobs.filter { $0.state == .running }.map { job in
-      let places = Self.waitingNodes(job.nodes).map { "'\($0)'" }
-      let subject = naming ? "job \(job.id) waits" : "waits"
-      return places.isEmpty ? subject : subject + " at " + places.joined(separator: " and ")
-    }.joined(separator: ", ")
-  }
-
-  /// The running nodes a job waits at: sources that wait for something outside the job (a
-  /// channel, `never`) and `into` sinks waiting for a consumer.
-  private static func waitingNodes(_ nodes: [Node]) -> [String] {
-    var places: [String] = []
-    for (index, node) in nodes.enumerated() {
-      for input in node.inputs { places += waitingNodes(input) }
-      for child in node.children?.all ?? [] { places += waitingNodes(child) }
-      guard node.state == .running else { continue }
-      let waitsOutside = node.detail?.hasSuffix("Channel") == true || node.text == "never"
-      if index == 0 && waitsOutside { places.append(node.text) }
-      if node.isSink && node.text.hasPrefix("into ") { places.append(node.text) }
-    }
-    return places
-  }
-
-  /// Runs synchronous work that asks `Task.isCancelled` now and then (compare's Combine side) in a
-  /// task of its own, which Ctrl-C cancels; the session's clock stands still meanwhile.
-  func interruptibly<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    let task = Task { work() }
-    await waitFor(runningClock: false) {
-      await withTaskCancellationHandler {
-        _ = await task.value
-      } onCancel: {
-        task.cancel()
-      }
-    }
-    return await task.value
-  }
-
-  /// Waits for each job in turn; `deadlock` names the wait when it is one (`wait`).
-  public func waitForAll(
-    _ jobs: [Job], interruptible: Bool = true, deadlock: String? = nil, stopped: String? = nil
-  ) async {
-    var onDeadlock: (@Sendable () -> Void)?
-    if let deadlock {
-      onDeadlock = { [self] in
-        console.line(
-          "error: \(deadlock): \(waitingPlaces(jobs)) while \(Self.nothingCanRun)", to: .error)
-      }
-    }
-    let reported = onDeadlock
-    await waitFor(interruptible: interruptible, onDeadlock: reported, stopped: stopped) {
-      for job in jobs {
-        await job.wait()
-        if Task.isCancelled { return }
-      }
-    }
-  }
-
-  /// Does `action` where the session's virtual world lives (on its clock's thread), and returns
-  /// when it is done; inline when there is no virtual clock.
-  func changeWorld(_ action: @escaping @Sendable () -> Void) async {
-    guard let driver = driverBox.withLock({ $0 }) else { return action() }
-    await driver.perform(andWait: action)
-  }
-
-  /// Reads input with the session clock running, so background virtual-time jobs go on meanwhile.
-  public func whileReading<T: Sendable>(_ read: @escaping @Sendable () async -> T) async -> T {
-    guard let driver = driverBox.withLock({ $0 }) else { return await read() }
-    return await driver.run(until: read)
   }
 
   public init(console: Console, interactive: Bool, virtualTime: Bool, fusing: Bool = Instrumentation.fusion) {
@@ -421,33 +291,6 @@ public final class Shell: @unchecked Sendable {
     if interactive, job.state == .cancelled {
       // After the terminal's own "^C".
       console.line("\n[\(job.id)] \(Self.endNotice(job))")
-    }
-  }
-}
-
-extension Shell {
-  /// `pipesh --emit-swift`: checks the script as a whole and prints its Swift program; the
-  /// status is 2 when it does not check or cannot be exported.
-  public static func emitSwift(_ source: SourceFile, console: Console) -> Int32 {
-    let script = Parser.parse(source, grammar: Commands.grammar)
-    let (statements, environment, diagnostics) = Checker.check(script, in: Commands.environment)
-    guard diagnostics.isEmpty else {
-      FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2)))
-      return 2
-    }
-    switch SwiftExport.program(statements, environment: environment, source: source) {
-    case .success(let output):
-      if !output.warnings.isEmpty {
-        FileOutput.error(DiagnosticFormatter.render(output.warnings, in: source, colour: Paint.isOn(for: 2)))
-      }
-      for line in output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-        console.line(String(line))
-      }
-      console.flush()
-      return 0
-    case .failure(let problem):
-      FileOutput.error(DiagnosticFormatter.render([problem], in: source, colour: Paint.isOn(for: 2)))
-      return 2
     }
   }
 }

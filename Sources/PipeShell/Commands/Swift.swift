@@ -1,4 +1,5 @@
 import PipeExport
+import PipeSema
 import PipeSyntax
 
 extension Commands {
@@ -18,5 +19,32 @@ extension Commands {
         shell.commandFailed("swift: \(problem.message)")
       }
     }.example("swift from 1 2 3 | map { $0 * 2 } | sum")
+  }
+}
+
+extension Shell {
+  /// `pipesh --emit-swift`: checks the script as a whole and prints its Swift program; the
+  /// status is 2 when it does not check or cannot be exported.
+  public static func emitSwift(_ source: SourceFile, console: Console) -> Int32 {
+    let script = Parser.parse(source, grammar: Commands.grammar)
+    let (statements, environment, diagnostics) = Checker.check(script, in: Commands.environment)
+    guard diagnostics.isEmpty else {
+      FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2)))
+      return 2
+    }
+    switch SwiftExport.program(statements, environment: environment, source: source) {
+    case .success(let output):
+      if !output.warnings.isEmpty {
+        FileOutput.error(DiagnosticFormatter.render(output.warnings, in: source, colour: Paint.isOn(for: 2)))
+      }
+      for line in output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+        console.line(String(line))
+      }
+      console.flush()
+      return 0
+    case .failure(let problem):
+      FileOutput.error(DiagnosticFormatter.render([problem], in: source, colour: Paint.isOn(for: 2)))
+      return 2
+    }
   }
 }

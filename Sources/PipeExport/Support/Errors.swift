@@ -1,0 +1,13 @@
+import AsyncAlgorithms
+import Foundation
+
+/// An error of one stage: `map { 10 / $0 }`, `division by zero`.
+struct StageError: Error {
+  let stage: String
+  let message: String
+}
+
+/// The error a channel is ended with by `fail NAME "MESSAGE"`.
+struct ChannelFailure: Error, CustomStringConvertible {
+  let description: String
+}

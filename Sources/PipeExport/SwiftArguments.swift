@@ -1,0 +1,218 @@
+import PipeSema
+import PipeSyntax
+
+/// Arguments as Swift: constants written out, and the checks pipesh makes of an argument worked
+/// out from a `flatMap` body's element.
+extension SwiftProgramWriter {
+  func problem(_ stage: CheckedStage, _ message: String) -> ExportProblem {
+    ExportProblem(message: message, range: stage.range)
+  }
+
+  /// An argument of `parameter` as Swift: a literal, or worked out from a `flatMap` body's element
+  /// and checked as pipesh checks it (`check`, else as the parameter's kind says).
+  mutating func value(
+    _ argument: CheckedArgument, _ parameter: Parameter, _ stage: CheckedStage, check: ArgumentCheck? = nil
+  ) throws(ExportProblem) -> String {
+    if case .deferred(let expr) = argument { return deferred(expr, checked: check ?? self.check(parameter, stage)) }
+    return try value(argument, stage)
+  }
+
+  /// How pipesh checks an argument of `parameter` when `$0` gives it (nil: as the type says).
+  private func check(_ parameter: Parameter, _ stage: CheckedStage) -> ArgumentCheck? {
+    let shown = parameter.shownName
+    let variable = parameter.name
+    switch parameter.kind {
+    case .count: return ArgumentCheck(stage: stage, variable: variable, call: "Count", name: shown)
+    case .positiveCount:
+      return ArgumentCheck(stage: stage, variable: variable, call: "Count", name: shown, extra: "least: 1")
+    case .duration: return ArgumentCheck(stage: stage, variable: variable, call: "Duration", name: shown)
+    case .durationOrZero:
+      return ArgumentCheck(stage: stage, variable: variable, call: "Duration", name: shown, extra: "orZero: true")
+    case .int, .number, .string, .bool, .value, .closure, .pipeline, .name, .typeName: return nil
+    }
+  }
+
+  mutating func value(_ argument: CheckedArgument, _ stage: CheckedStage) throws(ExportProblem) -> String {
+    switch argument {
+    case .value(let value, let type): return SwiftExpression.literal(value, type)
+    case .duration(let duration): return Self.duration(duration)
+    case .deferred(let expr): return deferred(expr)
+    default: throw problem(stage, "an argument pipesh cannot export yet")
+    }
+  }
+
+  /// An argument worked out from a `flatMap` body's element, checked as pipesh checks it: then
+  /// declared at the top of the body (or of the map before a `flatMapLatest`), and named here.
+  private mutating func deferred(_ expr: TypedExpr, checked check: ArgumentCheck? = nil) -> String {
+    if let check {
+      let element = precomputed?.element ?? elementName ?? "$0"
+      var writer = SwiftExpression(arguments: [element])
+      let call = check.call(writer.text(expr), element: element)
+      support.formUnion(writer.support.union([.arguments]))
+      let name = fresh(check.variable)
+      checkDeclarations.append("let \(name) = try \(call)")
+      guard let (element, values) = precomputed else {
+        deferredThrows = true
+        return name
+      }
+      precomputed = (element, values + [name])
+      return "\(element).\(values.count + 1)"
+    }
+    func written(_ element: String) -> (text: String, throwing: Bool, support: Set<Support>) {
+      var writer = SwiftExpression(arguments: [element])
+      return (writer.text(expr), writer.throwing, writer.support)
+    }
+    let (text, throwing, used) = written(elementName ?? "$0")
+    support.formUnion(used)
+    if throwing, let (element, values) = precomputed {
+      precomputed = (element, values + ["try " + written(element).text])
+      return "\(element).\(values.count + 1)"
+    }
+    if throwing { deferredThrows = true }
+    return throwing ? "try " + text : text
+  }
+
+  mutating func values(_ argument: CheckedArgument, _ stage: CheckedStage) throws(ExportProblem) -> String {
+    switch argument {
+    case .values(let values, let type):
+      let list = "[" + values.map { SwiftExpression.literal($0, type) }.joined(separator: ", ") + "]"
+      if values.isEmpty || SwiftExpression.hasOptional(type) || (type == .double && values.allSatisfy(\.isInt)) {
+        return "(\(list) as [\(SwiftExpression.typeName(type))])"
+      }
+      return list
+    case .deferredValues(let exprs, let type):
+      let list = "[" + exprs.map { deferred($0) }.joined(separator: ", ") + "]"
+      return SwiftExpression.hasOptional(type) ? "(\(list) as [\(SwiftExpression.typeName(type))])" : list
+    default: throw problem(stage, "no values")
+    }
+  }
+
+  mutating func duration(
+    _ argument: CheckedArgument, _ parameter: Parameter, _ stage: CheckedStage
+  ) throws(ExportProblem) -> String {
+    switch argument {
+    case .duration(let duration): return Self.duration(duration)
+    case .deferred(let expr): return deferred(expr, checked: check(parameter, stage))
+    default: throw problem(stage, "no '\(parameter.name)'")
+    }
+  }
+
+  /// `.seconds(2)`, `.milliseconds(250)`, `.zero`.
+  static func duration(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    if seconds == 0 && attoseconds == 0 { return ".zero" }
+    if attoseconds == 0 { return ".seconds(\(seconds))" }
+    let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    if nanoseconds % 1_000_000 == 0 { return ".milliseconds(\(nanoseconds / 1_000_000))" }
+    if nanoseconds % 1000 == 0 { return ".microseconds(\(nanoseconds / 1000))" }
+    return ".nanoseconds(\(nanoseconds))"
+  }
+
+  mutating func marble(
+    _ written: CheckedArgument, tick: CheckedArgument, _ stage: CheckedStage
+  ) throws(ExportProblem) -> String {
+    use(.marble)
+    var arguments: [String]
+    var diagram = ""
+    if case .marble(let parsed) = written {
+      diagram = Self.notation(parsed)
+      arguments = [SwiftExpression.stringLiteral(diagram)]
+    } else {
+      arguments = [try value(written, Catalogue.Marble.diagram, stage)]
+    }
+    // The support's `marble(_:tick:)` ticks as pipesh's does by default.
+    var isDefaultTick = false
+    if case .duration(Catalogue.Marble.defaultTick) = tick { isDefaultTick = true }
+    if !isDefaultTick { arguments.append("tick: \(try duration(tick, Catalogue.Marble.tick, stage))") }
+    if diagram.contains("^") || diagram.isEmpty {
+      arguments.append("stage: \(SwiftExpression.stringLiteral(stage.text))")
+    }
+    return "marble(\(arguments.joined(separator: ", ")))"
+  }
+
+  /// The diagram in marble notation again: `ab-c|`.
+  static func notation(_ diagram: MarbleDiagram) -> String {
+    var out = ""
+    var step = 1
+    for events in diagram.steps where !events.events.isEmpty {
+      out += String(repeating: "-", count: max(0, events.step - step))
+      let symbols = events.events.map(\.notation)
+      out += symbols.count == 1 ? symbols[0] : "[" + symbols.joined() + "]"
+      step = events.step + 1
+    }
+    return out
+  }
+
+  /// Whether Swift's `==` comes from `Equatable` (tuples have `==` but are not `Equatable`).
+  static func isEquatable(_ type: ValueType) -> Bool {
+    switch type {
+    case .tuple: false
+    case .array(let element), .optional(let element): isEquatable(element)
+    default: true
+    }
+  }
+}
+
+extension TypedExpr {
+  /// Which of `$0` (0) and `$1` (1) the expression uses.
+  var argumentsUsed: Set<Int> {
+    switch kind {
+    case .constant: []
+    case .argument(let index): [index]
+    case .negate(let a), .not(let a), .tupleMember(let a, _), .count(let a), .isEmpty(let a), .toDouble(let a):
+      a.argumentsUsed
+    case .arithmetic(_, let a, let b), .concatenate(let a, let b), .compare(_, let a, let b), .and(let a, let b),
+      .or(let a, let b), .element(let a, let b):
+      a.argumentsUsed.union(b.argumentsUsed)
+    case .conditional(let a, let b, let c): a.argumentsUsed.union(b.argumentsUsed).union(c.argumentsUsed)
+    case .joined(let a, let b): a.argumentsUsed.union(b?.argumentsUsed ?? [])
+    case .function(_, let all), .array(let all), .tuple(let all), .interpolation(let all):
+      all.reduce(into: Set<Int>()) { $0.formUnion($1.argumentsUsed) }
+    }
+  }
+}
+
+extension String {
+  /// The text with its lines after the first indented two spaces more (empty lines left empty).
+  var deeper: String {
+    split(separator: "\n", omittingEmptySubsequences: false)
+      .map(String.init).enumerated()
+      .map { index, line in index == 0 || line.isEmpty ? line : "  " + line }
+      .joined(separator: "\n")
+  }
+}
+
+extension Value {
+  fileprivate var isInt: Bool {
+    if case .int = self { return true }
+    return false
+  }
+}
+
+/// A per-element check of an argument, as the exported program makes it: a call of one of the
+/// `checked…` functions (see `SwiftSupport`).
+struct ArgumentCheck {
+  let stage: CheckedStage
+  /// The name the checked value gets in the body (the parameter's).
+  let variable: String
+  let function: String
+  let arguments: [String]
+
+  /// `checkedCount` or `checkedDuration` with the parameter's name as messages say it;
+  /// `checkedSize` and `checkedStep` without.
+  init(stage: CheckedStage, variable: String, call function: String, name: String? = nil, extra: String? = nil) {
+    self.stage = stage
+    self.variable = variable
+    self.function = function
+    self.arguments = (name.map { [SwiftExpression.stringLiteral($0)] } ?? []) + (extra.map { [$0] } ?? [])
+  }
+
+  /// `checkedCount(EXPR, "COUNT", in: "take $0")`, with `of: ELEMENT` where the argument is not
+  /// the element itself.
+  func call(_ expression: String, element: String) -> String {
+    let all =
+      [expression] + arguments + ["in: " + SwiftExpression.stringLiteral(stage.text)]
+      + (expression == element ? [] : ["of: " + element])
+    return "checked\(function)(\(all.joined(separator: ", ")))"
+  }
+}

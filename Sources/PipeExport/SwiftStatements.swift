@@ -1,0 +1,155 @@
+import PipeSema
+import PipeSyntax
+
+/// A statement's Swift: a pipeline consumed as its sink does, and the commands a program keeps.
+extension SwiftProgramWriter {
+  /// The statements that build `pipeline` and consume it as its sink does.
+  mutating func consume(
+    _ pipeline: CheckedPipeline, declarations: inout [String], background: Bool
+  ) throws(ExportProblem) -> [String] {
+    let code = try sequence(pipeline, declarations: &declarations)
+    let element = pipeline.elementType
+    let type = SwiftExpression.typeName(element)
+    let loop = code.throwing ? "for try await" : "for await"
+    let awaiting = code.throwing ? "try await" : "await"
+    var out = [code.binding("pipeline")]
+    let prefix = jobPrefix
+    let result: (String) -> String = { value in
+      let text = SwiftExpression.shown(value, .optional(element))
+      return "print(\(prefix.isEmpty ? text : "\"\(prefix)\\(\(text))\""))"
+    }
+    let ending = background ? "if !Task.isCancelled { " : ""
+    let endingClose = background ? " }" : ""
+    guard let sink = pipeline.sink, case .operation(let operation) = sink.node else {
+      throw ExportProblem(message: "a pipeline without a sink", range: SourceRange(0, 0))
+    }
+    switch operation {
+    case .print(let label, let time):
+      var text = "\\(\(SwiftExpression.hasOptional(element) ? SwiftExpression.shown("element", element) : "element"))"
+      if case .value(.string(let label), _) = label {
+        text = SwiftExpression.escaped(label) + ": " + text
+      }
+      if case .value(.bool(true), _) = time {
+        use(.timestamp)
+        text = "\\(timestamp(since: origin)) " + text
+      }
+      let line = prefix + text
+      out.append("\(loop) element in pipeline {")
+      out.append(line == "\\(element)" ? "  print(element)" : "  print(\"\(line)\")")
+      out.append("}")
+    case .count:
+      out.append("var count = 0")
+      out.append("\(loop) _ in pipeline { count += 1 }")
+      out.append(ending + "print(\"\(prefix)\\(count)\")" + endingClose)
+    case .sum:
+      if element == .double {
+        out.append("let sum = \(awaiting) pipeline.reduce(0, +)")
+      } else {
+        use(.adding)
+        out.append("let sum = try await pipeline.reduce(0, checked(\"sum\") { try $0.adding($1) })")
+      }
+      out.append(ending + "print(\"\(prefix)\\(sum)\")" + endingClose)
+    case .min, .max:
+      let name = operation.kind.name
+      out.append("let \(name)imum = \(awaiting) pipeline.\(name)()")
+      out.append(ending + result("\(name)imum") + endingClose)
+    case .first:
+      out.append("let first = \(awaiting) pipeline.first { _ in true }")
+      out.append(result("first"))
+    case .last:
+      out.append("var last: \(type)?")
+      out.append("\(loop) element in pipeline { last = element }")
+      out.append(ending + result("last") + endingClose)
+    case .collect:
+      out.append("var all: [\(type)] = []")
+      out.append("\(loop) element in pipeline { all.append(element) }")
+      let shownAll = SwiftExpression.shown("all", .array(element))
+      out.append(ending + "print(\"\(prefix)\\(\(shownAll))\")" + endingClose)
+    case .reduce(let initial, let next):
+      let (call, throwing) = try closure(next, initial: initial, sink, method: "reduce")
+      out.append("let result = \(throwing || code.throwing ? "try await" : "await") pipeline\(call)")
+      let text = SwiftExpression.shown("result", sink.outputType)
+      out.append(ending + "print(\"\(prefix)\\(\(text))\")" + endingClose)
+    case .drain:
+      out.append("\(loop) _ in pipeline {}")
+    case .diagram(let tick):
+      use(.diagram)
+      let tick = tick.flatMap { if case .duration(let d) = $0 { Self.duration(d) } else { nil } }
+      out.append("print(\"\(prefix)\\(await diagram(of: pipeline, tick: \(tick ?? ".seconds(1)")))\")")
+    case .into(let channel):
+      out.append("\(loop) element in pipeline { await \(channelName(channel)).send(element) }")
+    case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .empty, .never, .fail, .merge, .zip,
+      .combineLatest, .chain, .map, .filter, .compactMap, .take, .drop, .takeWhile, .dropWhile, .compacted, .throttle,
+      .debounce, .removeDuplicates, .interspersed, .adjacentPairs, .reductions, .chunks, .chunked, .buffer, .share,
+      .enumerated, .delay, .work, .timeout, .tap, .flatMap, .flatMapLatest:
+      throw problem(sink, "'\(operation.kind.name)' does not end a pipeline")
+    }
+    return out
+  }
+
+  // MARK: commands
+
+  mutating func command(_ command: CheckedCommand, _ range: SourceRange) throws(ExportProblem) -> [String] {
+    let text = source.text(of: range)
+    switch (command.name, command.arguments) {
+    case ("wait", .jobs(let ids)) where ids.isEmpty:
+      return waiting(background.map(\.name), text)
+    case ("wait", .none):
+      return waiting(background.map(\.name), text)
+    case ("wait", .jobs(let ids)):
+      return try jobs(ids, text, range) { writer, names in writer.waiting(names, text) }
+    case ("cancel", .allJobs):
+      return cancelling(background.map(\.name), text)
+    case ("cancel", .jobs(let ids)):
+      return try jobs(ids, text, range) { writer, names in writer.cancelling(names, text) }
+    case ("send", .values(let channel, let values)):
+      let type = environment.channels[channel] ?? .never
+      return ["// \(text)"]
+        + values.map { "await \(channelName(channel)).send(\(SwiftExpression.literal($0, type)))" } + [""]
+    case ("close", .word(let channel)):
+      return ["// \(text)", "\(channelName(channel)).finish()", ""]
+    case ("fail", .failure(let channel, let message)):
+      let error = "ChannelFailure(description: \(SwiftExpression.stringLiteral(message)))"
+      return ["// \(text)", "\(channelName(channel)).fail(\(error))", ""]
+    case ("sleep", .duration(let duration)):
+      return ["// \(text)", "try? await Task.sleep(for: \(Self.duration(duration)))", ""]
+    case ("quit", _), ("exit", _):
+      let status = results.isEmpty ? ["return 0"] : succeededDeclaration + ["return succeeded ? 0 : 1"]
+      return cancelling(background.map(\.name), text) + status + [""]
+    case ("trace", _), ("draw", _), ("compare", _):
+      nextJob += 1
+      fallthrough
+    default:
+      warnings.append(
+        Diagnostic(
+          id: "export-command", severity: .warning,
+          message: "'\(command.name)' is pipesh's own; the program has it as a comment",
+          range: range))
+      return ["// \(text): pipesh's own, not in this program", ""]
+    }
+  }
+
+  /// `wait N…` / `cancel N…`: the background jobs named; a foreground job has ended already, and
+  /// a job that was never started is the error pipesh reports when it runs the command.
+  private mutating func jobs(
+    _ ids: [Int], _ text: String, _ range: SourceRange,
+    _ act: (inout SwiftProgramWriter, [String]) -> [String]
+  ) throws(ExportProblem) -> [String] {
+    let names = ids.compactMap { id in background.first { $0.id == id }?.name }
+    var out = act(&self, names)
+    let command = text.split(separator: " ").first.map(String.init) ?? text
+    for id in ids where id >= nextJob {
+      out.insert("printError(\"error: \(command): no job \(id)\")", at: out.count - 1)
+      if !results.contains("false") { results.append("false") }
+    }
+    return out
+  }
+
+  private func waiting(_ names: [String], _ text: String) -> [String] {
+    ["// \(text)"] + names.map { "_ = await \($0).value" } + [""]
+  }
+
+  private func cancelling(_ names: [String], _ text: String) -> [String] {
+    ["// \(text)"] + names.flatMap { ["\($0).cancel()", "_ = await \($0).value"] } + [""]
+  }
+}

@@ -1,0 +1,142 @@
+import Dispatch
+import Locking
+import PipeExport
+import PipeRuntime
+import PipeSema
+import PipeSyntax
+import Synchronization
+import VirtualTime
+
+/// How the shell waits: on the session's clock, for a job, a `send` or a line, stopped by Ctrl-C
+/// and by a deadlock on the virtual clock.
+extension Shell {
+  /// Waits until `body` returns. Meanwhile `clock` (by default the session's virtual clock, if
+  /// there is one) runs, and stops again the moment `body` returns. With `interruptible`, Ctrl-C
+  /// cancels `body`'s task (at the prompt, `stopped` then says what stopped). When nothing on the virtual clock can run any more and no deadline is
+  /// due (and no real-clock job could change that), what `body` waits for can never happen: a
+  /// deadlock. Then `onDeadlock` says what waits on what (on the clock's thread), the session's
+  /// status becomes 1, and `body`'s task is cancelled.
+  func waitFor(
+    on clock: VirtualDriver? = nil, runningClock: Bool = true, interruptible: Bool = true,
+    onDeadlock: (@Sendable () -> Void)? = nil, since baseline: Int? = nil, stopped: String? = nil,
+    _ body: @escaping @Sendable () async -> Void
+  ) async {
+    let interruptsBefore = baseline ?? interruptsAtStatement.load(ordering: .relaxed)
+    let operation: @Sendable () async -> Void
+    // The task, and whether a deadlock came before it was stored here (it is cancelled then).
+    let waiting = Locked<(task: Task<Void, Never>?, deadlocked: Bool)>((nil, false))
+    if runningClock, let driver = clock ?? driverBox.withLock({ $0 }) {
+      var onStall: (@Sendable () -> Void)?
+      if let onDeadlock {
+        onStall = { [self] in
+          // A job on the real clock may still send or end: not a deadlock.
+          guard jobs.running.allSatisfy({ $0.context.clock.driver != nil }) else { return }
+          anyFailed.store(true, ordering: .relaxed)
+          onDeadlock()
+          waiting.withLock { waiting in
+            waiting.deadlocked = true
+            return waiting.task
+          }?.cancel()
+        }
+      }
+      let stalled = onStall
+      operation = { await driver.run(until: body, onStall: stalled) }
+    } else {
+      operation = body
+    }
+    let task = Task { await operation() }
+    let deadlocked = waiting.withLock { waiting in
+      waiting.task = task
+      return waiting.deadlocked
+    }
+    if deadlocked { task.cancel() }
+    if interruptible {
+      waitingTask.withLock { $0 = task }
+      // A script that was interrupted waits for nothing more.
+      if interrupts.load(ordering: .relaxed) != interruptsBefore || (!interactive && wasInterrupted) { task.cancel() }
+    }
+    await task.value
+    if interruptible { waitingTask.withLock { $0 = nil } }
+    // At the prompt, Ctrl-C's end of a wait is said on a line of its own, after the terminal's "^C".
+    if let stopped, interactive, interrupts.load(ordering: .relaxed) != interruptsBefore,
+      !waiting.withLock({ $0.deadlocked })
+    {
+      console.line("\n" + stopped, to: .error)
+    }
+  }
+
+  /// Why a wait on the virtual clock is a deadlock, the end of every deadlock message.
+  static let nothingCanRun = "every job waits and no timer is due"
+
+  /// Where running jobs wait: `job 1 waits at 'channel c of: Int', job 2 waits at 'never'`
+  /// (without `job N` for one job when `naming` is false).
+  func waitingPlaces(_ jobs: [Job], naming: Bool = true) -> String {
+    jobs.filter { $0.state == .running }.map { job in
+      let places = Self.waitingNodes(job.nodes).map { "'\($0)'" }
+      let subject = naming ? "job \(job.id) waits" : "waits"
+      return places.isEmpty ? subject : subject + " at " + places.joined(separator: " and ")
+    }.joined(separator: ", ")
+  }
+
+  /// The running nodes a job waits at: sources that wait for something outside the job (a
+  /// channel, `never`) and `into` sinks waiting for a consumer.
+  private static func waitingNodes(_ nodes: [Node]) -> [String] {
+    var places: [String] = []
+    for (index, node) in nodes.enumerated() {
+      for input in node.inputs { places += waitingNodes(input) }
+      for child in node.children?.all ?? [] { places += waitingNodes(child) }
+      guard node.state == .running else { continue }
+      let waitsOutside = node.detail?.hasSuffix("Channel") == true || node.text == "never"
+      if index == 0 && waitsOutside { places.append(node.text) }
+      if node.isSink && node.text.hasPrefix("into ") { places.append(node.text) }
+    }
+    return places
+  }
+
+  /// Runs synchronous work that asks `Task.isCancelled` now and then (compare's Combine side) in a
+  /// task of its own, which Ctrl-C cancels; the session's clock stands still meanwhile.
+  func interruptibly<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    let task = Task { work() }
+    await waitFor(runningClock: false) {
+      await withTaskCancellationHandler {
+        _ = await task.value
+      } onCancel: {
+        task.cancel()
+      }
+    }
+    return await task.value
+  }
+
+  /// Waits for each job in turn; `deadlock` names the wait when it is one (`wait`).
+  public func waitForAll(
+    _ jobs: [Job], interruptible: Bool = true, deadlock: String? = nil, stopped: String? = nil
+  ) async {
+    var onDeadlock: (@Sendable () -> Void)?
+    if let deadlock {
+      onDeadlock = { [self] in
+        console.line(
+          "error: \(deadlock): \(waitingPlaces(jobs)) while \(Self.nothingCanRun)", to: .error)
+      }
+    }
+    let reported = onDeadlock
+    await waitFor(interruptible: interruptible, onDeadlock: reported, stopped: stopped) {
+      for job in jobs {
+        await job.wait()
+        if Task.isCancelled { return }
+      }
+    }
+  }
+
+  /// Does `action` where the session's virtual world lives (on its clock's thread), and returns
+  /// when it is done; inline when there is no virtual clock.
+  func changeWorld(_ action: @escaping @Sendable () -> Void) async {
+    guard let driver = driverBox.withLock({ $0 }) else { return action() }
+    await driver.perform(andWait: action)
+  }
+
+  /// Reads input with the session clock running, so background virtual-time jobs go on meanwhile.
+  public func whileReading<T: Sendable>(_ read: @escaping @Sendable () async -> T) async -> T {
+    guard let driver = driverBox.withLock({ $0 }) else { return await read() }
+    return await driver.run(until: read)
+  }
+}
