@@ -46,6 +46,32 @@ public enum TextFile {
     return .success(String(decoding: bytes, as: UTF8.self))
   }
 
+  /// Writes `text` to the file at `path`, made or emptied first; the bytes written.
+  public static func write(_ text: String, to path: String) -> Result<Int, Failure> {
+    let bytes = Array(text.utf8)
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else { return .failure(writeFailure(path, errno)) }
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes {
+        Glibc.write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset)
+      }
+      if written < 0, errno == EINTR { continue }
+      guard written > 0 else {
+        let code = written < 0 ? errno : EIO
+        close(descriptor)
+        return .failure(writeFailure(path, code))
+      }
+      offset += written
+    }
+    guard close(descriptor) == 0 else { return .failure(writeFailure(path, errno)) }
+    return .success(bytes.count)
+  }
+
+  private static func writeFailure(_ path: String, _ code: Int32) -> Failure {
+    Failure(description: "cannot write '\(path)': \(String(cString: strerror(code)))")
+  }
+
   private static func failure(_ path: String, _ code: Int32) -> Failure {
     Failure(description: "cannot read '\(path)': \(String(cString: strerror(code)))")
   }

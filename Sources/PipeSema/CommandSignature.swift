@@ -32,7 +32,7 @@ public enum CommandArguments: Sendable {
   case none
   case jobs([Int])
   case allJobs
-  case pipeline(CheckedPipeline, options: [String: Duration])
+  case pipeline(CheckedPipeline, options: CommandOptions)
   case values(channel: String, [Value])
   case word(String)
   case topic(String?)
@@ -267,20 +267,33 @@ struct CommandReading {
     return .file(path)
   }
 
-  /// Labelled durations after a command's pipeline: `tick: 0.5`.
-  mutating func options(_ names: [String], source: SourceFile) -> [String: Duration]? {
-    var read: [String: Duration] = [:]
+  /// Labelled options after a command's pipeline: durations (`tick: 0.5`), and `to: "FILE"`, a
+  /// picture's file (a web page when its name ends in `.html`, else an SVG picture).
+  mutating func options(_ names: [String], source: SourceFile) -> CommandOptions? {
+    var read = CommandOptions()
+    var seen: Set<String> = []
     for argument in arguments {
-      guard let label = argument.label?.name, names.contains(label), read[label] == nil else {
+      guard let label = argument.label?.name, names.contains(label), !seen.contains(label) else {
         _ = fail(
           names.isEmpty
             ? "takes nothing after the pipeline"
-            : "after the pipeline, only \(names.map { "\($0): D" }.joined(separator: ", "))",
+            : "after the pipeline, only \(names.map(CommandOptions.usage).joined(separator: ", "))",
           argument.range)
         return nil
       }
+      seen.insert(label)
+      if label == CommandOptions.fileLabel {
+        guard case .string(let parts) = argument.value.kind, parts.count == 1, case .text(let path) = parts[0],
+          !path.isEmpty
+        else {
+          _ = fail("'to:' must be a file name as a string, as in to: \"throttle.svg\"", argument.value.range)
+          return nil
+        }
+        read.file = path
+        continue
+      }
       switch Checker.duration(argument.value, zero: false, source: source) {
-      case .success(let duration): read[label] = duration
+      case .success(let duration): read.durations[label] = duration
       case .failure(let expected):
         _ = fail("'\(label):' must be \(expected.text)", argument.value.range)
         return nil
@@ -315,5 +328,27 @@ struct CommandReading {
       values.append(value)
     }
     return values
+  }
+}
+
+/// What a command reads after its pipeline: labelled durations, and where a picture goes.
+public struct CommandOptions: Sendable {
+  /// The label of the picture's file: `to: "FILE.svg"`.
+  public static let fileLabel = "to"
+  public var durations: [String: Duration] = [:]
+  /// `to: "FILE"`: write a picture there instead of drawing text: a web page when the name ends in
+  /// `.html`, else an SVG picture.
+  public var file: String?
+
+  /// Whether `file` asks for a web page.
+  public var wantsPage: Bool { file?.lowercased().hasSuffix(".html") ?? false }
+
+  public init() {}
+
+  public subscript(name: String) -> Duration? { durations[name] }
+
+  /// How usage writes an option: `tick: D`, `to: "F.svg"`.
+  static func usage(_ name: String) -> String {
+    name == fileLabel ? "to: \"F.svg\"|\"F.html\"" : "\(name): D"
   }
 }

@@ -90,6 +90,11 @@ final class DrawObserver: NodeObserver {
     return tick / 100
   }
 
+  /// A node's events, as they came.
+  func events(for node: Node) -> [(time: Duration, kind: NodeEvent.Kind)] {
+    events.withLock { $0.byNode[ObjectIdentifier(node)]?.events.map { (time: $0.0, kind: $0.1) } ?? [] }
+  }
+
   func line(for node: Node, tick: Duration) -> String {
     let recorded = events.withLock { $0.byNode[ObjectIdentifier(node)]?.events ?? [] }
     var recorder = DiagramRecorder(tick: tick)

@@ -83,7 +83,7 @@ struct Command: Sendable {
   /// A command on a pipeline; `partial` allows one without a source or a sink.
   static func pipeline(
     _ name: String, usage: String, summary: String, partial: Bool = false, options: [String] = [],
-    run: @escaping @Sendable (Shell, CheckedPipeline, [String: Duration]) async -> Void
+    run: @escaping @Sendable (Shell, CheckedPipeline, CommandOptions) async -> Void
   ) -> Command {
     reading(
       CommandSignature(name, .pipeline(partial: partial, options: options), usage: usage, summary: summary),

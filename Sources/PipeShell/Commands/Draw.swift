@@ -7,12 +7,12 @@ extension Commands {
   /// `draw PIPELINE`: runs it on a virtual clock of its own and draws one marble line per stage.
   enum Draw {
     static let entry = Command.pipeline(
-      "draw", usage: "draw PIPELINE [tick: D] [until: D]",
+      "draw", usage: "draw PIPELINE [tick: D] [until: D] [to: \"F.svg\"|\"F.html\"]",
       summary:
-        "runs a pipeline on the virtual clock and draws one marble line per stage under a time ruler: a column per tick (tick:, else the first marble's, else 1s; finer when events less than a tick apart would share a column), until 60 ticks (until:); lines wider than the screen are cut at its edge",
-      options: ["tick", "until"]
+        "runs a pipeline on the virtual clock and draws one marble line per stage under a time ruler: a column per tick (tick:, else the first marble's, else 1s; finer when events less than a tick apart would share a column), until 60 ticks (until:); lines wider than the screen are cut at its edge; to: writes an SVG picture (exact times, each node's lifetime under its lane) or a web page instead",
+      options: ["tick", "until", CommandOptions.fileLabel]
     ) { shell, pipeline, options in
-      await shell.draw(pipeline, tick: options["tick"], until: options["until"])
+      await shell.draw(pipeline, tick: options["tick"], until: options["until"], to: options.file)
     }.example("draw timer 1 | take 3 | map { $0 * 10 }")
   }
 }
@@ -20,10 +20,20 @@ extension Commands {
 extension Shell {
   /// `draw`: runs on a virtual clock of its own (the session's stands still) and prints one
   /// labelled marble line per node; an implicit sink is left out.
-  func draw(_ pipeline: CheckedPipeline, tick chosen: Duration? = nil, until: Duration? = nil) async {
+  func draw(
+    _ pipeline: CheckedPipeline, tick chosen: Duration? = nil, until: Duration? = nil, to file: String? = nil
+  ) async {
     let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
     let drawn = await drawnRun(pipeline, horizon: horizon, refining: chosen == nil)
     let width = Format.screenWidth
+    if let file {
+      let picture = MarblePicture(lanes: drawn.lanes, end: drawn.end)
+      let text = Self.drawing(drawn.rows, tick: drawn.tick, width: 100_000).lines
+      writePicture(
+        file, command: "draw", svg: picture.svg, title: "draw " + pipeline.text, text: text)
+      if let stop = drawn.stop { note(stop.message("draw", horizon), width: width) }
+      return
+    }
     let (lines, cut) = Self.drawing(drawn.rows, tick: drawn.tick, width: width)
     for line in lines { console.line(line) }
     if drawn.tick != horizon.tick { note(Self.finerNote("draw", drawn.tick, horizon.tick), width: width) }
@@ -98,6 +108,10 @@ extension Shell {
     let tick: Duration
     /// Why the run was stopped before the pipeline ended, if it was.
     let stop: Stop?
+    /// Every node's events at their exact times, for a picture.
+    let lanes: [MarblePicture.Lane]
+    /// How far the run went.
+    let end: Duration
   }
 
   /// Why `draw` or `compare` cancelled a pipeline that had not ended.
@@ -141,8 +155,11 @@ extension Shell {
     let implicitSink = drained.sink?.text != pipeline.sink?.text
     let nodes = Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }
     let tick = refining ? observer.finestTick(horizon.tick) : horizon.tick
+    let lanes = nodes.map { MarblePicture.Lane(label: $0.text, events: observer.events(for: $0)) }
+    let stop: Stop? = observer.overflowed ? .events : stopped.withLock { $0 } ? .horizon : nil
+    let lastEvent = lanes.flatMap { $0.events.map(\.time) }.max() ?? .zero
     return DrawnRun(
-      rows: nodes.map { ($0.text, observer.line(for: $0, tick: tick)) }, tick: tick,
-      stop: observer.overflowed ? .events : stopped.withLock { $0 } ? .horizon : nil)
+      rows: nodes.map { ($0.text, observer.line(for: $0, tick: tick)) }, tick: tick, stop: stop, lanes: lanes,
+      end: stop == .horizon ? horizon.end : max(lastEvent, tick))
   }
 }

@@ -1,0 +1,225 @@
+import PipeRuntime
+import PipeSema
+import PipeSyntax
+
+/// `draw … to: "F.svg"`: the marble diagram as an SVG picture, on a true time axis.
+///
+/// One lane per node, labelled with the stage's text. Elements are circles at their exact time
+/// with the value inside (cut to three characters; the whole value, and the time, in the circle's
+/// `<title>`, which a browser shows on hover); elements of the same instant stack upward. The end
+/// of a node's output is a bar (finished), a cross (failed) or a slashed circle (cancelled), each
+/// with its reason as a title. Under each lane, the node's lifetime: a bar from when its iteration
+/// started to when it ended, with how it ended written at its end. Shapes carry the meaning, not
+/// colours alone; coordinates are whole pixels worked out from the virtual times, so a picture is
+/// the same bytes in every run and build.
+struct MarblePicture {
+  /// One node's lane.
+  struct Lane {
+    let label: String
+    let events: [(time: Duration, kind: NodeEvent.Kind)]
+  }
+
+  let lanes: [Lane]
+  /// How far the run went: the right end of the axis.
+  let end: Duration
+
+  static let labelWidth = 250
+  static let margin = 20
+  static let laneHeight = 70
+  static let rulerHeight = 40
+  static let stackStep = 22
+  static let fontFamily = "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+  /// The picture as a standalone SVG document.
+  var svg: String {
+    let scale = Scale(lanes: lanes, end: end)
+    let stacks = lanes.map(Self.stackHeight)
+    let tops = stacks.reduce(into: [Self.margin + Self.rulerHeight]) { tops, stack in
+      tops.append(tops[tops.count - 1] + Self.laneHeight + (stack - 1) * Self.stackStep)
+    }
+    let width = Self.labelWidth + scale.width + 2 * Self.margin + 120
+    let height = (tops.last ?? 0) + Self.margin
+    var out = [
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" "
+        + "viewBox=\"0 0 \(width) \(height)\" font-family=\"\(Self.fontFamily)\" font-size=\"13\">",
+      "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>",
+    ]
+    out += ruler(scale, bottom: height - Self.margin)
+    for (index, lane) in lanes.enumerated() {
+      let top = tops[index] + (stacks[index] - 1) * Self.stackStep
+      out += draw(lane, top: top, scale: scale, rightEdge: width - Self.margin)
+    }
+    out.append("</svg>")
+    return out.joined(separator: "\n") + "\n"
+  }
+
+  /// The most elements of one instant in a lane.
+  static func stackHeight(_ lane: Lane) -> Int {
+    var counts: [Duration: Int] = [:]
+    for (time, kind) in lane.events {
+      if case .element = kind { counts[time, default: 0] += 1 }
+    }
+    return max(1, counts.values.max() ?? 1)
+  }
+
+  /// From times to x: whole pixels, with room between the closest distinct events of a lane.
+  struct Scale {
+    let left = MarblePicture.margin + MarblePicture.labelWidth
+    let pixelsPerSecond: Double
+    let width: Int
+    let end: Duration
+
+    init(lanes: [Lane], end: Duration) {
+      let span = max(end.inSecondsValue, 0.001)
+      var closest = span
+      for lane in lanes {
+        let times = Set(lane.events.map(\.time)).sorted()
+        for (earlier, later) in zip(times, times.dropFirst()) {
+          closest = min(closest, (later - earlier).inSecondsValue)
+        }
+      }
+      // 28 pixels between the closest events, at least 640 and at most 8,000 in all.
+      pixelsPerSecond = min(max(640 / span, 28 / closest), 8000 / span)
+      width = Int((span * pixelsPerSecond).rounded())
+      self.end = end
+    }
+
+    func x(_ time: Duration) -> Int {
+      left + Int((time.inSecondsValue * pixelsPerSecond).rounded())
+    }
+
+    /// Ruler steps of 1, 2 or 5 times a power of ten, at least 70 pixels apart.
+    var step: Duration {
+      var unit = Duration.milliseconds(1)
+      while true {
+        for factor in [1, 2, 5] where (unit * factor).inSecondsValue * pixelsPerSecond >= 70 {
+          return unit * factor
+        }
+        unit *= 10
+      }
+    }
+  }
+
+  private func ruler(_ scale: Scale, bottom: Int) -> [String] {
+    let y = Self.margin + 20
+    var out = [
+      "<g class=\"ruler\" stroke=\"#888888\">",
+      "<line x1=\"\(scale.x(.zero))\" y1=\"\(y)\" x2=\"\(scale.x(end))\" y2=\"\(y)\"/>",
+    ]
+    var time = Duration.zero
+    while time <= end {
+      let x = scale.x(time)
+      out.append("<line x1=\"\(x)\" y1=\"\(y - 5)\" x2=\"\(x)\" y2=\"\(y + 5)\"/>")
+      out.append("<line x1=\"\(x)\" y1=\"\(y + 5)\" x2=\"\(x)\" y2=\"\(bottom)\" stroke=\"#eeeeee\"/>")
+      out.append(
+        "<text x=\"\(x)\" y=\"\(y - 9)\" text-anchor=\"middle\" stroke=\"none\" fill=\"#555555\">"
+          + "\(Self.escaped(MarbleLanes.label(time)))</text>")
+      time += scale.step
+    }
+    out.append("</g>")
+    return out
+  }
+
+  private func draw(_ lane: Lane, top: Int, scale: Scale, rightEdge: Int) -> [String] {
+    let y = top + 24
+    let lifeY = top + 52
+    var out = ["<g class=\"lane\">"]
+    let shown = lane.label.count > 32 ? String(lane.label.prefix(31)) + "…" : lane.label
+    out.append(
+      "<text class=\"label\" x=\"\(Self.margin)\" y=\"\(y + 5)\"><title>\(Self.escaped(lane.label))</title>"
+        + "\(Self.escaped(shown))</text>")
+    out.append(
+      "<line x1=\"\(scale.x(.zero))\" y1=\"\(y)\" x2=\"\(scale.x(end))\" y2=\"\(y)\" stroke=\"#bbbbbb\"/>")
+    var stacked: [Duration: Int] = [:]
+    var start: Duration?
+    for (time, kind) in lane.events {
+      // An end at the instant of an element stands just after it, not over it.
+      let x = scale.x(time) + (Self.isEnd(kind) && stacked[time] != nil ? 20 : 0)
+      let stamp = time.stampText
+      switch kind {
+      case .start:
+        start = time
+      case .element(let value):
+        let level = stacked[time, default: 0]
+        stacked[time] = level + 1
+        out += Self.marble(value.printed, x: x, y: y - level * Self.stackStep, title: "\(stamp) \(value.printed)")
+      case .finished:
+        out.append(
+          "<g class=\"finished\"><title>\(stamp) finished</title><line x1=\"\(x)\" y1=\"\(y - 14)\" x2=\"\(x)\" "
+            + "y2=\"\(y + 14)\" stroke=\"#222222\" stroke-width=\"3\"/></g>")
+        out += lifetime(from: start, to: time, y: lifeY, text: "finished", scale: scale, rightEdge: rightEdge)
+      case .failed(let reason):
+        out.append(
+          "<g class=\"failed\" stroke=\"#b03a2e\" stroke-width=\"3\"><title>\(stamp) failed: \(Self.escaped(reason))"
+            + "</title><line x1=\"\(x - 8)\" y1=\"\(y - 8)\" x2=\"\(x + 8)\" y2=\"\(y + 8)\"/>"
+            + "<line x1=\"\(x - 8)\" y1=\"\(y + 8)\" x2=\"\(x + 8)\" y2=\"\(y - 8)\"/></g>")
+        out += lifetime(from: start, to: time, y: lifeY, text: "failed: \(reason)", scale: scale, rightEdge: rightEdge)
+      case .cancelled(let reason):
+        let said = reason.isEmpty ? "cancelled" : "cancelled (\(reason))"
+        out.append(
+          "<g class=\"cancelled\" stroke=\"#7d5a00\" stroke-width=\"2\" fill=\"none\"><title>\(stamp) "
+            + "\(Self.escaped(said))</title><circle cx=\"\(x)\" cy=\"\(y)\" r=\"8\"/>"
+            + "<line x1=\"\(x - 6)\" y1=\"\(y + 6)\" x2=\"\(x + 6)\" y2=\"\(y - 6)\"/></g>")
+        out += lifetime(from: start, to: time, y: lifeY, text: said, scale: scale, rightEdge: rightEdge)
+      }
+    }
+    out.append("</g>")
+    return out
+  }
+
+  private static func isEnd(_ kind: NodeEvent.Kind) -> Bool {
+    switch kind {
+    case .start, .element: false
+    case .finished, .failed, .cancelled: true
+    }
+  }
+
+  /// An element: a circle with the value (cut to three characters) inside.
+  private static func marble(_ value: String, x: Int, y: Int, title: String) -> [String] {
+    let inside = value.count > 3 ? String(value.prefix(2)) + "…" : value
+    return [
+      "<g class=\"marble\"><title>\(escaped(title))</title>"
+        + "<circle cx=\"\(x)\" cy=\"\(y)\" r=\"11\" fill=\"#dbe9f6\" stroke=\"#1f4e79\" stroke-width=\"1.5\"/>"
+        + "<text x=\"\(x)\" y=\"\(y + 4)\" text-anchor=\"middle\" font-size=\"11\">\(escaped(inside))</text></g>"
+    ]
+  }
+
+  /// A node's lifetime: a bar from its start to its end, and how it ended.
+  private func lifetime(
+    from start: Duration?, to end: Duration, y: Int, text: String, scale: Scale, rightEdge: Int
+  ) -> [String] {
+    let from = scale.x(start ?? .zero)
+    let to = max(scale.x(end), from + 2)
+    let nearEdge = to + 8 + 7 * text.count > rightEdge
+    let anchor = nearEdge ? "end\" x=\"\(to)\" y=\"\(y + 16)" : "start\" x=\"\(to + 8)\" y=\"\(y + 4)"
+    return [
+      "<g class=\"lifetime\"><title>\(start.map(\.stampText) ?? "+0.000s") to \(end.stampText): "
+        + "\(Self.escaped(text))</title>"
+        + "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y)\" stroke=\"#555555\" stroke-width=\"4\"/>"
+        + "<line x1=\"\(from)\" y1=\"\(y - 6)\" x2=\"\(from)\" y2=\"\(y + 6)\" stroke=\"#555555\" stroke-width=\"2\"/>"
+        + "<text text-anchor=\"\(anchor)\" font-size=\"11\" fill=\"#333333\">\(Self.escaped(text))</text></g>"
+    ]
+  }
+
+  /// Text as XML character data or an attribute value.
+  static func escaped(_ text: String) -> String {
+    var out = ""
+    for character in text {
+      switch character {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&apos;"
+      default:
+        // Control characters cannot stand in XML 1.0: written as diagnostics write them.
+        if character.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" }) {
+          out += DiagnosticFormatter.visible(String(character))
+        } else {
+          out.append(character)
+        }
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,53 @@
+import PipeRuntime
+
+/// `… to: "F.html"`: one self-contained page (no network: the SVG, the styles inline, no script)
+/// with the command, its picture, and the text diagram beside it for copying. Hovering over an
+/// element shows its time and value (the SVG's titles).
+enum PicturePage {
+  static func html(title: String, svg: String, text: [String]) -> String {
+    let escaped = MarblePicture.escaped
+    return """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      <title>pipesh: \(escaped(title))</title>
+      <style>
+      body { font-family: \(MarblePicture.fontFamily); margin: 24px; background: #ffffff; color: #111111; }
+      h1 { font-size: 16px; font-family: DejaVu Sans Mono, Menlo, Consolas, monospace; }
+      figure { margin: 0 0 16px 0; overflow-x: auto; }
+      pre { background: #f4f4f4; padding: 12px; overflow-x: auto; font-size: 13px; }
+      </style>
+      </head>
+      <body>
+      <h1>\(escaped(title))</h1>
+      <figure>
+      \(svg.trimmingSuffix("\n"))
+      </figure>
+      <pre>\(text.map(escaped).joined(separator: "\n"))</pre>
+      </body>
+      </html>
+
+      """
+  }
+}
+
+extension Shell {
+  /// Writes a picture to `file`: the SVG, or the page around it for a name ending `.html`; then
+  /// says where it went and its size. A file that cannot be written is an error (status 1).
+  func writePicture(_ file: String, command: String, svg: String, title: String, text: [String]) {
+    let page = file.lowercased().hasSuffix(".html") ? PicturePage.html(title: title, svg: svg, text: text) : svg
+    switch TextFile.write(page, to: file) {
+    case .success(let bytes):
+      console.line("\(command): wrote \(file) (\(bytes) bytes)")
+    case .failure(let failure):
+      commandFailed("\(command): \(failure); give a path in a directory you can write to")
+    }
+  }
+}
+
+extension String {
+  fileprivate func trimmingSuffix(_ suffix: String) -> String {
+    hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+  }
+}

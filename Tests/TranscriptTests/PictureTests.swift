@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// `draw … to: "F.svg"` and `to: "F.html"`: pictures that parse, say what `trace` says, escape
+/// their text, and fail clearly where they cannot be written.
+@Suite("pictures")
+struct PictureTests {
+  static let svgNamespace = "http://www.w3.org/2000/svg"
+
+  /// A fresh directory for one test's files.
+  static func directory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-pictures-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+  }
+
+  /// Draws `pipeline` to an SVG file and parses it.
+  static func drawn(
+    _ pipeline: String, status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> (
+    XMLDocument, String, Pipesh.Result
+  ) {
+    let directory = try directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("picture.svg")
+    let result = try Pipesh.run(["--virtual-time", "-c", "draw \(pipeline) to: \"\(file.path)\""])
+    #expect(result.status == status, "draw to a file: \(result.stderr)", sourceLocation: sourceLocation)
+    let text = try String(contentsOf: file, encoding: .utf8)
+    return (try XMLDocument(xmlString: text, options: []), text, result)
+  }
+
+  /// How many marbles each lane of a picture has, in order.
+  static func marblesPerLane(_ document: XMLDocument) throws -> [Int] {
+    try document.nodes(forXPath: "//*[local-name()='g'][@class='lane']").map { lane in
+      try lane.nodes(forXPath: "*[local-name()='g'][@class='marble']").count
+    }
+  }
+
+  /// Each lane's elements are `trace`'s: the same values at the same times, node by node.
+  @Test(arguments: [
+    "merge(marble \"a-b-c|\", marble \"-d--e|\") | throttle 2",
+    "marble \"ab-c--d|\" | debounce 1.5",
+    "zip(timer 1, marble \"a--b-c|\")",
+    "timer 0.3 | take 5 | map { $0 * 10 }",
+    "from 1 2 3 | flatMapLatest { timer 1 | take $0 }",
+  ])
+  func lanesShowWhatTraceSays(_ pipeline: String) throws {
+    let (document, _, written) = try Self.drawn(pipeline)
+    #expect(written.stdout.hasPrefix("draw: wrote "))
+    let root = try #require(document.rootElement())
+    #expect(root.name == "svg")
+    #expect(root.uri == Self.svgNamespace)
+
+    var fromPicture: [String: [String]] = [:]
+    for lane in try root.nodes(forXPath: "//*[local-name()='g'][@class='lane']") {
+      guard let lane = lane as? XMLElement else { continue }
+      let label =
+        try lane.nodes(forXPath: "*[local-name()='text'][@class='label']/*[local-name()='title']").first?
+        .stringValue ?? ""
+      let marbles = try lane.nodes(forXPath: "*[local-name()='g'][@class='marble']/*[local-name()='title']")
+      fromPicture[label, default: []] += marbles.compactMap(\.stringValue)
+    }
+
+    // trace: `+1.000s [1] LABEL  → VALUE`, the label padded to the longest one.
+    let traced = try Pipesh.run(["--virtual-time", "-c", "trace \(pipeline) | drain"])
+    #expect(traced.status == 0, "\(traced.stderr)")
+    var fromTrace: [String: [String]] = [:]
+    for line in traced.stdout.split(separator: "\n") where line.contains("  → ") {
+      let parts = line.components(separatedBy: "  → ")
+      let head = parts[0].split(separator: " ", maxSplits: 2)
+      guard head.count == 3 else { continue }
+      let label = head[2].trimmingCharacters(in: .whitespaces)
+      fromTrace[label, default: []].append("\(head[0]) \(parts[1])")
+    }
+    // The picture leaves out the implicit sink: compare the nodes it drew.
+    #expect(!fromPicture.isEmpty)
+    for (label, marbles) in fromPicture {
+      #expect(marbles == fromTrace[label] ?? [], "lane \(label)")
+    }
+  }
+
+  /// Values with markup characters, quotes and long texts are text in the picture, whole in the
+  /// title and cut inside the marble.
+  @Test func valuesAreEscapedText() throws {
+    let (document, text, _) = try Self.drawn("from \"<b>&\" \"say \\\"hi\\\"\" \"a long value indeed\"")
+    #expect(!text.contains("<b>&"))
+    let titles = try document.nodes(forXPath: "//*[local-name()='g'][@class='marble']/*[local-name()='title']")
+      .compactMap(\.stringValue)
+    #expect(titles == ["+0.000s <b>&", "+0.000s say \"hi\"", "+0.000s a long value indeed"])
+    let inside = try document.nodes(forXPath: "//*[local-name()='g'][@class='marble']/*[local-name()='text']")
+      .compactMap(\.stringValue)
+    #expect(inside == ["<b…", "sa…", "a …"])
+  }
+
+  /// The end of every node, with its reason, and its lifetime; the job failed (status 1).
+  @Test func endsAndLifetimesAreDrawn() throws {
+    let (document, _, _) = try Self.drawn("zip(timer 1, marble \"a-b|\") | map { 10 / ($0.0 - 1) }", status: 1)
+    func titles(_ kind: String) throws -> [String] {
+      try document.nodes(forXPath: "//*[local-name()='g'][@class='\(kind)']/*[local-name()='title']")
+        .compactMap(\.stringValue)
+    }
+    #expect(
+      try titles("cancelled") == [
+        "+3.000s cancelled (downstream cancelled)", "+3.000s cancelled (downstream cancelled)",
+        "+3.000s cancelled (downstream failed)",
+      ])
+    #expect(try titles("failed").contains { $0.contains("division by zero") })
+    #expect(try titles("lifetime").count == 4)
+  }
+
+  /// A page: the picture inline, the text diagram beside it, nothing from the network.
+  @Test func aPageHoldsThePictureAndTheText() throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("page.html")
+    let result = try Pipesh.run([
+      "--virtual-time", "-c", "draw marble \"a-b|\" | map { $0 + \"!\" } to: \"\(file.path)\"",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let page = try String(contentsOf: file, encoding: .utf8)
+    #expect(page.hasPrefix("<!DOCTYPE html>"))
+    #expect(page.contains("<svg xmlns=\"\(Self.svgNamespace)\""))
+    #expect(page.contains("<pre>"))
+    #expect(page.contains("&apos;a!&apos; -&apos;b!&apos; |"))
+    #expect(!page.replacingOccurrences(of: Self.svgNamespace, with: "").contains("http"))
+  }
+
+  /// A file that cannot be written is an error with status 1, and the script goes on.
+  @Test(arguments: ["/nonexistent/x.svg", "/dev/full"])
+  func anUnwritablePathIsAnError(_ path: String) throws {
+    let result = try Pipesh.run(["--virtual-time", "-c", "draw from 1 to: \"\(path)\"\nfrom \"after\""])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("error: draw: cannot write '\(path)': "))
+    #expect(result.stdout == "after\n")
+  }
+}
