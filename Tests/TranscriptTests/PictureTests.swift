@@ -137,4 +137,25 @@ struct PictureTests {
     #expect(result.stderr.hasPrefix("error: draw: cannot write '\(path)': "))
     #expect(result.stdout == "after\n")
   }
+
+  /// The pictures README shows (`Docs/pictures/NAME.svg`) are what their scripts
+  /// (`Docs/pictures/NAME.pipe`) draw now, byte for byte, in this build; `Scripts/pictures`
+  /// draws them again.
+  @Test func committedPicturesAreUpToDate() throws {
+    let pictures = ExportTests.root.appendingPathComponent("Docs/pictures")
+    let scripts = try FileManager.default.contentsOfDirectory(atPath: pictures.path).filter { $0.hasSuffix(".pipe") }
+    #expect(scripts.count >= 6)
+    for script in scripts.sorted() {
+      let directory = try Self.directory()
+      defer { try? FileManager.default.removeItem(at: directory) }
+      try FileManager.default.copyItem(
+        at: pictures.appendingPathComponent(script), to: directory.appendingPathComponent(script))
+      let result = try Pipesh.run(["--virtual-time", script], directory: directory)
+      #expect(result.status == 0, "\(script): \(result.stderr)")
+      let name = String(script.dropLast(".pipe".count)) + ".svg"
+      let drawn = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+      let committed = try String(contentsOf: pictures.appendingPathComponent(name), encoding: .utf8)
+      #expect(drawn == committed, "Docs/pictures/\(name) is not what \(script) draws: run Scripts/pictures")
+    }
+  }
 }

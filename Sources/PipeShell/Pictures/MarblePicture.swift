@@ -180,7 +180,7 @@ struct MarblePicture {
     return [
       "<g class=\"marble\"><title>\(escaped(title))</title>"
         + "<circle cx=\"\(x)\" cy=\"\(y)\" r=\"11\" fill=\"#dbe9f6\" stroke=\"#1f4e79\" stroke-width=\"1.5\"/>"
-        + "<text x=\"\(x)\" y=\"\(y + 4)\" text-anchor=\"middle\" font-size=\"11\">\(escaped(inside))</text></g>"
+        + "<text x=\"\(x)\" y=\"\(y + 4)\" text-anchor=\"middle\" font-size=\"10\">\(escaped(inside))</text></g>"
     ]
   }
 
