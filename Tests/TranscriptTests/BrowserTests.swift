@@ -18,6 +18,8 @@ struct BrowserTests {
   struct Measured: Decodable {
     /// Marbles per lane, as rendered.
     let lanes: [Int]
+    /// Rows of a lifetime chart.
+    let nodes: Int
     /// Rendered elements whose right edge lies beyond the picture's.
     let beyond: Int
     let width: Double
@@ -46,8 +48,9 @@ struct BrowserTests {
       if (element.getBoundingClientRect().right > box.right + 0.5) beyond++;
     }
     const lanes = [...svg.querySelectorAll('g.lane')].map(lane => lane.querySelectorAll('g.marble').length);
+    const nodes = svg.querySelectorAll('g.node').length;
     document.getElementById('measured').textContent =
-      JSON.stringify({ lanes, beyond, width: box.width, height: box.height });
+      JSON.stringify({ lanes, nodes, beyond, width: box.width, height: box.height });
     </script>
     """
 
@@ -111,5 +114,19 @@ struct BrowserTests {
     let size = try FileManager.default.attributesOfItem(atPath: shot.path)[.size] as? Int ?? 0
     let blankSize = try FileManager.default.attributesOfItem(atPath: blankShot.path)[.size] as? Int ?? 0
     #expect(size > 3 * blankSize, "the screenshot (\(size) bytes) looks like a blank page's (\(blankSize) bytes)")
+  }
+
+  /// A lifetime chart from `trace … to:`: every row rendered, no reason cut off at the right edge.
+  @Test func aLifetimeChartRendersWhole() throws {
+    let directory = try PictureTests.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("chart.svg")
+    let traced = try Pipesh.run(
+      ["--virtual-time", "-c", "trace zip(timer 1, marble \"a-b|\") | map { 10 / ($0.0 - 1) } to: \"\(file.path)\""])
+    #expect(traced.stdout.contains("trace: wrote "), "\(traced.stderr)")
+    let (measured, log) = try Self.measure(try String(contentsOf: file, encoding: .utf8), in: directory)
+    #expect(measured.nodes == 5)
+    #expect(measured.beyond == 0)
+    #expect(!log.contains("CONSOLE"), "the browser logged: \(log)")
   }
 }

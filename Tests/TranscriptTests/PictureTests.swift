@@ -144,18 +144,68 @@ struct PictureTests {
   @Test func committedPicturesAreUpToDate() throws {
     let pictures = ExportTests.root.appendingPathComponent("Docs/pictures")
     let scripts = try FileManager.default.contentsOfDirectory(atPath: pictures.path).filter { $0.hasSuffix(".pipe") }
-    #expect(scripts.count >= 6)
+    #expect(scripts.count >= 7)
     for script in scripts.sorted() {
       let directory = try Self.directory()
       defer { try? FileManager.default.removeItem(at: directory) }
       try FileManager.default.copyItem(
         at: pictures.appendingPathComponent(script), to: directory.appendingPathComponent(script))
       let result = try Pipesh.run(["--virtual-time", script], directory: directory)
-      #expect(result.status == 0, "\(script): \(result.stderr)")
+      // A script may draw a job that fails (status 1); it must check and write its picture.
+      #expect(result.status == 0 || result.status == 1, "\(script): \(result.stderr)")
       let name = String(script.dropLast(".pipe".count)) + ".svg"
       let drawn = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
       let committed = try String(contentsOf: pictures.appendingPathComponent(name), encoding: .utf8)
       #expect(drawn == committed, "Docs/pictures/\(name) is not what \(script) draws: run Scripts/pictures")
+    }
+  }
+
+  /// `trace … to:`: a row per node with how it ended and a tick per element, as `trace` prints them.
+  @Test(arguments: [
+    "zip(timer 1, marble \"a-b|\") | map { 10 / ($0.0 - 1) }",
+    "from 1 2 3 | flatMapLatest { timer 1 | take $0 }",
+    "merge(marble \"a-b|\", timer 1 | take 2 | map { \"t\" })",
+  ])
+  func traceChartsSayWhatTraceSays(_ pipeline: String) throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("chart.svg")
+    let charted = try Pipesh.run(["--virtual-time", "-c", "trace \(pipeline) to: \"\(file.path)\""])
+    #expect(charted.stderr.isEmpty || charted.status == 1, "\(charted.stderr)")
+    #expect(charted.stdout.contains("trace: wrote "))
+    let document = try XMLDocument(xmlString: try String(contentsOf: file, encoding: .utf8), options: [])
+    #expect(document.rootElement()?.uri == Self.svgNamespace)
+
+    var fromChart: [String: (ends: [String], elements: Int)] = [:]
+    for row in try document.nodes(forXPath: "//*[local-name()='g'][@class='node']") {
+      let label =
+        try row.nodes(forXPath: "*[local-name()='text'][@class='label']/*[local-name()='title']").first?
+        .stringValue ?? ""
+      let reason = try row.nodes(forXPath: "*[local-name()='text'][@class='reason']").first?.stringValue ?? ""
+      let elements = try row.nodes(forXPath: "*[local-name()='g'][@class='element']").count
+      fromChart[label, default: ([], 0)].ends.append(reason)
+      fromChart[label, default: ([], 0)].elements += elements
+    }
+
+    // Wide enough that trace does not shorten a label.
+    let traced = try Pipesh.run(["--virtual-time", "-c", "trace \(pipeline)"], environment: ["COLUMNS": "300"])
+    var fromTrace: [String: (ends: [String], elements: Int)] = [:]
+    for line in traced.stdout.split(separator: "\n") where line.hasPrefix("+") {
+      let head = line.split(separator: " ", maxSplits: 2)
+      guard head.count == 3, let gap = head[2].range(of: "  ") else { continue }
+      let label = head[2][..<gap.lowerBound].trimmingCharacters(in: .whitespaces)
+      let what = head[2][gap.upperBound...].trimmingCharacters(in: .whitespaces)
+      if what.hasPrefix("→ ") {
+        fromTrace[label, default: ([], 0)].elements += 1
+      } else if what != "start" {
+        fromTrace[label, default: ([], 0)].ends.append(what)
+      }
+    }
+    #expect(!fromChart.isEmpty)
+    #expect(Set(fromChart.keys) == Set(fromTrace.keys))
+    for (label, chart) in fromChart {
+      #expect(chart.ends.sorted() == (fromTrace[label]?.ends ?? []).sorted(), "row \(label)")
+      #expect(chart.elements == fromTrace[label]?.elements, "row \(label)")
     }
   }
 }

@@ -44,7 +44,7 @@ struct MarblePicture {
         + "viewBox=\"0 0 \(width) \(height)\" font-family=\"\(Self.fontFamily)\" font-size=\"13\">",
       "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>",
     ]
-    out += ruler(scale, bottom: height - Self.margin)
+    out += Self.ruler(scale, end: end, bottom: height - Self.margin)
     for (index, lane) in lanes.enumerated() {
       let top = tops[index] + (stacks[index] - 1) * Self.stackStep
       out += draw(lane, top: top, scale: scale, rightEdge: width - Self.margin)
@@ -100,7 +100,8 @@ struct MarblePicture {
     }
   }
 
-  private func ruler(_ scale: Scale, bottom: Int) -> [String] {
+  /// The time axis along the top, with its labels and a faint line down the picture at each step.
+  static func ruler(_ scale: Scale, end: Duration, bottom: Int) -> [String] {
     let y = Self.margin + 20
     var out = [
       "<g class=\"ruler\" stroke=\"#888888\">",
@@ -113,7 +114,7 @@ struct MarblePicture {
       out.append("<line x1=\"\(x)\" y1=\"\(y + 5)\" x2=\"\(x)\" y2=\"\(bottom)\" stroke=\"#eeeeee\"/>")
       out.append(
         "<text x=\"\(x)\" y=\"\(y - 9)\" text-anchor=\"middle\" stroke=\"none\" fill=\"#555555\">"
-          + "\(Self.escaped(MarbleLanes.label(time)))</text>")
+          + "\(escaped(MarbleLanes.label(time)))</text>")
       time += scale.step
     }
     out.append("</g>")
