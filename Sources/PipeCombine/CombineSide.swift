@@ -24,6 +24,8 @@ public enum CombineSide {
     /// The Combine publisher or operator, as `compare` names it.
     public let counterpart: String
     public let outcome: Outcome
+    /// What it published, at the scheduler's exact times (for `compare … to:`).
+    public let events: [(time: Duration, event: MarbleDiagram.Event)]
   }
 
   /// The rows, and whether the run was stopped at the widest diagram or the most events.
@@ -218,6 +220,7 @@ public enum CombineSide {
     let counterpart: String
     let outcome: Row.Outcome?
     private var recorder: DiagramRecorder
+    private var events: [(time: Duration, event: MarbleDiagram.Event)] = []
 
     init(_ stage: CheckedStage, tick: Duration, counterpart: String, outcome: Row.Outcome? = nil) {
       self.stage = stage
@@ -227,13 +230,13 @@ public enum CombineSide {
     }
 
     func add(_ time: Duration, _ event: MarbleDiagram.Event) {
-      recorder.add(time, event)
+      if recorder.add(time, event) { events.append((time, event)) }
     }
 
     func row() -> Row {
       Row(
         text: stage.text, isSink: stage.role == .sink, counterpart: counterpart,
-        outcome: outcome ?? .drawn(recorder.line))
+        outcome: outcome ?? .drawn(recorder.line), events: events)
     }
   }
 }

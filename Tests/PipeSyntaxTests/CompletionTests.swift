@@ -28,6 +28,7 @@ struct CompletionTests {
     #expect(candidates("draw timer 1 | take 3 ").contains("until:"))
     #expect(candidates("draw timer 1 | take 3 ").contains("to:"))
     #expect(candidates("trace timer 1 | take 3 ").contains("to:"))
+    #expect(candidates("compare timer 1 | take 3 ").contains("to:"))
     #expect(candidates("compare marble \"ab|\" | debounce 1 ").contains("until:"))
     #expect(!candidates("draw timer 1 | take 3 tick: 2 ").contains("tick:"))
     // Inside parentheses an option belongs to what is inside: not draw's.

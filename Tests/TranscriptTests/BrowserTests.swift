@@ -129,4 +129,19 @@ struct BrowserTests {
     #expect(measured.beyond == 0)
     #expect(!log.contains("CONSOLE"), "the browser logged: \(log)")
   }
+
+  /// A comparison from `compare … to:`: every lane's marbles rendered, nothing cut off.
+  @Test func aComparisonRendersWhole() throws {
+    let directory = try PictureTests.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("compare.svg")
+    let compared = try Pipesh.run(["-c", "compare zip(marble \"ab|\", marble \"c---d-e|\") to: \"\(file.path)\""])
+    #expect(compared.stdout.contains("compare: wrote "), "\(compared.stderr)")
+    let svg = try String(contentsOf: file, encoding: .utf8)
+    let (measured, log) = try Self.measure(svg, in: directory)
+    #expect(measured.lanes == (try PictureTests.marblesPerLane(try XMLDocument(xmlString: svg, options: []))))
+    #expect(measured.lanes.count == 6)
+    #expect(measured.beyond == 0)
+    #expect(!log.contains("CONSOLE"), "the browser logged: \(log)")
+  }
 }

@@ -208,4 +208,34 @@ struct PictureTests {
       #expect(chart.elements == fromTrace[label]?.elements, "row \(label)")
     }
   }
+
+  /// `compare … to:`: each stage's AA lane over its Combine lane, on one axis, a differing pair on a
+  /// tinted band; the times are those `Examples/combine-throttle.pipe` explains.
+  @Test func aComparisonPutsTheTwoSidesOnOneAxis() throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("compare.svg")
+    let result = try Pipesh.run(["-c", "compare marble \"a-b-c--d|\" | throttle 3 to: \"\(file.path)\""])
+    #expect(result.status == 0, "\(result.stderr)")
+    let document = try XMLDocument(xmlString: try String(contentsOf: file, encoding: .utf8), options: [])
+    var lanes: [(side: String, marbles: [String])] = []
+    for lane in try document.nodes(forXPath: "//*[local-name()='g'][@class='lane']") {
+      let side =
+        try lane.nodes(forXPath: "*[local-name()='text'][@class='side']/*[local-name()='title']").first?
+        .stringValue ?? ""
+      let marbles = try lane.nodes(forXPath: "*[local-name()='g'][@class='marble']/*[local-name()='title']")
+        .compactMap(\.stringValue)
+      lanes.append((side, marbles))
+    }
+    #expect(
+      lanes.map(\.side) == [
+        "AsyncAlgorithms", "Combine: PassthroughSubject + sends scheduled per step", "AsyncAlgorithms",
+        "Combine: throttle(for:scheduler:latest:)",
+      ])
+    try #require(lanes.count == 4)
+    #expect(lanes[2].marbles == ["+1.000s a", "+5.000s c", "+8.000s d"])
+    #expect(lanes[3].marbles == ["+1.000s a", "+4.000s b", "+7.000s c", "+10.000s d"])
+    // The throttle pair differs: both its lanes are on the band; the source pair is not.
+    #expect(try document.nodes(forXPath: "//*[local-name()='rect'][@class='differs']").count == 2)
+  }
 }

@@ -7,12 +7,12 @@ extension Commands {
   /// `compare PIPELINE`: `draw`, with each stage's Combine counterpart drawn beside it.
   enum Compare {
     static let entry = Command.pipeline(
-      "compare", usage: "compare PIPELINE [tick: D] [until: D]",
+      "compare", usage: "compare PIPELINE [tick: D] [until: D] [to: \"F.svg\"|\"F.html\"]",
       summary:
-        "draws a pipeline's stages (as draw does) beside their Combine counterparts (OpenCombine, virtual scheduler); ≠ marks rows that differ, ≈ rows that differ only in the order of events at one instant (a tie)",
-      options: ["tick", "until"]
+        "draws a pipeline's stages (as draw does) beside their Combine counterparts (OpenCombine, virtual scheduler); ≠ marks rows that differ, ≈ rows that differ only in the order of events at one instant (a tie); to: writes the two lanes of each stage on one time axis as an SVG picture or a web page instead",
+      options: ["tick", "until", CommandOptions.fileLabel]
     ) { shell, pipeline, options in
-      await shell.compare(pipeline, tick: options["tick"], until: options["until"])
+      await shell.compare(pipeline, tick: options["tick"], until: options["until"], to: options.file)
     }.example("compare marble \"ab-c|\" | debounce 2")
   }
 }
@@ -22,7 +22,9 @@ extension Shell {
   /// own from the same start, one table. A row that differs is run again on the Combine side with
   /// the actions of one instant (in the column where it first differs) in reversed order: if the
   /// row then agrees, the difference is a tie (`≈`), not Combine behaving differently (`≠`).
-  func compare(_ pipeline: CheckedPipeline, tick chosen: Duration? = nil, until: Duration? = nil) async {
+  func compare(
+    _ pipeline: CheckedPipeline, tick chosen: Duration? = nil, until: Duration? = nil, to file: String? = nil
+  ) async {
     let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
     let drawn = await drawnRun(pipeline, horizon: horizon, refining: chosen == nil)
     let tick = drawn.tick
@@ -49,6 +51,18 @@ extension Shell {
       aa: drawn.rows, combine: rows(combine), tick: tick, timed: timed,
       reruns: Dictionary(reruns, uniquingKeysWith: { first, _ in first }))
     let width = Format.screenWidth
+    if let file {
+      let lanes = ComparisonPicture.lanes(table, aa: drawn.lanes, combine: rows(combine))
+      let latest = lanes.flatMap { $0.events.map(\.time) }.max() ?? .zero
+      let picture = MarblePicture(lanes: lanes, end: max(drawn.end, latest))
+      writePicture(
+        file, command: "compare", svg: picture.svg, title: "compare " + pipeline.text,
+        text: table.lines(width: 100_000, tick: tick).lines)
+      if let stop = drawn.stop ?? (combine.stopped ? .horizon : nil) {
+        note(stop.message("compare", horizon), width: width)
+      }
+      return
+    }
     let (lines, cut) = table.lines(width: width, tick: tick)
     for line in lines { console.line(line) }
     if tick != horizon.tick { note(Self.finerNote("compare", tick, horizon.tick), width: width) }
@@ -88,6 +102,9 @@ struct ComparisonTable {
     let combine: String
     let combineIsLine: Bool
     let counterpart: String
+    /// The AA row's and the Combine row's places in what the table was made of.
+    var aaIndex: Int?
+    var combineIndex: Int?
   }
 
   private(set) var rows: [Row] = []
@@ -113,7 +130,8 @@ struct ComparisonTable {
     var next = 0
     for (index, (text, line)) in aa.enumerated() {
       guard let match = combine[next...].firstIndex(where: { $0.text == text }) else {
-        rows.append(Row(mark: "", stage: text, aa: line, combine: "", combineIsLine: true, counterpart: ""))
+        rows.append(
+          Row(mark: "", stage: text, aa: line, combine: "", combineIsLine: true, counterpart: "", aaIndex: index))
         continue
       }
       for unpaired in next..<match { add(combine[unpaired], index: unpaired, aa: nil) }
@@ -124,6 +142,13 @@ struct ComparisonTable {
   }
 
   private mutating func add(_ row: CombineSide.Row, index: Int, aa: (index: Int, line: String)?) {
+    let before = rows.count
+    defer {
+      for added in before..<rows.count {
+        rows[added].aaIndex = aa?.index
+        rows[added].combineIndex = index
+      }
+    }
     if row.counterpart.contains("†") { usesOwn = true }
     let counterpart = row.counterpart
     switch row.outcome {

@@ -17,6 +17,12 @@ struct MarblePicture {
   struct Lane {
     let label: String
     let events: [(time: Duration, kind: NodeEvent.Kind)]
+    /// A second, smaller line under the label (`compare`: which side, and the counterpart).
+    var side: String?
+    /// `compare`'s mark before the label: `≠` or `≈`.
+    var mark = ""
+    /// Drawn on a tinted band (`compare`: a row that differs).
+    var highlighted = false
   }
 
   let lanes: [Lane]
@@ -125,10 +131,22 @@ struct MarblePicture {
     let y = top + 24
     let lifeY = top + 52
     var out = ["<g class=\"lane\">"]
-    let shown = lane.label.count > 32 ? String(lane.label.prefix(31)) + "…" : lane.label
+    if lane.highlighted {
+      out.append(
+        "<rect class=\"differs\" x=\"\(Self.margin - 6)\" y=\"\(top)\" width=\"\(rightEdge - Self.margin + 6)\" "
+          + "height=\"\(Self.laneHeight - 4)\" fill=\"#fff3c4\"/>")
+    }
+    let label = (lane.mark.isEmpty ? "" : lane.mark + " ") + lane.label
+    let shown = label.count > 32 ? String(label.prefix(31)) + "…" : label
     out.append(
       "<text class=\"label\" x=\"\(Self.margin)\" y=\"\(y + 5)\"><title>\(Self.escaped(lane.label))</title>"
         + "\(Self.escaped(shown))</text>")
+    if let side = lane.side {
+      let cut = side.count > 38 ? String(side.prefix(37)) + "…" : side
+      out.append(
+        "<text class=\"side\" x=\"\(Self.margin)\" y=\"\(y + 21)\" font-size=\"11\" fill=\"#555555\">"
+          + "<title>\(Self.escaped(side))</title>\(Self.escaped(cut))</text>")
+    }
     out.append(
       "<line x1=\"\(scale.x(.zero))\" y1=\"\(y)\" x2=\"\(scale.x(end))\" y2=\"\(y)\" stroke=\"#bbbbbb\"/>")
     var stacked: [Duration: Int] = [:]
