@@ -30,10 +30,14 @@ public enum Launcher {
     public var stats: Bool
     /// Print the Swift program instead of running.
     public var emitSwift: Bool
+    /// Print one web page of the run: its output, and its pictures (`--html`).
+    public var html: Bool
 
     public init(
-      file: String?, command: String?, checkFile: String?, virtualTime: Bool, stats: Bool, emitSwift: Bool = false
+      file: String?, command: String?, checkFile: String?, virtualTime: Bool, stats: Bool, emitSwift: Bool = false,
+      html: Bool = false
     ) {
+      self.html = html
       self.file = file
       self.command = command
       self.checkFile = checkFile
@@ -85,12 +89,21 @@ public enum Launcher {
     }
     if options.emitSwift { return Shell.emitSwift(source, console: console) }
     let shell = Shell(console: console, interactive: false, virtualTime: options.virtualTime)
+    if options.html {
+      let report = Report(title: source.name ?? "pipesh")
+      shell.report = report
+      console.setLineWriter { text, stream in report.addLine(text, error: stream == .error) }
+    }
     let signal = InterruptSignal { shell.interrupt() }
     let termination = TerminationSignals(flushing: console)
     let status = await shell.runScript(source)
     shell.close()
     withExtendedLifetime((signal, termination)) {}
     if options.stats { printStats(shell) }
+    if let report = shell.report {
+      console.setLineWriter(nil)
+      Console.writeNow(report.html)
+    }
     console.flush()
     return status
   }

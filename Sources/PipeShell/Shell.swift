@@ -31,6 +31,8 @@ public final class Shell: @unchecked Sendable {
   let driverBox = Locked<VirtualDriver?>(nil)
   /// Lines said in this session, for `history`; the line editor keeps its own.
   public var historyProvider: (@Sendable () -> [String])?
+  /// `pipesh --html`: the page the script's output and pictures go to.
+  public var report: Report?
   /// Set by `quit`/`exit`.
   public private(set) var quitRequested = false
 

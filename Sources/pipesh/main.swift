@@ -33,6 +33,12 @@ struct Pipesh: AsyncParsableCommand {
   @Flag(help: "Print the Swift program (main.swift over swift-async-algorithms) that does what FILE or TEXT does.")
   var emitSwift = false
 
+  @Flag(
+    help:
+      "Run FILE or TEXT and print one self-contained web page of the run: its output, with every draw, trace and compare as a picture."
+  )
+  var html = false
+
   @Flag(help: "Run every pipeline on the virtual clock.")
   var virtualTime = false
 
@@ -46,13 +52,17 @@ struct Pipesh: AsyncParsableCommand {
     let modes = [file != nil, command != nil, checkFile != nil].filter { $0 }.count
     if modes > 1 { throw ValidationError("give one of FILE, -c TEXT and --check FILE") }
     if emitSwift && checkFile != nil { throw ValidationError("--emit-swift takes FILE or -c TEXT, not --check") }
+    if html && (file == nil && command == nil || emitSwift) {
+      throw ValidationError("--html runs FILE or -c TEXT (not with --check or --emit-swift)")
+    }
   }
 
   func run() async throws {
-    if noColor { Launcher.turnColourOff() }
+    // A page has no terminal colours.
+    if noColor || html { Launcher.turnColourOff() }
     let options = Launcher.Options(
       file: file, command: command, checkFile: checkFile, virtualTime: virtualTime, stats: stats,
-      emitSwift: emitSwift)
+      emitSwift: emitSwift, html: html)
     let status = await Launcher.run(options)
     Glibc.exit(status)
   }

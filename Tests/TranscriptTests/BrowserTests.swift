@@ -144,4 +144,18 @@ struct BrowserTests {
     #expect(measured.beyond == 0)
     #expect(!log.contains("CONSOLE"), "the browser logged: \(log)")
   }
+
+  /// The `--html` report in the browser: its three pictures rendered, nothing logged.
+  @Test func theReportRenders() throws {
+    let directory = try PictureTests.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try PictureTests.reportScript.write(
+      to: directory.appendingPathComponent("report.pipe"), atomically: true, encoding: .utf8)
+    let result = try Pipesh.run(["--virtual-time", "--html", "report.pipe"], directory: directory)
+    let page = directory.appendingPathComponent("report.html")
+    try result.stdout.write(to: page, atomically: true, encoding: .utf8)
+    let (dom, log) = try Self.open(page)
+    #expect(dom.components(separatedBy: "<svg ").count == 4)
+    #expect(!log.contains("CONSOLE"), "the browser logged: \(log)")
+  }
 }

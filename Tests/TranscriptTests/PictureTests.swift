@@ -238,4 +238,42 @@ struct PictureTests {
     // The throttle pair differs: both its lanes are on the band; the source pair is not.
     #expect(try document.nodes(forXPath: "//*[local-name()='rect'][@class='differs']").count == 2)
   }
+
+  static let reportScript = """
+    from "hello <world>" | print
+    draw marble "ab-c---d|" | debounce 1.5
+    from "between" | print
+    compare marble "a-b-c--d|" | throttle 3
+    trace zip(timer 1, marble "a-b|") | map { 10 / ($0.0 - 1) }
+    from "after" | print
+
+    """
+
+  /// `pipesh --html FILE`: one page of the run, its output and its pictures in the order they came.
+  @Test func anHTMLReportHoldsTheRunInOrder() throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try Self.reportScript.write(to: directory.appendingPathComponent("report.pipe"), atomically: true, encoding: .utf8)
+    let result = try Pipesh.run(["--virtual-time", "--html", "report.pipe"], directory: directory)
+    // The traced job fails: status 1, as without --html; its error is in the page, in red.
+    #expect(result.status == 1)
+    #expect(result.stderr.isEmpty)
+    let page = result.stdout
+    #expect(page.hasPrefix("<!DOCTYPE html>"))
+    #expect(page.components(separatedBy: "<svg xmlns=").count == 4)
+    let order = [
+      "hello &lt;world&gt;", "<h2>draw marble", "between", "<h2>compare marble", "-10",
+      "<span class=\"error\">error: [5] map { 10 / ($0.0 - 1) }: division by zero</span>", "<h2>trace zip", "after",
+    ]
+    let places = order.map { page.range(of: $0)?.lowerBound }
+    #expect(places.allSatisfy { $0 != nil }, "\(zip(order, places).filter { $0.1 == nil }.map(\.0))")
+    let found = places.compactMap { $0 }
+    #expect(found == found.sorted())
+  }
+
+  @Test func anHTMLReportNeedsAScript() throws {
+    let result = try Pipesh.run(["--html"], stdin: "")
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("--html runs FILE or -c TEXT"))
+  }
 }

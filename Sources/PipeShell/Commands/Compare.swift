@@ -51,7 +51,7 @@ extension Shell {
       aa: drawn.rows, combine: rows(combine), tick: tick, timed: timed,
       reruns: Dictionary(reruns, uniquingKeysWith: { first, _ in first }))
     let width = Format.screenWidth
-    if let file {
+    if file != nil || report != nil {
       let lanes = ComparisonPicture.lanes(table, aa: drawn.lanes, combine: rows(combine))
       let latest = lanes.flatMap { $0.events.map(\.time) }.max() ?? .zero
       let picture = MarblePicture(lanes: lanes, end: max(drawn.end, latest))

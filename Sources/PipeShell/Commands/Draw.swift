@@ -26,7 +26,7 @@ extension Shell {
     let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
     let drawn = await drawnRun(pipeline, horizon: horizon, refining: chosen == nil)
     let width = Format.screenWidth
-    if let file {
+    if file != nil || report != nil {
       let picture = MarblePicture(lanes: drawn.lanes, end: drawn.end)
       let text = Self.drawing(drawn.rows, tick: drawn.tick, width: 100_000).lines
       writePicture(

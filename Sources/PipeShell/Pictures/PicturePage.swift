@@ -6,6 +6,19 @@ import PipeRuntime
 enum PicturePage {
   static func html(title: String, svg: String, text: [String]) -> String {
     let escaped = MarblePicture.escaped
+    return document(
+      title: title,
+      body: """
+        <figure>
+        \(svg.trimmingSuffix("\n"))
+        </figure>
+        <pre>\(text.map(escaped).joined(separator: "\n"))</pre>
+        """)
+  }
+
+  /// A page with `title` as its heading and `body` after it, the styles inline.
+  static func document(title: String, body: String) -> String {
+    let escaped = MarblePicture.escaped
     return """
       <!DOCTYPE html>
       <html lang="en">
@@ -14,17 +27,15 @@ enum PicturePage {
       <title>pipesh: \(escaped(title))</title>
       <style>
       body { font-family: \(MarblePicture.fontFamily); margin: 24px; background: #ffffff; color: #111111; }
-      h1 { font-size: 16px; font-family: DejaVu Sans Mono, Menlo, Consolas, monospace; }
+      h1, h2 { font-size: 16px; font-family: DejaVu Sans Mono, Menlo, Consolas, monospace; }
       figure { margin: 0 0 16px 0; overflow-x: auto; }
       pre { background: #f4f4f4; padding: 12px; overflow-x: auto; font-size: 13px; }
+      .error { color: #b03a2e; }
       </style>
       </head>
       <body>
       <h1>\(escaped(title))</h1>
-      <figure>
-      \(svg.trimmingSuffix("\n"))
-      </figure>
-      <pre>\(text.map(escaped).joined(separator: "\n"))</pre>
+      \(body)
       </body>
       </html>
 
@@ -35,7 +46,12 @@ enum PicturePage {
 extension Shell {
   /// Writes a picture to `file`: the SVG, or the page around it for a name ending `.html`; then
   /// says where it went and its size. A file that cannot be written is an error (status 1).
-  func writePicture(_ file: String, command: String, svg: String, title: String, text: [String]) {
+  /// Without a file, the picture goes to the `--html` report.
+  func writePicture(_ file: String?, command: String, svg: String, title: String, text: [String]) {
+    guard let file else {
+      report?.addPicture(title: title, svg: svg, text: text)
+      return
+    }
     let page = file.lowercased().hasSuffix(".html") ? PicturePage.html(title: title, svg: svg, text: text) : svg
     switch TextFile.write(page, to: file) {
     case .success(let bytes):
@@ -47,7 +63,7 @@ extension Shell {
 }
 
 extension String {
-  fileprivate func trimmingSuffix(_ suffix: String) -> String {
+  func trimmingSuffix(_ suffix: String) -> String {
     hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
   }
 }

@@ -1,0 +1,55 @@
+import Locking
+import PipeRuntime
+
+/// `pipesh --html FILE.pipe`: the script's run as one self-contained page, like a notebook: what it
+/// printed (errors in red), and every `draw`, `trace` and `compare` as a picture with its text
+/// below, in the order they came.
+public final class Report: Sendable {
+  private enum Part {
+    case line(String, error: Bool)
+    case picture(title: String, svg: String, text: [String])
+  }
+
+  private let parts = Locked<[Part]>([])
+  private let title: String
+
+  public init(title: String) {
+    self.title = title
+  }
+
+  /// A line the script printed.
+  public func addLine(_ text: String, error: Bool) {
+    parts.withLock { $0.append(.line(text, error: error)) }
+  }
+
+  func addPicture(title: String, svg: String, text: [String]) {
+    parts.withLock { $0.append(.picture(title: title, svg: svg, text: text)) }
+  }
+
+  /// The page.
+  public var html: String {
+    let escaped = MarblePicture.escaped
+    var body: [String] = []
+    var run: [String] = []
+    func endRun() {
+      guard !run.isEmpty else { return }
+      body.append("<pre class=\"output\">" + run.joined(separator: "\n") + "</pre>")
+      run = []
+    }
+    for part in parts.withLock({ $0 }) {
+      switch part {
+      case .line(let text, let error):
+        run.append(error ? "<span class=\"error\">\(escaped(text))</span>" : escaped(text))
+      case .picture(let title, let svg, let text):
+        endRun()
+        body.append("<section>")
+        body.append("<h2>\(escaped(title))</h2>")
+        body.append("<figure>\n" + svg.trimmingSuffix("\n") + "\n</figure>")
+        body.append("<pre class=\"text\">\(text.map(escaped).joined(separator: "\n"))</pre>")
+        body.append("</section>")
+      }
+    }
+    endRun()
+    return PicturePage.document(title: title, body: body.joined(separator: "\n"))
+  }
+}
