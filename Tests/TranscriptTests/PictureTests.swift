@@ -276,4 +276,25 @@ struct PictureTests {
     #expect(result.status == 2)
     #expect(result.stderr.contains("--html runs FILE or -c TEXT"))
   }
+
+  /// The pipelines a `flatMapLatest` built are lanes under it, indented.
+  @Test func aFlatMapsPipelinesAreNestedUnderIt() throws {
+    let (document, _, _) = try Self.drawn("from 1 2 | flatMapLatest { timer 1 | take $0 }")
+    let labels = try document.nodes(
+      forXPath: "//*[local-name()='g'][@class='lane']/*[local-name()='text'][@class='label']"
+    )
+    .compactMap { $0 as? XMLElement }
+    let placed = try labels.map { label in
+      (
+        try label.nodes(forXPath: "*[local-name()='title']").first?.stringValue ?? "",
+        try label.nodes(forXPath: "@x").first?.stringValue ?? ""
+      )
+    }
+    #expect(
+      placed.map(\.0) == [
+        "from 1 2", "flatMapLatest { timer 1 | take $0 }", "timer 1 ($0 = 1)", "take $0 ($0 = 1)", "timer 1 ($0 = 2)",
+        "take $0 ($0 = 2)",
+      ])
+    #expect(placed.map(\.1) == ["20", "20", "34", "34", "34", "34"])
+  }
 }

@@ -27,7 +27,7 @@ extension Shell {
     let drawn = await drawnRun(pipeline, horizon: horizon, refining: chosen == nil)
     let width = Format.screenWidth
     if file != nil || report != nil {
-      let picture = MarblePicture(lanes: drawn.lanes, end: drawn.end)
+      let picture = MarblePicture(lanes: drawn.pictureLanes, end: drawn.end)
       let text = Self.drawing(drawn.rows, tick: drawn.tick, width: 100_000).lines
       writePicture(
         file, command: "draw", svg: picture.svg, title: "draw " + pipeline.text, text: text)
@@ -108,8 +108,10 @@ extension Shell {
     let tick: Duration
     /// Why the run was stopped before the pipeline ended, if it was.
     let stop: Stop?
-    /// Every node's events at their exact times, for a picture.
+    /// Every node's events at their exact times, in `rows`' order (`compare` pairs them by it).
     let lanes: [MarblePicture.Lane]
+    /// The same lanes in `draw`'s picture's order: a flatMap's pipelines under it, indented.
+    let pictureLanes: [MarblePicture.Lane]
     /// How far the run went.
     let end: Duration
   }
@@ -156,10 +158,20 @@ extension Shell {
     let nodes = Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }
     let tick = refining ? observer.finestTick(horizon.tick) : horizon.tick
     let lanes = nodes.map { MarblePicture.Lane(label: $0.text, events: observer.events(for: $0)) }
+    // The picture's order: a combinator's inputs before it, as in text, and the pipelines a
+    // flatMap built under it, indented, each lane as long as that pipeline lived.
+    func pictureLanes(_ nodes: [Node], depth: Int, short: Bool) -> [MarblePicture.Lane] {
+      nodes.filter { !(implicitSink && $0.isSink) }.flatMap { node in
+        node.inputs.flatMap { pictureLanes($0, depth: depth, short: short) }
+          + [MarblePicture.Lane(label: node.text, events: observer.events(for: node), depth: depth, short: short)]
+          + (node.children?.all ?? []).flatMap { pictureLanes($0, depth: depth + 1, short: true) }
+      }
+    }
     let stop: Stop? = observer.overflowed ? .events : stopped.withLock { $0 } ? .horizon : nil
     let lastEvent = lanes.flatMap { $0.events.map(\.time) }.max() ?? .zero
     return DrawnRun(
       rows: nodes.map { ($0.text, observer.line(for: $0, tick: tick)) }, tick: tick, stop: stop, lanes: lanes,
+      pictureLanes: pictureLanes(job.nodes, depth: 0, short: false),
       end: stop == .horizon ? horizon.end : max(lastEvent, tick))
   }
 }

@@ -23,6 +23,11 @@ struct MarblePicture {
     var mark = ""
     /// Drawn on a tinted band (`compare`: a row that differs).
     var highlighted = false
+    /// How far in the label stands: a pipeline a `flatMap` built, under it.
+    var depth = 0
+    /// Whether the lane's line runs only while the node lived (a `flatMap`'s pipeline), not across
+    /// the whole axis.
+    var short = false
   }
 
   let lanes: [Lane]
@@ -137,9 +142,10 @@ struct MarblePicture {
           + "height=\"\(Self.laneHeight - 4)\" fill=\"#fff3c4\"/>")
     }
     let label = (lane.mark.isEmpty ? "" : lane.mark + " ") + lane.label
-    let shown = label.count > 32 ? String(label.prefix(31)) + "…" : label
+    let room = 32 - 2 * lane.depth
+    let shown = label.count > room ? String(label.prefix(room - 1)) + "…" : label
     out.append(
-      "<text class=\"label\" x=\"\(Self.margin)\" y=\"\(y + 5)\"><title>\(Self.escaped(lane.label))</title>"
+      "<text class=\"label\" x=\"\(Self.margin + 14 * lane.depth)\" y=\"\(y + 5)\"><title>\(Self.escaped(lane.label))</title>"
         + "\(Self.escaped(shown))</text>")
     if let side = lane.side {
       let cut = side.count > 38 ? String(side.prefix(37)) + "…" : side
@@ -147,8 +153,10 @@ struct MarblePicture {
         "<text class=\"side\" x=\"\(Self.margin)\" y=\"\(y + 21)\" font-size=\"11\" fill=\"#555555\">"
           + "<title>\(Self.escaped(side))</title>\(Self.escaped(cut))</text>")
     }
+    let times = lane.events.map(\.time)
+    let (from, to) = lane.short ? (times.min() ?? .zero, times.max() ?? .zero) : (Duration.zero, end)
     out.append(
-      "<line x1=\"\(scale.x(.zero))\" y1=\"\(y)\" x2=\"\(scale.x(end))\" y2=\"\(y)\" stroke=\"#bbbbbb\"/>")
+      "<line x1=\"\(scale.x(from))\" y1=\"\(y)\" x2=\"\(scale.x(to))\" y2=\"\(y)\" stroke=\"#bbbbbb\"/>")
     var stacked: [Duration: Int] = [:]
     var start: Duration?
     for (time, kind) in lane.events {
