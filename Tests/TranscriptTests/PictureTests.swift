@@ -297,4 +297,16 @@ struct PictureTests {
       ])
     #expect(placed.map(\.1) == ["20", "20", "34", "34", "34", "34"])
   }
+
+  /// A node that never started (`take 0` never asks its input) gets no lifetime bar, and says so,
+  /// as `trace` shows no start for it.
+  @Test func aNodeThatNeverStartedSaysSo() throws {
+    let (document, _, _) = try Self.drawn("from 1 2 | take 0")
+    let lifetimes = try document.nodes(forXPath: "//*[local-name()='g'][@class='lifetime']/*[local-name()='title']")
+      .compactMap(\.stringValue)
+    #expect(lifetimes == ["+0.000s: never started; cancelled (downstream finished)", "+0.000s to +0.000s: finished"])
+    let traced = try Pipesh.run(["--virtual-time", "-c", "trace from 1 2 | take 0"])
+    #expect(!traced.stdout.contains("from 1 2  start"))
+    #expect(traced.stdout.contains("take 0    start"))
+  }
 }

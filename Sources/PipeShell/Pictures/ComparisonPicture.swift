@@ -23,7 +23,7 @@ enum ComparisonPicture {
         out.append(
           MarblePicture.Lane(
             label: row.aaIndex == nil ? row.stage : "", events: events, side: "Combine: \(what)",
-            highlighted: differs))
+            highlighted: differs, startsAtZero: true))
       }
       return out
     }

@@ -13,8 +13,9 @@ struct LifetimeChart {
     let depth: Int
     let events: [(time: Duration, kind: NodeEvent.Kind)]
 
-    var start: Duration {
-      events.first { if case .start = $0.kind { true } else { false } }?.time ?? .zero
+    /// When its iteration started; nil when it never did.
+    var start: Duration? {
+      events.first { if case .start = $0.kind { true } else { false } }?.time
     }
 
     /// The node's end, if it ended.
@@ -89,12 +90,13 @@ struct LifetimeChart {
       "<text class=\"label\" x=\"\(MarblePicture.margin + row.depth * Self.indent)\" y=\"\(y + 5)\">"
         + "<title>\(escaped(row.label))</title>\(escaped(shown))</text>",
     ]
-    let start = row.start
     let ending = row.ending
-    let from = scale.x(start)
-    let to = max(scale.x(ending?.time ?? end), from + 2)
+    let stop = ending?.time ?? end
+    // A node that never started has no bar: only how it ended.
+    let from = scale.x(row.start ?? stop)
+    let to = row.start == nil ? from : max(scale.x(stop), from + 2)
     let (kind, colour, dash, said) = row.look
-    let span = "\(start.stampText) to \((ending?.time ?? end).stampText)"
+    let span = (row.start.map { "\($0.stampText) to " } ?? "never started; ") + stop.stampText
     out.append(
       "<g class=\"bar \(kind)\"><title>\(span): \(escaped(said))</title>"
         + "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y)\" stroke=\"\(colour)\" stroke-width=\"8\"\(dash)/>"

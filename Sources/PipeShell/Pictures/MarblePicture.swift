@@ -25,6 +25,10 @@ struct MarblePicture {
     var highlighted = false
     /// How far in the label stands: a pipeline a `flatMap` built, under it.
     var depth = 0
+    /// Whether the lane's life begins at 0 without a start event (`compare`'s Combine lanes: every
+    /// publisher is subscribed to when the run starts). Otherwise a lane with no start never
+    /// started, and gets no lifetime bar.
+    var startsAtZero = false
     /// Whether the lane's line runs only while the node lived (a `flatMap`'s pipeline), not across
     /// the whole axis.
     var short = false
@@ -158,7 +162,7 @@ struct MarblePicture {
     out.append(
       "<line x1=\"\(scale.x(from))\" y1=\"\(y)\" x2=\"\(scale.x(to))\" y2=\"\(y)\" stroke=\"#bbbbbb\"/>")
     var stacked: [Duration: Int] = [:]
-    var start: Duration?
+    var start: Duration? = lane.startsAtZero ? .zero : nil
     for (time, kind) in lane.events {
       // An end at the instant of an element stands just after it, not over it.
       let x = scale.x(time) + (Self.isEnd(kind) && stacked[time] != nil ? 20 : 0)
@@ -215,12 +219,14 @@ struct MarblePicture {
   private func lifetime(
     from start: Duration?, to end: Duration, y: Int, text: String, scale: Scale, rightEdge: Int
   ) -> [String] {
-    let from = scale.x(start ?? .zero)
-    let to = max(scale.x(end), from + 2)
+    // A node that never started has no bar: only how it ended.
+    let text = start == nil ? "never started; " + text : text
+    let from = scale.x(start ?? end)
+    let to = start == nil ? from : max(scale.x(end), from + 2)
     let nearEdge = to + 8 + 7 * text.count > rightEdge
     let anchor = nearEdge ? "end\" x=\"\(to)\" y=\"\(y + 16)" : "start\" x=\"\(to + 8)\" y=\"\(y + 4)"
     return [
-      "<g class=\"lifetime\"><title>\(start.map(\.stampText) ?? "+0.000s") to \(end.stampText): "
+      "<g class=\"lifetime\"><title>\(start.map { "\($0.stampText) to " } ?? "")\(end.stampText): "
         + "\(Self.escaped(text))</title>"
         + "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y)\" stroke=\"#555555\" stroke-width=\"4\"/>"
         + "<line x1=\"\(from)\" y1=\"\(y - 6)\" x2=\"\(from)\" y2=\"\(y + 6)\" stroke=\"#555555\" stroke-width=\"2\"/>"
