@@ -92,7 +92,7 @@ let package = Package(
     .testTarget(
       name: "PipeRuntimeTests",
       dependencies: [
-        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeShell",
+        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeShell", "VirtualTime",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
       swiftSettings: strict
