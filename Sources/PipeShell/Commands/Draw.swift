@@ -108,12 +108,47 @@ extension Shell {
     let tick: Duration
     /// Why the run was stopped before the pipeline ended, if it was.
     let stop: Stop?
+    /// What the run recorded, for a picture: read only when one is drawn.
+    let recorded: Recorded
+
     /// Every node's events at their exact times, in `rows`' order (`compare` pairs them by it).
-    let lanes: [MarblePicture.Lane]
-    /// The same lanes in `draw`'s picture's order: a flatMap's pipelines under it, indented.
-    let pictureLanes: [MarblePicture.Lane]
-    /// How far the run went.
-    let end: Duration
+    var lanes: [MarblePicture.Lane] {
+      recorded.nodes.map { MarblePicture.Lane(label: $0.text, events: recorded.observer.events(for: $0)) }
+    }
+
+    /// The same lanes in `draw`'s picture's order: a combinator's inputs before it, as in text,
+    /// and the pipelines a flatMap built under it, indented, each lane as long as it lived.
+    var pictureLanes: [MarblePicture.Lane] {
+      func lanes(_ nodes: [Node], depth: Int, short: Bool) -> [MarblePicture.Lane] {
+        nodes.filter { !(recorded.implicitSink && $0.isSink) }.flatMap { node in
+          node.inputs.flatMap { lanes($0, depth: depth, short: short) }
+            + [
+              MarblePicture.Lane(
+                label: node.text, events: recorded.observer.events(for: node), depth: depth, short: short)
+            ]
+            + (node.children?.all ?? []).flatMap { lanes($0, depth: depth + 1, short: true) }
+        }
+      }
+      return lanes(recorded.roots, depth: 0, short: false)
+    }
+
+    /// How far the run went: the horizon when it was stopped there, else its last event.
+    var end: Duration {
+      guard stop != .horizon else { return recorded.horizon }
+      let last = recorded.nodes.flatMap { recorded.observer.events(for: $0).map(\.time) }.max() ?? .zero
+      return max(last, tick)
+    }
+  }
+
+  /// The nodes of a `draw` run and their events.
+  struct Recorded {
+    let observer: DrawObserver
+    /// In `rows`' order.
+    let nodes: [Node]
+    /// The job's pipeline, as a tree.
+    let roots: [Node]
+    let implicitSink: Bool
+    let horizon: Duration
   }
 
   /// Why `draw` or `compare` cancelled a pipeline that had not ended.
@@ -157,21 +192,10 @@ extension Shell {
     let implicitSink = drained.sink?.text != pipeline.sink?.text
     let nodes = Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }
     let tick = refining ? observer.finestTick(horizon.tick) : horizon.tick
-    let lanes = nodes.map { MarblePicture.Lane(label: $0.text, events: observer.events(for: $0)) }
-    // The picture's order: a combinator's inputs before it, as in text, and the pipelines a
-    // flatMap built under it, indented, each lane as long as that pipeline lived.
-    func pictureLanes(_ nodes: [Node], depth: Int, short: Bool) -> [MarblePicture.Lane] {
-      nodes.filter { !(implicitSink && $0.isSink) }.flatMap { node in
-        node.inputs.flatMap { pictureLanes($0, depth: depth, short: short) }
-          + [MarblePicture.Lane(label: node.text, events: observer.events(for: node), depth: depth, short: short)]
-          + (node.children?.all ?? []).flatMap { pictureLanes($0, depth: depth + 1, short: true) }
-      }
-    }
     let stop: Stop? = observer.overflowed ? .events : stopped.withLock { $0 } ? .horizon : nil
-    let lastEvent = lanes.flatMap { $0.events.map(\.time) }.max() ?? .zero
     return DrawnRun(
-      rows: nodes.map { ($0.text, observer.line(for: $0, tick: tick)) }, tick: tick, stop: stop, lanes: lanes,
-      pictureLanes: pictureLanes(job.nodes, depth: 0, short: false),
-      end: stop == .horizon ? horizon.end : max(lastEvent, tick))
+      rows: nodes.map { ($0.text, observer.line(for: $0, tick: tick)) }, tick: tick, stop: stop,
+      recorded: Recorded(
+        observer: observer, nodes: nodes, roots: job.nodes, implicitSink: implicitSink, horizon: horizon.end))
   }
 }

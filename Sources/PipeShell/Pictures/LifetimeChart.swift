@@ -20,12 +20,7 @@ struct LifetimeChart {
 
     /// The node's end, if it ended.
     var ending: (time: Duration, kind: NodeEvent.Kind)? {
-      events.last { event in
-        switch event.kind {
-        case .finished, .failed, .cancelled: true
-        case .start, .element: false
-        }
-      }
+      events.last { $0.kind.isEnd }
     }
 
     /// How the bar is drawn, and what is written after it.

@@ -165,7 +165,7 @@ struct MarblePicture {
     var start: Duration? = lane.startsAtZero ? .zero : nil
     for (time, kind) in lane.events {
       // An end at the instant of an element stands just after it, not over it.
-      let x = scale.x(time) + (Self.isEnd(kind) && stacked[time] != nil ? 20 : 0)
+      let x = scale.x(time) + (kind.isEnd && stacked[time] != nil ? 20 : 0)
       let stamp = time.stampText
       switch kind {
       case .start:
@@ -196,13 +196,6 @@ struct MarblePicture {
     }
     out.append("</g>")
     return out
-  }
-
-  private static func isEnd(_ kind: NodeEvent.Kind) -> Bool {
-    switch kind {
-    case .start, .element: false
-    case .finished, .failed, .cancelled: true
-    }
   }
 
   /// An element: a circle with the value (cut to three characters) inside.
@@ -254,5 +247,15 @@ struct MarblePicture {
       }
     }
     return out
+  }
+}
+
+extension NodeEvent.Kind {
+  /// Whether the event ends the node: finished, failed or cancelled.
+  var isEnd: Bool {
+    switch self {
+    case .start, .element: false
+    case .finished, .failed, .cancelled: true
+    }
   }
 }
