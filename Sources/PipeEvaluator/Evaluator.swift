@@ -23,7 +23,7 @@ public struct Evaluator: Sendable {
     switch expr.kind {
     case .constant(let value):
       return { _, _ in value }
-    case .argument(let index):
+    case .argument(let index, _):
       if index == 0 { return { a, _ in a } }
       return { _, b in b }
     case .negate(let operand):

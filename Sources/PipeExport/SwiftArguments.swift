@@ -154,20 +154,31 @@ extension SwiftProgramWriter {
 }
 
 extension TypedExpr {
-  /// Which of `$0` (0) and `$1` (1) the expression uses.
-  var argumentsUsed: Set<Int> {
+  /// The uses of `$0` (0) and `$1` (1) in the expression, with the names a closure gave them
+  /// (`x` of `{ x in … }`).
+  var argumentUses: [(index: Int, name: String?)] {
     switch kind {
     case .constant: []
-    case .argument(let index): [index]
+    case .argument(let index, let name): [(index, name)]
     case .negate(let a), .not(let a), .tupleMember(let a, _), .count(let a), .isEmpty(let a), .toDouble(let a):
-      a.argumentsUsed
+      a.argumentUses
     case .arithmetic(_, let a, let b), .concatenate(let a, let b), .compare(_, let a, let b), .and(let a, let b),
       .or(let a, let b), .element(let a, let b):
-      a.argumentsUsed.union(b.argumentsUsed)
-    case .conditional(let a, let b, let c): a.argumentsUsed.union(b.argumentsUsed).union(c.argumentsUsed)
-    case .joined(let a, let b): a.argumentsUsed.union(b?.argumentsUsed ?? [])
+      a.argumentUses + b.argumentUses
+    case .conditional(let a, let b, let c): a.argumentUses + b.argumentUses + c.argumentUses
+    case .joined(let a, let b): a.argumentUses + (b?.argumentUses ?? [])
     case .function(_, let all), .array(let all), .tuple(let all), .interpolation(let all):
-      all.reduce(into: Set<Int>()) { $0.formUnion($1.argumentsUsed) }
+      all.flatMap(\.argumentUses)
+    }
+  }
+
+  /// Which of `$0` (0) and `$1` (1) the expression uses.
+  var argumentsUsed: Set<Int> { Set(argumentUses.map(\.index)) }
+
+  /// The names of the closure's named parameters the expression uses, by position.
+  var parameterNames: [Int: String] {
+    argumentUses.reduce(into: [:]) { names, use in
+      if let name = use.name { names[use.index] = name }
     }
   }
 }

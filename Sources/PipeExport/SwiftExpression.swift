@@ -31,8 +31,8 @@ struct SwiftExpression {
     case .constant(let value):
       let text = Self.literal(value, expr.type)
       return (text, text.hasPrefix("-") ? .prefix : .postfix)
-    case .argument(let index):
-      return (arguments[min(index, arguments.count - 1)], .postfix)
+    case .argument(let index, let name):
+      return (name ?? arguments[min(index, arguments.count - 1)], .postfix)
     case .negate(let operand):
       if operand.type == .int { return checked(.negated, at(.postfix, operand), "negated()") }
       return ("-" + at(.prefix, operand), .prefix)

@@ -327,7 +327,10 @@ extension SwiftProgramWriter {
     let used = expr.argumentsUsed
     var writer = SwiftExpression()
     var head = ""
-    if arity == 1 && !used.contains(0) {
+    let names = expr.parameterNames
+    if !names.isEmpty {
+      head = (0..<arity).map { names[$0] ?? "_" }.joined(separator: ", ") + " in "
+    } else if arity == 1 && !used.contains(0) {
       head = "_ in "
     } else if arity == 2 && !used.contains(1) {
       writer.arguments = ["partial", "_"]

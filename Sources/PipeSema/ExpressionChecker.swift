@@ -4,6 +4,9 @@ import PipeSyntax
 struct ExpressionChecker {
   /// The types of `$0` and `$1`; nil where the closure gets no such argument.
   let argumentTypes: [ValueType]
+  /// The closure's named parameters (`{ acc, x in … }`), standing for `$0`, `$1`; empty when it
+  /// uses `$0`.
+  var parameters: [Identifier] = []
   var diagnostics: [Diagnostic] = []
 
   mutating func check(_ expr: Expr) -> TypedExpr? {
@@ -16,13 +19,20 @@ struct ExpressionChecker {
     case .nilLiteral: return TypedExpr(.constant(.none), .optional(.never), range)
     case .string(let parts): return checkString(parts, range)
     case .dollar(let index):
+      guard parameters.isEmpty else {
+        diagnostics.append(SemaMessages.dollarWithNamedParameters(index, parameters.map(\.name), range))
+        return nil
+      }
       guard index < argumentTypes.count else {
         diagnostics.append(SemaMessages.noSuchClosureArgument(index, count: argumentTypes.count, range))
         return nil
       }
-      return TypedExpr(.argument(index), argumentTypes[index], range)
+      return TypedExpr(.argument(index, name: nil), argumentTypes[index], range)
     case .name(let name):
-      diagnostics.append(SemaMessages.unknownName(name, range))
+      if let index = parameters.firstIndex(where: { $0.name == name }), index < argumentTypes.count {
+        return TypedExpr(.argument(index, name: name), argumentTypes[index], range)
+      }
+      diagnostics.append(SemaMessages.unknownName(name, range, parameters: parameters.map(\.name)))
       return nil
     case .missing, .closure, .pipeline:
       if expr.kind != .missing {

@@ -46,10 +46,37 @@ enum SemaMessages {
       ])
   }
 
-  static func unknownName(_ name: String, _ range: SourceRange) -> Diagnostic {
-    Diagnostic(
+  static func unknownName(_ name: String, _ range: SourceRange, parameters: [String] = []) -> Diagnostic {
+    let arguments = parameters.isEmpty ? "$0 (and $1)" : parameters.map { "'\($0)'" }.joined(separator: " and ")
+    return Diagnostic(
       id: "unknown-name", message: "unknown name '\(name)' in closure", range: range,
-      notes: ["closures see $0 (and $1), literals, and the functions str, int, double, abs, min, max"])
+      notes: ["closures see \(arguments), literals, and the functions str, int, double, abs, min, max"])
+  }
+
+  static func dollarWithNamedParameters(_ index: Int, _ parameters: [String], _ range: SourceRange) -> Diagnostic {
+    let name = index < parameters.count ? parameters[index] : parameters.joined(separator: ", ")
+    return Diagnostic(
+      id: "bad-closure", message: "'$\(index)' cannot be used in a closure with named parameters", range: range,
+      notes: ["write '\(name)', or drop '\(parameters.joined(separator: ", ")) in' and use $0 (as Swift requires)"])
+  }
+
+  static func duplicateClosureParameter(_ name: String, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: "bad-closure", message: "the closure names '\(name)' twice", range: range,
+      notes: ["give each parameter its own name, as in { acc, x in acc + x }"])
+  }
+
+  static func closureParameterCount(_ names: [Identifier], expected: Int, _ range: SourceRange) -> Diagnostic {
+    let gets =
+      switch expected {
+      case 1: "this closure gets one argument (the element), so it names one: { x in … }"
+      default: "this closure gets \(expected) arguments (the result so far, then the element): { acc, x in … }"
+      }
+    return Diagnostic(
+      id: "bad-closure",
+      message:
+        "the closure names \(names.count == 1 ? "one parameter" : "\(names.count) parameters"), but it gets \(expected)",
+      range: range, notes: [gets])
   }
 
   static func unknownFunction(_ name: String, _ range: SourceRange) -> Diagnostic {

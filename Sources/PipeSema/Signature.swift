@@ -242,12 +242,23 @@ public struct StageTyping {
 
   /// Type-checks the closure argument `parameter` with `$0`, `$1` of the given types.
   public mutating func closure(_ parameter: Parameter, _ argumentTypes: [ValueType]) -> TypedExpr? {
-    guard let argument = syntax[parameter.name], case .closure(let body) = argument.value.kind else {
+    guard let argument = syntax[parameter.name], case .closure(let body, let names) = argument.value.kind else {
       // Checked before: the stage is checked again with its per-element arguments worked out.
       if case .closure(let typed) = checked[parameter.name] { return typed }
       return nil
     }
-    var checker = ExpressionChecker(argumentTypes: argumentTypes)
+    if !names.isEmpty, names.count != argumentTypes.count, let first = names.first, let last = names.last {
+      diagnostics.append(
+        SemaMessages.closureParameterCount(names, expected: argumentTypes.count, first.range.union(last.range)))
+      return nil
+    }
+    if let duplicate = names.enumerated().first(where: { index, name in
+      names.prefix(index).contains { $0.name == name.name }
+    }) {
+      diagnostics.append(SemaMessages.duplicateClosureParameter(duplicate.element.name, duplicate.element.range))
+      return nil
+    }
+    var checker = ExpressionChecker(argumentTypes: argumentTypes, parameters: names)
     let typed = checker.check(body)
     diagnostics.append(contentsOf: checker.diagnostics)
     if let typed { checked[parameter.name] = .closure(typed) }

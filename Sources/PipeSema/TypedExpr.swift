@@ -5,8 +5,8 @@ import PipeSyntax
 public struct TypedExpr: Sendable, Hashable {
   public indirect enum Kind: Sendable, Hashable {
     case constant(Value)
-    /// `$0` or `$1`
-    case argument(Int)
+    /// `$0` or `$1`, or the named parameter that stands for it (`x` in `{ x in … }`)
+    case argument(Int, name: String?)
     case negate(TypedExpr)
     case not(TypedExpr)
     case arithmetic(ArithmeticOperator, TypedExpr, TypedExpr)

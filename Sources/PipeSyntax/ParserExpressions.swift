@@ -203,8 +203,9 @@ extension Parser {
     let open = advance()
     if let close = consume("}") {
       diagnostics.append(DiagnosticMessages.emptyClosure(open.range.union(close.range)))
-      return Expr(.closure(Expr(.missing, close.range)), open.range.union(close.range))
+      return Expr(.closure(Expr(.missing, close.range), parameters: []), open.range.union(close.range))
     }
+    let parameters = parseClosureParameters()
     closureDepth += 1
     let body = parseExpression()
     closureDepth -= 1
@@ -214,7 +215,23 @@ extension Parser {
       }
       skipClosure()
     }
-    return Expr(.closure(body), SourceRange(open.range.start, previousEnd))
+    return Expr(.closure(body, parameters: parameters), SourceRange(open.range.start, previousEnd))
+  }
+
+  /// `x in`, `acc, x in` at the start of a closure: its named parameters, as Swift writes them.
+  /// Nothing is consumed unless the names are followed by `in`.
+  mutating func parseClosureParameters() -> [Identifier] {
+    var ahead = 0
+    var names: [Token] = []
+    while peek(ahead).kind == .identifier, !["in", "true", "false", "nil"].contains(peek(ahead).text) {
+      names.append(peek(ahead))
+      ahead += 1
+      guard peek(ahead).isPunctuation(",") else { break }
+      ahead += 1
+    }
+    guard !names.isEmpty, peek(ahead).kind == .identifier, peek(ahead).text == "in" else { return [] }
+    for _ in 0...ahead { advance() }
+    return names.map { Identifier($0.text, $0.range) }
   }
 
   /// Skips to just past the `}` that closes the closure being parsed, or to the statement's end.

@@ -35,8 +35,8 @@ public struct Expr: Sendable, Hashable {
     case call(Expr, [Argument])
     case array([Expr])
     case tuple([Expr])
-    /// `{ body }`
-    case closure(Expr)
+    /// `{ body }`, or `{ x in body }`, `{ acc, x in body }` with named parameters (empty for `$0`).
+    case closure(Expr, parameters: [Identifier])
     /// `{ PIPELINE }`: the body of `flatMap` and `flatMapLatest`, a pipeline per element, in whose
     /// arguments `$0` stands for the element.
     case pipeline(Pipeline)
