@@ -7,7 +7,8 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 /// runner), as real source files in `Sources/PipeExport/Support`: compiled and linted as the target
 /// `ExportSupport`, and embedded into `PipeExport` as text.
 let exportSupport = [
-  "Absolute", "Adding", "Arguments", "Checked", "Delay", "Diagram", "Divided", "Element", "Enumerated",
+  "Absolute", "Adding", "Arguments", "Checked", "ConcurrentFlatMap", "CurrentValue", "Delay", "Diagram", "Divided",
+  "Element", "Enumerated",
   "Errors", "ExactInt", "Failed", "Job", "Lines", "Marble", "Multiplied", "Negated", "Never", "Random",
   "Remainder", "Stdin", "Subtracting", "Tap", "Timeout", "Timer", "Timestamp", "Work",
 ]

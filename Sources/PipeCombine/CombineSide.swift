@@ -110,6 +110,17 @@ public enum CombineSide {
       self.maximumEvents = maximumEvents
     }
 
+    /// Whether stages built now get rows (not those of a `flatMap` body, built per element).
+    private var recording = true
+
+    /// The publisher of a pipeline a `flatMap` builds for an element: no rows, no sinks of its own.
+    func buildBody(_ pipeline: CheckedPipeline) -> ValuePublisher? {
+      let outer = recording
+      recording = false
+      defer { recording = outer }
+      return build(pipeline)
+    }
+
     /// The pipeline's publisher, nil when a stage has no counterpart; its rows are appended.
     func build(_ pipeline: CheckedPipeline) -> ValuePublisher? {
       var upstream: ValuePublisher? = Empty().eraseToAnyPublisher()
@@ -136,6 +147,10 @@ public enum CombineSide {
           let inputs = stage.inputs.map { build($0) }
           (built, recorded) = apply(stage, kind: written.kind, upstream: upstream, inputs: inputs)
         }
+        guard recording else {
+          upstream = built
+          continue
+        }
         rows.append(recorded)
         upstream = built.map { tap($0, recorded) }
       }
@@ -149,7 +164,7 @@ public enum CombineSide {
       ValuePublisher?, Recorded
     ) {
       let (publisher, recorded) = counterpart(stage, kind: kind, upstream: upstream, inputs: inputs)
-      if publisher == nil {
+      if publisher == nil, recording {
         let takesUpstream = stage.role == .operator || stage.role == .sink
         dangling += inputs.compactMap { $0 } + (takesUpstream ? [upstream].compactMap { $0 } : [])
       }
@@ -171,7 +186,9 @@ public enum CombineSide {
         guard let operation = stage.operation else {
           throw PipelineError(stage: stage.text, message: "an argument not worked out (a bug: please report it)")
         }
-        let input = CounterpartInput(stage: stage, upstream: upstream, inputs: inputs, scheduler: scheduler)
+        let input = CounterpartInput(
+          stage: stage, upstream: upstream, inputs: inputs, scheduler: scheduler,
+          body: { [unowned self] body in buildBody(body) })
         guard let publisher = try Counterparts.publisher(for: operation, input) else { return (nil, unmatched) }
         return (publisher, Recorded(stage, tick: tick, counterpart: counterpart.label))
       } catch let unmatched as Unmatched {

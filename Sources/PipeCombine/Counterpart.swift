@@ -65,6 +65,9 @@ struct CounterpartInput {
   let upstream: ValuePublisher
   let inputs: [ValuePublisher]
   let scheduler: VirtualScheduler
+  /// Builds the publisher of a `flatMap` body with its arguments worked out, drawing no rows of
+  /// its own; nil when a stage of it has no counterpart.
+  let body: (CheckedPipeline) -> ValuePublisher?
 
   /// An error for what the checker rules out.
   func bug(_ what: String) -> PipelineError {

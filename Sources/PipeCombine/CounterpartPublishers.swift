@@ -60,8 +60,10 @@ extension Counterparts {
         }
         return subject
       }.eraseToAnyPublisher()
-    case .channel:
+    case .channel, .stream:
       return PassthroughSubject<Value, any Error>().eraseToAnyPublisher()
+    case .subject(_, let initial):
+      return CurrentValueSubject<Value, any Error>(initial).eraseToAnyPublisher()
     case .empty:
       return Empty().eraseToAnyPublisher()
     case .never:
@@ -183,7 +185,23 @@ extension Counterparts {
       return input.upstream.tryReduce(initial) { try next($0, $1) }.eraseToAnyPublisher()
     case .drain:
       return input.upstream.ignoreOutput().map(Value.init(never:)).eraseToAnyPublisher()
-    case .random, .lines, .stdin, .interspersed, .adjacentPairs, .chunked, .enumerated, .work, .flatMap, .flatMapLatest,
+    case .flatMap(let body, let concurrency):
+      let stage = input.stage.text
+      let evaluator = Evaluator(stage: stage)
+      let build = input.body
+      let limit: Subscribers.Demand = .max(concurrency ?? 1)
+      return input.upstream.flatMap(maxPublishers: limit) { element -> ValuePublisher in
+        do {
+          let resolved = try body.resolved { expr in try evaluator.compile(expr)(element, .none) }
+          guard let publisher = build(resolved) else {
+            throw PipelineError(stage: stage, message: "a stage of the body has no Combine counterpart")
+          }
+          return publisher
+        } catch {
+          return Fail(error: error).eraseToAnyPublisher()
+        }
+      }.eraseToAnyPublisher()
+    case .random, .lines, .stdin, .interspersed, .adjacentPairs, .chunked, .enumerated, .work, .flatMapLatest,
       .diagram, .into:
       return nil
     }

@@ -15,6 +15,13 @@ public enum Counterparts {
     case .lines: .none("Combine has no file source; FileHandle's notifications or [lines].publisher")
     case .stdin: .none("Combine has no standard-input source")
     case .channel: Counterpart("PassthroughSubject (nothing sends to it during compare)")
+    case .stream:
+      Counterpart(
+        "PassthroughSubject (nothing sends to it during compare)",
+        differs:
+          "a PassthroughSubject with no demand drops what is sent; an AsyncStream buffers by its policy, for one consumer"
+      )
+    case .subject: Counterpart("CurrentValueSubject(initial), through .values")
     case .empty: Counterpart("Empty()")
     case .never: Counterpart("Empty(completeImmediately: false)")
     case .fail: Counterpart("Fail(error:)")
@@ -73,7 +80,7 @@ public enum Counterparts {
         "timeout(_:scheduler:)",
         differs: "Combine's timeout without customError finishes normally; pipesh's fails the job")
     case .tap: Counterpart("handleEvents(receiveOutput:)")
-    case .flatMap: .none("flatMap(maxPublishers: .max(1)) { … }; compare does not build per-element pipelines")
+    case .flatMap: Counterpart("flatMap(maxPublishers: .max(1)), .max(N) with concurrency: N")
     case .flatMapLatest: .none("map { … }.switchToLatest(); compare does not build per-element pipelines")
     case .print: Counterpart("sink(receiveValue: { print($0) })")
     case .count: Counterpart("count()")

@@ -46,7 +46,7 @@ extension SwiftProgramWriter {
   private mutating func deferred(_ expr: TypedExpr, checked check: ArgumentCheck? = nil) -> String {
     if let check {
       let element = precomputed?.element ?? elementName ?? "$0"
-      var writer = SwiftExpression(arguments: [element])
+      var writer = SwiftExpression(arguments: [element], plain: plainArithmetic)
       let call = check.call(writer.text(expr), element: element)
       support.formUnion(writer.support.union([.arguments]))
       let name = fresh(check.variable)
@@ -59,7 +59,7 @@ extension SwiftProgramWriter {
       return "\(element).\(values.count + 1)"
     }
     func written(_ element: String) -> (text: String, throwing: Bool, support: Set<Support>) {
-      var writer = SwiftExpression(arguments: [element])
+      var writer = SwiftExpression(arguments: [element], plain: plainArithmetic)
       return (writer.text(expr), writer.throwing, writer.support)
     }
     let (text, throwing, used) = written(elementName ?? "$0")

@@ -12,6 +12,9 @@ struct SwiftExpression {
   var support: Set<Support> = []
   /// Whether the text calls a helper that can throw.
   var throwing = false
+  /// Whether Int arithmetic is Swift's own (`$0 * 2`, which stops the program on overflow) rather
+  /// than the checked helpers: what `swift PIPELINE` writes unless asked for `checked: true`.
+  var plain = false
 
   /// Swift's operator precedence, lowest first, for putting parentheses where they are needed.
   enum Level: Int, Comparable {
@@ -34,12 +37,12 @@ struct SwiftExpression {
     case .argument(let index, let name):
       return (name ?? arguments[min(index, arguments.count - 1)], .postfix)
     case .negate(let operand):
-      if operand.type == .int { return checked(.negated, at(.postfix, operand), "negated()") }
+      if operand.type == .int && !plain { return checked(.negated, at(.postfix, operand), "negated()") }
       return ("-" + at(.prefix, operand), .prefix)
     case .not(let operand):
       return ("!" + at(.prefix, operand), .prefix)
     case .arithmetic(let op, let left, let right):
-      if expr.type == .int {
+      if expr.type == .int && !plain {
         let receiver = at(.postfix, left)
         let argument = text(right)
         switch op {
@@ -50,7 +53,7 @@ struct SwiftExpression {
         case .remainder: return checked(.remainder, receiver, "remainder(dividingBy: \(argument))")
         }
       }
-      if op == .remainder {
+      if op == .remainder && expr.type != .int {
         return ("\(at(.postfix, left)).truncatingRemainder(dividingBy: \(text(right)))", .postfix)
       }
       let level: Level = op == .add || op == .subtract ? .additive : .multiplicative
@@ -68,6 +71,7 @@ struct SwiftExpression {
     case .tupleMember(let base, let index):
       return ("\(at(.postfix, base)).\(index)", .postfix)
     case .element(let base, let index):
+      if plain { return ("\(at(.postfix, base))[\(text(index))]", .postfix) }
       return checked(.element, at(.postfix, base), "element(at: \(text(index)))")
     case .count(let base):
       return ("\(at(.postfix, base)).count", .postfix)
@@ -124,14 +128,15 @@ struct SwiftExpression {
       switch first.type {
       case .int: return (text(first), .postfix)
       case .bool: return ("(\(text(first)) ? 1 : 0)", .postfix)
-      case .double: return checked(.exactInt, at(.postfix, first), "exactInt()")
+      case .double:
+        return plain ? ("Int(\(text(first)))", .postfix) : checked(.exactInt, at(.postfix, first), "exactInt()")
       default: return ("Int(\(text(first)))", .postfix)
       }
     case .double:
       if first.type == .double { return (text(first), .postfix) }
       return ("Double(\(text(first)))", .postfix)
     case .abs:
-      if first.type == .int { return checked(.absolute, at(.postfix, first), "absolute()") }
+      if first.type == .int && !plain { return checked(.absolute, at(.postfix, first), "absolute()") }
       return ("abs(\(text(first)))", .postfix)
     case .min, .max:
       return ("\(function.rawValue)(\(text(first)), \(text(arguments[1])))", .postfix)

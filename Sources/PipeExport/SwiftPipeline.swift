@@ -112,7 +112,12 @@ extension SwiftProgramWriter {
       return SequenceCode(lines: ["standardInputLines()"], throwing: false)
     case .channel(let channel):
       if failingChannels.contains(channel) { readsFailingChannel = true }
-      return SequenceCode(lines: [channelName(channel)], throwing: failingChannels.contains(channel))
+      return SequenceCode(lines: [useChannel(channel)], throwing: failingChannels.contains(channel))
+    case .stream(let stream, _):
+      return SequenceCode(lines: [useChannel(stream)], throwing: false)
+    case .subject(let subject, _):
+      use(.currentValue)
+      return SequenceCode(lines: ["await \(useChannel(subject)).values()"], throwing: false)
     case .empty:
       return SequenceCode(lines: ["[\(type)]().async"], throwing: false)
     case .never:
@@ -120,6 +125,7 @@ extension SwiftProgramWriter {
       return SequenceCode(lines: ["neverEnding(of: \(type).self)"], throwing: false)
     case .fail(let message):
       use(.failed)
+      use(.errors)
       let text = try value(message, Parameters.Fail.message, stage)
       let error = "StageError(stage: \(SwiftExpression.stringLiteral(stage.text)), message: \(text))"
       return SequenceCode(lines: ["failed(as: \(type).self, \(error))"], throwing: true)
@@ -239,8 +245,13 @@ extension SwiftProgramWriter {
       if case .value(.bool(true), _) = time { arguments.append("since: origin") }
       code.lines.append(".tap(\(arguments.joined(separator: ", ")))")
       code.throwing = true
-    case .flatMap(let body), .flatMapLatest(let body):
-      let name = operation.kind.name
+    case .flatMap(let body, _), .flatMapLatest(let body):
+      var name = operation.kind.name
+      if case .flatMap(_, let concurrency?) = operation {
+        use(.concurrentFlatMap)
+        name += "(concurrency: \(try value(concurrency, Parameters.FlatMap.concurrency, stage)))"
+        code.throwing = true
+      }
       let element = fresh("element")
       let saved = (elementName, deferredThrows, precomputed, checkDeclarations)
       // AA's flatMapLatest takes no throwing closure: what can fail is worked out in a map before it.
@@ -289,7 +300,8 @@ extension SwiftProgramWriter {
         code.lines.append(".\(name) { \(element) in\n  " + body + "\n}")
       }
       code.throwing = code.throwing || bodyCode.throwing
-    case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .empty, .never, .fail, .merge, .zip,
+    case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .stream, .subject, .empty, .never, .fail,
+      .merge, .zip,
       .combineLatest, .chain, .print, .count, .sum, .min, .max, .first, .last, .collect, .reduce, .drain, .diagram,
       .into:
       throw problem(stage, "'\(operation.kind.name)' cannot follow '|' here")
@@ -325,7 +337,7 @@ extension SwiftProgramWriter {
   ) throws(ExportProblem) -> (String, Bool) {
     let arity = ["reduce", "reductions"].contains(method) ? 2 : 1
     let used = expr.argumentsUsed
-    var writer = SwiftExpression()
+    var writer = SwiftExpression(plain: plainArithmetic)
     var head = ""
     let names = expr.parameterNames
     if !names.isEmpty {

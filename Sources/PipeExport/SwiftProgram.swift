@@ -22,21 +22,57 @@ public enum SwiftExport {
     }
   }
 
-  /// The Swift of one pipeline: the statements that build and consume it.
+  /// The Swift of one pipeline, as a Swift engineer would paste it into an async throwing
+  /// function: the declarations of the channels, streams and subjects it reads, the statements
+  /// that build and consume it, notes where an API needs macOS 15 / iOS 18 or is underscored, and
+  /// only the helpers it uses. Int arithmetic is Swift's own unless `checked` (pipesh's checked
+  /// helpers, which report an overflow as the job's error).
   public static func pipeline(
-    _ pipeline: CheckedPipeline, environment: Environment, source: SourceFile
+    _ pipeline: CheckedPipeline, environment: Environment, source: SourceFile, checked: Bool = false
   ) -> Result<String, Diagnostic> {
     var writer = SwiftProgramWriter(environment: environment, source: source)
+    writer.plainArithmetic = !checked
     do {
       var declarations: [String] = []
       let body = try writer.consume(pipeline, declarations: &declarations, background: false)
-      var lines = writer.scriptDeclarations + declarations + body
-      if writer.support.contains(.timestamp) { lines.insert("let origin = ContinuousClock.now", at: 0) }
+      let channels = writer.usedChannels.sorted().compactMap { writer.declaration(ofChannel: $0) }
+      var lines = ["import AsyncAlgorithms"]
+      if !writer.support.isDisjoint(with: [.lines, .stdin]) {
+        lines += ["#if canImport(Glibc)", "  import Glibc", "#elseif canImport(Darwin)", "  import Darwin", "#endif"]
+      }
+      lines.append("")
+      lines += SnippetNote.notes(for: pipeline).flatMap { SwiftProgramWriter.wrapped("// " + $0) }
+      // What is sent into must be declared where the senders reach it too: apart, above.
+      if !channels.isEmpty { lines += channels + ["", "// In an async throwing function:"] }
+      if writer.support.contains(.timestamp) { lines.append("let origin = ContinuousClock.now") }
+      lines += writer.scriptDeclarations + declarations + body
       for definition in Support.definitions(writer.support, program: false) { lines += ["", definition] }
       return .success(lines.joined(separator: "\n"))
     } catch {
       return .failure(Diagnostic(id: "export", message: error.message, range: error.range))
     }
+  }
+}
+
+/// What a snippet says about the APIs it uses, as comments at its top.
+enum SnippetNote {
+  static func notes(for pipeline: CheckedPipeline) -> [String] {
+    let kinds = Set(pipeline.allStages.compactMap(\.kind))
+    var notes: [String] = []
+    let recent = [OperatorKind.share, .flatMapLatest].filter(kinds.contains).map { "\($0.name)" }
+    if !recent.isEmpty {
+      notes.append(
+        "\(recent.joined(separator: " and ")) need\(recent.count == 1 ? "s" : "") macOS 15 / iOS 18: "
+          + "mark the code that uses \(recent.count == 1 ? "it" : "them") @available(macOS 15, iOS 18, *)")
+    }
+    if kinds.contains(.throttle) {
+      notes.append(
+        "_throttle is underscored in AsyncAlgorithms 1.1.4: its semantics are not settled and may change.")
+    }
+    if kinds.contains(.subject) {
+      notes.append("CurrentValue (below) is pipesh's own: AsyncAlgorithms has no current-value sequence.")
+    }
+    return notes
   }
 }
 
@@ -48,6 +84,9 @@ struct SwiftProgramWriter {
   var support: Set<Support> = []
   /// Names given so far, for fresh ones.
   private var counts: [String: Int] = [:]
+  /// Whether Int arithmetic is Swift's own (a snippet) or pipesh's checked helpers (a program,
+  /// whose output must be pipesh's, overflow errors included).
+  var plainArithmetic = false
   /// `[N] ` in a background job's output.
   var jobPrefix = ""
   /// The name a `flatMap` body's element has, while its body is written.
@@ -84,6 +123,16 @@ struct SwiftProgramWriter {
     counts[base, default: 0] += 1
     let count = counts[base] ?? 1
     return count == 1 ? base : "\(base)\(count)"
+  }
+
+  /// The channels, streams and subjects the program's statements read, send into or close: the
+  /// ones it declares.
+  var usedChannels: Set<String> = []
+
+  /// The Swift name of channel `name`, which the program uses.
+  mutating func useChannel(_ name: String) -> String {
+    usedChannels.insert(name)
+    return channelName(name)
   }
 
   func channelName(_ name: String) -> String {
@@ -182,12 +231,32 @@ struct SwiftProgramWriter {
 
   func definitions() -> [String] { Support.definitions(support) }
 
-  private func channelDeclarations() -> [String] {
-    environment.channels.keys.sorted().compactMap { name in
-      guard let type = environment.channels[name] else { return nil }
-      let element = SwiftExpression.typeName(type)
+  private mutating func channelDeclarations() -> [String] {
+    usedChannels.sorted().compactMap { declaration(ofChannel: $0) }
+  }
+
+  /// `let c = AsyncChannel<Int>()`, `let (s, sContinuation) = AsyncStream.makeStream(…)`, or
+  /// `let user = CurrentValue("guest")`: the declaration of what `name` is.
+  mutating func declaration(ofChannel name: String) -> String? {
+    guard let type = environment.channels[name] else { return nil }
+    let element = SwiftExpression.typeName(type)
+    let swiftName = channelName(name)
+    switch environment.endpoints[name] {
+    case .stream(let buffering)?:
+      let policy =
+        switch buffering {
+        case .unbounded: ".unbounded"
+        case .newest(let count): ".bufferingNewest(\(count))"
+        case .oldest(let count): ".bufferingOldest(\(count))"
+        }
+      return "let (\(swiftName), \(swiftName)Continuation) = AsyncStream.makeStream(\n"
+        + "  of: \(element).self, bufferingPolicy: \(policy))"
+    case .subject(let initial)?:
+      use(.currentValue)
+      return "let \(swiftName) = CurrentValue<\(element)>(\(SwiftExpression.literal(initial, type)))"
+    case nil:
       let kind = failingChannels.contains(name) ? "AsyncThrowingChannel<\(element), Error>" : "AsyncChannel<\(element)>"
-      return "let \(channelName(name)) = \(kind)()"
+      return "let \(swiftName) = \(kind)()"
     }
   }
 

@@ -42,7 +42,7 @@ extension SwiftProgramWriter {
       out.append("\(loop) _ in pipeline { count += 1 }")
       out.append(ending + "print(\"\(prefix)\\(count)\")" + endingClose)
     case .sum:
-      if element == .double {
+      if element == .double || plainArithmetic {
         out.append("let sum = \(awaiting) pipeline.reduce(0, +)")
       } else {
         use(.adding)
@@ -77,8 +77,9 @@ extension SwiftProgramWriter {
       let tick = tick.flatMap { if case .duration(let d) = $0 { Self.duration(d) } else { nil } }
       out.append("print(\"\(prefix)\\(await diagram(of: pipeline, tick: \(tick ?? ".seconds(1)")))\")")
     case .into(let channel):
-      out.append("\(loop) element in pipeline { await \(channelName(channel)).send(element) }")
-    case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .empty, .never, .fail, .merge, .zip,
+      out.append("\(loop) element in pipeline { await \(useChannel(channel)).send(element) }")
+    case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .stream, .subject, .empty, .never, .fail,
+      .merge, .zip,
       .combineLatest, .chain, .map, .filter, .compactMap, .take, .drop, .takeWhile, .dropWhile, .compacted, .throttle,
       .debounce, .removeDuplicates, .interspersed, .adjacentPairs, .reductions, .chunks, .chunked, .buffer, .share,
       .enumerated, .delay, .work, .timeout, .tap, .flatMap, .flatMapLatest:
@@ -104,13 +105,28 @@ extension SwiftProgramWriter {
       return try jobs(ids, text, range) { writer, names in writer.cancelling(names, text) }
     case ("send", .values(let channel, let values)):
       let type = environment.channels[channel] ?? .never
+      let name = useChannel(channel)
       return ["// \(text)"]
-        + values.map { "await \(channelName(channel)).send(\(SwiftExpression.literal($0, type)))" } + [""]
+        + values.map { value in
+          let literal = SwiftExpression.literal(value, type)
+          return switch environment.endpoints[channel] {
+          case .stream?: "\(name)Continuation.yield(\(literal))"
+          case .subject?: "await \(name).send(\(literal))"
+          case nil: "await \(name).send(\(literal))"
+          }
+        } + [""]
     case ("close", .word(let channel)):
-      return ["// \(text)", "\(channelName(channel)).finish()", ""]
+      let name = useChannel(channel)
+      let finish =
+        switch environment.endpoints[channel] {
+        case .stream?: "\(name)Continuation.finish()"
+        case .subject?: "await \(name).finish()"
+        case nil: "\(name).finish()"
+        }
+      return ["// \(text)", finish, ""]
     case ("fail", .failure(let channel, let message)):
       let error = "ChannelFailure(description: \(SwiftExpression.stringLiteral(message)))"
-      return ["// \(text)", "\(channelName(channel)).fail(\(error))", ""]
+      return ["// \(text)", "\(useChannel(channel)).fail(\(error))", ""]
     case ("sleep", .duration(let duration)):
       return ["// \(text)", "try? await Task.sleep(for: \(Self.duration(duration)))", ""]
     case ("quit", _), ("exit", _):

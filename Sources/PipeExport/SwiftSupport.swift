@@ -8,6 +8,7 @@ enum Support: String, CaseIterable, Comparable {
   case checked
   // pipesh's own operators.
   case timer, marble, random, failed, lines, stdin, never, enumerated, delay, work, timeout, tap, diagram, timestamp
+  case currentValue, concurrentFlatMap
   // pipesh's checks of arguments worked out from a `flatMap` body's element.
   case arguments
 
@@ -21,6 +22,8 @@ enum Support: String, CaseIterable, Comparable {
     case .adding, .subtracting, .multiplied, .divided, .remainder, .negated, .absolute, .exactInt, .element:
       [.checked]
     case .tap: [.timestamp]
+    // What reports a stage's error with StageError.
+    case .checked, .failed, .lines, .marble, .timeout, .arguments: [.errors]
     default: []
     }
   }
@@ -50,7 +53,7 @@ enum Support: String, CaseIterable, Comparable {
   }
 
   /// The words that begin a top-level declaration in `Support/` other than an extension.
-  private static let declarationKeywords = ["func", "struct", "enum", "final class", "class", "let", "var"]
+  private static let declarationKeywords = ["func", "struct", "enum", "final class", "class", "actor", "let", "var"]
 
   /// `Sources/PipeExport/Support/NAME.swift`, compiled as the target `ExportSupport`.
   private var source: [UInt8] {
@@ -81,6 +84,8 @@ enum Support: String, CaseIterable, Comparable {
     case .tap: PackageResources.Tap_swift
     case .diagram: PackageResources.Diagram_swift
     case .timestamp: PackageResources.Timestamp_swift
+    case .currentValue: PackageResources.CurrentValue_swift
+    case .concurrentFlatMap: PackageResources.ConcurrentFlatMap_swift
     case .arguments: PackageResources.Arguments_swift
     }
   }
@@ -88,8 +93,12 @@ enum Support: String, CaseIterable, Comparable {
   /// The definitions `used` needs, in one order, the Int methods in one extension; the job
   /// runner only for a whole program.
   static func definitions(_ used: Set<Support>, program: Bool = true) -> [String] {
-    var all = used.union(program ? [.job, .errors] : [.errors])
-    for support in used { all.formUnion(support.needs) }
+    var all = used.union(program ? [.job, .errors] : [])
+    var needed = all.union(all.flatMap(\.needs))
+    while needed != all {
+      all = needed
+      needed = all.union(all.flatMap(\.needs))
+    }
     var out: [String] = []
     let methods = arithmetic.filter(all.contains)
     for support in all.sorted() where !arithmetic.contains(support) {

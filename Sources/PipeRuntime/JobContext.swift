@@ -64,11 +64,7 @@ public final class JobContext: Sendable {
 
   /// Looks up every channel `pipeline` names (in its inputs and bodies too), when the job starts.
   func resolveChannels(of pipeline: CheckedPipeline) {
-    for stage in pipeline.stages {
-      for input in stage.inputs { resolveChannels(of: input) }
-      if let body = stage.body { resolveChannels(of: body) }
-      if let channel = stage.channelName { _ = self.channel(channel) }
-    }
+    for channel in pipeline.channelNames { _ = self.channel(channel) }
   }
 
   /// Whether anyone records node events (trace, draw, diagram); checked on the per-element path.
@@ -124,6 +120,8 @@ public final class Session: Sendable {
   private let ended = Locked<Set<ObjectIdentifier>>([])
   /// Channels some statement fails (`fail NAME "…"`): made as `AsyncThrowingChannel`s.
   private let failing = Locked<Set<String>>([])
+  /// Names declared as streams and subjects: made so on first use.
+  private let endpoints = Locked<[String: Endpoint]>([:])
   private let shared = Locked<[Int: SharedFragment]>([:])
 
   /// The hot part of a `share` fragment, built by the first job that uses it.
@@ -149,12 +147,24 @@ public final class Session: Sendable {
     failing.withLock { $0.formUnion(names) }
   }
 
+  /// Names declared as streams and subjects: from now on they are made so (one made before stays
+  /// what it is).
+  public func declare(_ endpoints: [String: Endpoint]) {
+    self.endpoints.withLock { $0.merge(endpoints) { _, new in new } }
+  }
+
   /// The channel named `name`, made on first use.
   public func channel(_ name: String) -> SessionChannel {
     let throwing = failing.withLock { $0.contains(name) }
+    let endpoint = endpoints.withLock { $0[name] }
     return channels.withLock { channels in
       if let channel = channels[name] { return channel }
-      let channel: SessionChannel = throwing ? .throwing(AsyncThrowingChannel()) : .plain(AsyncChannel())
+      let channel: SessionChannel =
+        switch endpoint {
+        case .stream(let buffering)?: .stream(StreamEndpoint(name: name, buffering: buffering))
+        case .subject(let initial)?: .subject(SubjectEndpoint(initial: initial))
+        case nil: throwing ? .throwing(AsyncThrowingChannel()) : .plain(AsyncChannel())
+        }
       channels[name] = channel
       return channel
     }
@@ -210,17 +220,23 @@ public final class Session: Sendable {
   }
 }
 
-/// A session's channel: swift-async-algorithms' `AsyncChannel`, or, for a channel some statement
-/// fails, its `AsyncThrowingChannel`.
+/// What a name `send` and `close` reach: swift-async-algorithms' `AsyncChannel`, or, for a
+/// channel some statement fails, its `AsyncThrowingChannel`; an `AsyncStream` (`stream NAME`); or
+/// pipesh's current value (`subject NAME`).
 public enum SessionChannel: Sendable {
   case plain(AsyncChannel<Value>)
   case throwing(AsyncThrowingChannel<Value, any Error>)
+  case stream(StreamEndpoint)
+  case subject(SubjectEndpoint)
 
-  /// Waits until a consumer takes `value` (or the channel ends).
+  /// Gives `value` to a consumer: a channel waits until one takes it (or the channel ends); a
+  /// stream yields it and a subject sets it, without waiting.
   public func send(_ value: Value) async {
     switch self {
     case .plain(let channel): await channel.send(value)
     case .throwing(let channel): await channel.send(value)
+    case .stream(let stream): _ = stream.yield(value)
+    case .subject(let subject): subject.send(value)
     }
   }
 
@@ -229,6 +245,8 @@ public enum SessionChannel: Sendable {
     switch self {
     case .plain(let channel): ObjectIdentifier(channel)
     case .throwing(let channel): ObjectIdentifier(channel)
+    case .stream(let stream): ObjectIdentifier(stream)
+    case .subject(let subject): ObjectIdentifier(subject)
     }
   }
 
@@ -236,14 +254,18 @@ public enum SessionChannel: Sendable {
     switch self {
     case .plain(let channel): channel.finish()
     case .throwing(let channel): channel.finish()
+    case .stream(let stream): stream.finish()
+    case .subject(let subject): subject.finish()
     }
   }
 
-  /// The channel's elements, for a `channel NAME` source.
-  var elements: ValueSequence {
+  /// The elements for a consumer: `stage` (node `nodeID`) of job `jobID`.
+  func elements(for jobID: Int, stage: String, nodeID: Int) -> ValueSequence {
     switch self {
     case .plain(let channel): ValueSequence(channel)
     case .throwing(let channel): ValueSequence(channel)
+    case .stream(let stream): stream.elements(for: jobID, stage: stage, nodeID: nodeID)
+    case .subject(let subject): subject.elements()
     }
   }
 
@@ -252,6 +274,8 @@ public enum SessionChannel: Sendable {
     switch self {
     case .plain: "AsyncChannel"
     case .throwing: "AsyncThrowingChannel"
+    case .stream(let stream): "AsyncStream (buffering: \(stream.buffering))"
+    case .subject: "pipesh's current value (AsyncStream per consumer, newest kept)"
     }
   }
 }

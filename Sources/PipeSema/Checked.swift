@@ -144,6 +144,14 @@ public struct CheckedPipeline: Sendable {
     stages.last.flatMap { $0.role == .sink ? $0 : nil }
   }
 
+  /// Every stage, with those of combinators' inputs, groups, fragments and `flatMap` bodies.
+  public var allStages: [CheckedStage] {
+    stages.flatMap { stage in [stage] + stage.inputs.flatMap(\.allStages) + (stage.body?.allStages ?? []) }
+  }
+
+  /// The channels, streams and subjects the pipeline reads or sends into, anywhere in it.
+  public var channelNames: Set<String> { Set(allStages.compactMap(\.channelName)) }
+
   /// Whether the pipeline ends in the sink the checker added (`print`), none being written.
   public var hasImplicitSink: Bool {
     guard let sink, sink.kind == OperatorKind.implicitSink else { return false }
@@ -193,6 +201,11 @@ public struct Environment: Sendable {
   var guessedChannels: Set<String> = []
   /// Channels some statement fails: the session makes them as `AsyncThrowingChannel`s.
   public internal(set) var failingChannels: Set<String> = []
+  /// The names declared as streams and subjects (the others are channels): the session makes
+  /// them so from their first use.
+  public internal(set) var endpoints: [String: Endpoint] = [:]
+  /// The names a `channel` or `into` stage uses: they cannot be streams or subjects too.
+  var plainChannels: Set<String> = []
   var nextBindingID = 1
 
   /// The binding `name` means here.

@@ -50,7 +50,10 @@ public struct Checker {
     var result = checkOnce(script, start)
     if result.2.contains(where: { $0.id == "channel-type-unknown" }) {
       var retry = start
-      for (name, type) in result.1.channels where retry.channels[name] == nil { retry.channels[name] = type }
+      for (name, type) in result.1.channels where retry.channels[name] == nil {
+        retry.channels[name] = type
+        retry.guessedChannels.insert(name)
+      }
       if retry.channels.count > start.channels.count { result = checkOnce(script, retry) }
     }
     let all = (script.diagnostics + result.2).sorted { $0.range.start < $1.range.start }
@@ -136,7 +139,9 @@ public struct Checker {
   private mutating func reportUnknown(_ name: Identifier) {
     let candidates = environment.operators.names + Array(environment.bindings.keys)
     var diagnostic = SemaMessages.unknownOperator(name.name, name.range)
-    if let suggestion = NameSuggester.suggestion(for: name.name, in: candidates) {
+    if let foreign = ForeignName.named(name.name) {
+      for note in foreign.notes { diagnostic = diagnostic.adding(note: note) }
+    } else if let suggestion = NameSuggester.suggestion(for: name.name, in: candidates) {
       diagnostic = diagnostic.adding(note: "did you mean '\(suggestion)'?")
     } else if environment.commands[name.name] != nil {
       diagnostic = diagnostic.adding(note: "'\(name.name)' is a command: it stands at the start of a statement")
@@ -351,6 +356,8 @@ public struct Checker {
     -> ValueType?
   {
     guard let name = typing.name(end.name) else { return nil }
+    guard declare(end, name, &typing) else { return nil }
+    if case .subject(_, let initial) = end { return typeSubject(name, initial, &typing) }
     if case .receiving(_, _, let throwing) = end, let word = typing.name(throwing) {
       guard word == throwing.name else {
         typing.error("after the channel's type only 'throws' may stand, not '\(word)'", at: throwing)
@@ -359,7 +366,12 @@ public struct Checker {
       environment.failingChannels.insert(name)
     }
     let known = environment.channels[name]
-    guard case .receiving(_, let of, _) = end else {
+    let declaredType: Parameter? =
+      switch end {
+      case .receiving(_, let of, _), .stream(_, let of): of
+      case .sending, .subject: nil
+      }
+    guard let of = declaredType else {
       if let known, ValueType.join(known, typing.input) != known {
         typing.error("channel '\(name)' carries '\(known)', but the elements are '\(typing.input)'")
         return nil
@@ -377,9 +389,69 @@ public struct Checker {
       return declared
     }
     guard let known else {
-      typing.diagnostics.append(SemaMessages.channelTypeUnknown(name, typing.range(of: end.name)))
+      let noun = if case .stream = end { "stream" } else { "channel" }
+      typing.diagnostics.append(SemaMessages.channelTypeUnknown(name, typing.range(of: end.name), noun: noun))
       return nil
     }
     return known
+  }
+
+  /// What `name` is (a channel, a stream, a subject) is fixed by its first source: a stage that
+  /// uses it as something else is an error. A stream or subject is recorded for the session.
+  private mutating func declare(_ end: ChannelEnd, _ name: String, _ typing: inout StageTyping) -> Bool {
+    let wanted: String
+    switch end {
+    case .receiving, .sending: wanted = "channel"
+    case .stream: wanted = "stream"
+    case .subject: wanted = "subject"
+    }
+    let isChannel =
+      environment.plainChannels.contains(name)
+      || (environment.channels[name] != nil && !environment.guessedChannels.contains(name))
+    let current = environment.endpoints[name]?.noun ?? (isChannel ? "channel" : nil)
+    if let current, current != wanted {
+      let use =
+        switch end {
+        case .sending: "'into' sends only into a channel"
+        case .receiving, .stream, .subject: "a name is one channel, stream or subject"
+        }
+      typing.error("'\(name)' is a \(current): \(use); write '\(current) \(name)' to read it, or use another name")
+      return false
+    }
+    if wanted == "channel" { environment.plainChannels.insert(name) }
+    if case .stream = end, let count = typing.value(Catalogue.Stream.count), case .int(let limit) = count.0 {
+      let buffering: StreamBuffering =
+        typing.name(Catalogue.Stream.buffering) == "oldest" ? .oldest(limit) : .newest(limit)
+      environment.endpoints[name] = .stream(buffering)
+    } else if case .stream = end {
+      if environment.endpoints[name] == nil || typing.name(Catalogue.Stream.buffering) != nil {
+        environment.endpoints[name] = .stream(.unbounded)
+      }
+    }
+    return true
+  }
+
+  /// `subject NAME initial: V`: typed by its initial value, which a later `subject NAME` reads.
+  private mutating func typeSubject(_ name: String, _ initial: Parameter, _ typing: inout StageTyping) -> ValueType? {
+    guard let (value, type) = typing.value(initial) else {
+      guard case .subject(let value)? = environment.endpoints[name], let type = environment.channels[name] else {
+        typing.error("give subject '\(name)' its current value first: 'subject \(name) initial: V'", at: initial)
+        return nil
+      }
+      typing.set(initial, .value(value, type))
+      return type
+    }
+    guard type != .optional(.never) else {
+      typing.error("nil has no type here: give a value, or a channel of an optional type instead", at: initial)
+      return nil
+    }
+    if let known = environment.channels[name], known != type, !environment.guessedChannels.contains(name) {
+      typing.error("subject '\(name)' already carries '\(known)'", at: initial)
+      return nil
+    }
+    environment.channels[name] = type
+    environment.guessedChannels.remove(name)
+    environment.endpoints[name] = .subject(initial: value)
+    return type
   }
 }

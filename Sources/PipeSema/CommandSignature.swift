@@ -164,8 +164,7 @@ extension Checker {
     case .file: read = reading.file()
     case .duration: read = reading.duration(source: source)
     case .failure:
-      read = reading.failure()
-      if case .failure(let channel, _) = read { environment.failingChannels.insert(channel) }
+      read = checkFailure(&reading)
     }
     diagnosticsAppend(reading.diagnostics)
     if signature.namesKnownChannel, let channel = read?.channel, environment.channels[channel] == nil {
@@ -202,7 +201,20 @@ extension Checker {
     return .values(channel: channel, values.map { convert($0, to: type) })
   }
 
-  /// `help [NAME]`: NAME is a command or an operator.
+  /// `fail NAME "MESSAGE"`: NAME becomes an `AsyncThrowingChannel`; a stream or subject cannot fail.
+  private mutating func checkFailure(_ reading: inout CommandReading) -> CommandArguments? {
+    let read = reading.failure()
+    guard case .failure(let channel, _) = read else { return nil }
+    if let endpoint = environment.endpoints[channel] {
+      return reading.fail(
+        "'\(channel)' is a \(endpoint.noun), which cannot fail (an AsyncStream finishes without an error): "
+          + "'close \(channel)' ends it; a channel declared 'channel NAME of: TYPE throws' can fail")
+    }
+    environment.failingChannels.insert(channel)
+    return read
+  }
+
+  /// `help [NAME]`: NAME is a command, a topic, an operator, or a word of Combine's or Swift's.
   private mutating func checkTopic(_ reading: inout CommandReading) -> CommandArguments? {
     let arguments = reading.arguments
     guard let first = arguments.first else { return .topic(nil) }
@@ -210,7 +222,7 @@ extension Checker {
       return reading.fail("name one command or operator")
     }
     let known = environment.operators.names + environment.commands.names + environment.commands.topics
-    guard known.contains(topic) else {
+    guard known.contains(topic) || ForeignName.named(topic) != nil else {
       let note = NameSuggester.note(for: topic, in: known) ?? "'ops' lists the operators"
       report(Diagnostic(id: "unknown-name", message: "no help for '\(topic)'", range: first.range, notes: [note]))
       return nil
@@ -292,6 +304,14 @@ struct CommandReading {
         read.file = path
         continue
       }
+      if label == CommandOptions.checkedLabel {
+        guard case .bool(let flag) = argument.value.kind else {
+          _ = fail("'checked:' is true or false", argument.value.range)
+          return nil
+        }
+        read.checked = flag
+        continue
+      }
       switch Checker.duration(argument.value, zero: false, source: source) {
       case .success(let duration): read.durations[label] = duration
       case .failure(let expected):
@@ -335,7 +355,11 @@ struct CommandReading {
 public struct CommandOptions: Sendable {
   /// The label of the picture's file: `to: "FILE.svg"`.
   public static let fileLabel = "to"
+  /// The label of `swift`'s choice of checked arithmetic: `checked: true`.
+  public static let checkedLabel = "checked"
   public var durations: [String: Duration] = [:]
+  /// `checked: true`: the Swift keeps pipesh's checked Int arithmetic.
+  public var checked = false
   /// `to: "FILE"`: write a picture there instead of drawing text: a web page when the name ends in
   /// `.html`, else an SVG picture.
   public var file: String?
@@ -349,6 +373,10 @@ public struct CommandOptions: Sendable {
 
   /// How usage writes an option: `tick: D`, `to: "F.svg"`.
   static func usage(_ name: String) -> String {
-    name == fileLabel ? "to: \"F.svg\"|\"F.html\"" : "\(name): D"
+    switch name {
+    case fileLabel: "to: \"F.svg\"|\"F.html\""
+    case checkedLabel: "checked: true"
+    default: "\(name): D"
+    }
   }
 }

@@ -201,10 +201,10 @@ enum SemaMessages {
     Diagnostic(id: "type-mismatch", message: "\(stage): \(message)", range: range)
   }
 
-  static func channelTypeUnknown(_ name: String, _ range: SourceRange) -> Diagnostic {
+  static func channelTypeUnknown(_ name: String, _ range: SourceRange, noun: String = "channel") -> Diagnostic {
     Diagnostic(
-      id: "channel-type-unknown", message: "the element type of channel '\(name)' is not known", range: range,
-      notes: ["send it a value first, or name the type: channel \(name) of: Int"])
+      id: "channel-type-unknown", message: "the element type of \(noun) '\(name)' is not known", range: range,
+      notes: ["send it a value first, or name the type: \(noun) \(name) of: Int"])
   }
 
   static func commandArguments(

@@ -95,11 +95,54 @@ public enum ChannelEnd: Sendable {
   case receiving(name: Parameter, of: Parameter, throwing: Parameter)
   /// `into NAME`: sends its input; fixes the channel's type.
   case sending(name: Parameter)
+  /// `stream NAME [of: TYPE] [buffering: …]`: an `AsyncStream` fed by `send`; typed as a channel.
+  case stream(name: Parameter, of: Parameter)
+  /// `subject NAME initial: V`: a current value; its type is the initial value's.
+  case subject(name: Parameter, initial: Parameter)
 
   /// The parameter that names the channel.
   var name: Parameter {
     switch self {
-    case .receiving(let name, _, _), .sending(let name): name
+    case .receiving(let name, _, _), .sending(let name), .stream(let name, _), .subject(let name, _): name
+    }
+  }
+}
+
+/// What a name `send` and `close` reach is, when it is not an `AsyncChannel`: declared by the
+/// source that reads it, and made so by the session from the start.
+public enum Endpoint: Sendable, Hashable {
+  /// `stream NAME`: an `AsyncStream` and its continuation.
+  case stream(StreamBuffering)
+  /// `subject NAME initial: V`: pipesh's current value.
+  case subject(initial: Value)
+
+  /// How messages name it.
+  public var noun: String {
+    switch self {
+    case .stream: "stream"
+    case .subject: "subject"
+    }
+  }
+}
+
+/// An `AsyncStream`'s buffering policy: what `yield` does when the consumer is behind.
+public enum StreamBuffering: Sendable, Hashable, CustomStringConvertible {
+  /// Keeps everything (`.unbounded`).
+  case unbounded
+  /// Keeps the newest N, dropping the oldest (`.bufferingNewest(N)`).
+  case newest(Int)
+  /// Keeps the oldest N, dropping what comes after (`.bufferingOldest(N)`).
+  case oldest(Int)
+
+  /// The words that name a policy.
+  public static let words = ["unbounded", "newest", "oldest"]
+
+  /// As written: `newest 2`.
+  public var description: String {
+    switch self {
+    case .unbounded: "unbounded"
+    case .newest(let count): "newest \(count)"
+    case .oldest(let count): "oldest \(count)"
     }
   }
 }

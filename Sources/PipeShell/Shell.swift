@@ -171,6 +171,7 @@ public final class Shell: @unchecked Sendable {
     }
     environment = checkedEnvironment
     session.willFail(environment.failingChannels)
+    session.declare(environment.endpoints)
     for statement in statements {
       if quitRequested || wasInterrupted { break }
       await execute(statement, source: source)
@@ -200,6 +201,7 @@ public final class Shell: @unchecked Sendable {
       }
       environment = checker.environment
       session.willFail(environment.failingChannels)
+      session.declare(environment.endpoints)
       await execute(checked, source: source, since: since)
       since = nil
       if quitRequested { return }

@@ -55,6 +55,7 @@ struct ExportTests {
     #expect(exported.filter(\.compared).count >= 30)
 
     try write(exported)
+    try writeSnippets()
     let build = try Command.run(
       "/usr/bin/env", ["swift", "build", "--package-path", Self.package.path], limit: 900)
     #expect(build.status == 0, "the exported programs do not compile:\n\(build.stdout)\(build.stderr)")
@@ -80,11 +81,14 @@ struct ExportTests {
     }
   }
 
-  /// Whether a program's output can depend on timing: it uses a clock.
+  /// Whether a program's output can depend on timing: it uses a clock, or tasks that race.
   static func isTimed(_ program: String) -> Bool {
     [
       "clock: .continuous", "timer(every:", "Task.sleep", "marble(", "delayed(by:", "working(for:", "timeout(after:",
       "origin",
+      // A stream's yields and a subject's sends do not wait for the consumer, and concurrent
+      // pipelines race: what arrives depends on when each task runs.
+      "makeStream(", "CurrentValue<", "flatMap(concurrency:",
     ].contains { program.contains($0) }
   }
 
@@ -142,9 +146,69 @@ struct ExportTests {
       """
     try Self.write(main, to: sources.appendingPathComponent("main.swift"))
     // A file of a script that is gone would still be compiled: remove it.
-    let wanted = Set(exported.map { "\($0.identifier).swift" } + ["main.swift"])
+    let wanted = Set(
+      exported.map { "\($0.identifier).swift" } + ["main.swift"] + Self.snippets.indices.map { "Snippet\($0).swift" })
     for name in try FileManager.default.contentsOfDirectory(atPath: sources.path) where !wanted.contains(name) {
       try FileManager.default.removeItem(at: sources.appendingPathComponent(name))
+    }
+  }
+
+  /// Pipelines whose `swift` snippets must compile as a Swift engineer would paste them: every
+  /// operator, the channels, streams and subjects they declare, and the forms of closures.
+  static let snippets = [
+    "timer 1 | take 3", "range 1 10 by: 2 | collect", "from 1 2 3 | map { $0 * 2 } | sum",
+    "from 1 2 3 | map { x in x * 2 } | reduce 0 { acc, x in acc + x }",
+    "from 1 2 3 | map { $0 * 2 } | sum checked: true", "marble \"ab-c|\" | print",
+    "random 1 6 count: 3 seed: 7 | collect", "lines \"data.txt\" | count", "stdin | take 1",
+    "channel c of: Int | take 2", "channel d of: String throws | print", "empty | count", "never | take 1",
+    "fail \"boom\" | drain", "merge(from 1, timer 1 | take 2) | print",
+    "zip(from 1 2, from \"a\" \"b\") | map { $0.1 + str($0.0) } | collect",
+    "combineLatest(timer 1, timer 2) | take 3", "chain(from 1, from 2 3) | max",
+    "from 1 2 3 | filter { n in n > 1 } | compactMap { $0 > 2 ? $0 : nil } | min",
+    "from 1 2 3 | drop 1 | takeWhile { $0 < 3 } | dropWhile { $0 < 2 } | first",
+    "from 1 nil 2 | compacted | last", "timer 0.1 | throttle 1 latest: false | debounce 0.5 | take 2",
+    "from 1 1 2 | removeDuplicates | interspersed 0 | adjacentPairs | collect",
+    "from 1 2 3 | reductions { $0 + $1 } | chunks 2 | print", "timer 0.1 | chunked 1 | take 2",
+    "timer 0.1 | chunks 3 every: 1 | take 1", "range 1 100 | buffer 3 policy: newest | take 5",
+    "timer 1 | share | take 2", "from \"a\" \"b\" | enumerated | print",
+    "from 1 2 | delay 1 | work 0.5 | timeout 2 | tap \"seen\" | drain",
+    "from 1 2 3 | flatMap { from $0 ($0 * 10) } | collect", "timer 1 | flatMapLatest { timer $0 | take 2 } | take 3",
+    "from 3 1 2 | flatMap { from $0 | delay $0 } concurrency: 2 | print",
+    "from 1 2 | diagram", "from 1 2 | into e", "from 1.5 2 | map { abs($0) * -1.0 } | sum",
+    "from [1, 2] [3] | map { $0[0] + $0.count } | sum", "from 2.5 | map { int($0) } | print",
+    "stream s of: Int buffering: newest 2 | take 1", "stream t of: String buffering: oldest 3 | collect",
+    "stream u of: Int | print", "subject user initial: \"guest\" | take 1",
+    "subject n initial: 0 | map { $0 + 1 } | take 2 | collect",
+  ]
+
+  /// Each snippet as a function of its own file: its declarations and helpers at the file's top
+  /// level (private there), the statements in an async throwing function, as a person pastes them.
+  func writeSnippets() throws {
+    let sources = Self.package.appendingPathComponent("Sources/Exported")
+    for (index, pipeline) in Self.snippets.enumerated() {
+      let result = try Pipesh.run(["-c", "swift " + pipeline], stdin: nil, directory: TranscriptTests.directory)
+      #expect(result.status == 0 && result.stderr.isEmpty, "swift \(pipeline): \(result.stderr)")
+      #expect(
+        !result.stdout.contains("ReportingOverflow") || pipeline.contains("checked: true"),
+        "the snippet of \(pipeline) uses checked arithmetic")
+      var topLevel: [String] = []
+      var body: [String] = []
+      for paragraph in result.stdout.components(separatedBy: "\n\n") {
+        let isBody = paragraph.contains("let pipeline") && body.isEmpty
+        if isBody {
+          body = paragraph.split(separator: "\n").map { "  " + $0 }
+        } else {
+          topLevel.append(
+            paragraph.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+              line.hasPrefix("let ") ? "private " + line : String(line)
+            }.joined(separator: "\n"))
+        }
+      }
+      #expect(!body.isEmpty, "swift \(pipeline) has no pipeline:\n\(result.stdout)")
+      let text =
+        "// swift \(pipeline)\n" + topLevel.joined(separator: "\n\n")
+        + "\n\nfunc snippet\(index)() async throws {\n" + body.joined(separator: "\n") + "\n}\n"
+      try Self.write(text, to: sources.appendingPathComponent("Snippet\(index).swift"))
     }
   }
 

@@ -3,13 +3,14 @@ import PipeSema
 
 extension Operators {
   /// `channel`: emits what 'send NAME …' pushes; several consumers split the values between them.
+  /// `stream` and `subject` too: the session makes each name what it was declared as.
   enum Channel {
     static func run(name: String) -> Run {
       .node(
         build: { input in
           let channel = input.context.channel(name)
           input.detail.withLock { $0 = channel.implementation }
-          return channel.elements
+          return channel.elements(for: input.context.jobID, stage: input.stage.text, nodeID: input.nodeID)
         })
     }
   }

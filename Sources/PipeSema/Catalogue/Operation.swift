@@ -12,6 +12,8 @@ public enum Operation<Form: ArgumentForm>: Sendable {
   case lines(file: Form.Text)
   case stdin
   case channel(name: String)
+  case stream(name: String, buffering: StreamBuffering)
+  case subject(name: String, initial: Value)
   case empty
   case never
   case fail(message: Form.Text)
@@ -44,7 +46,7 @@ public enum Operation<Form: ArgumentForm>: Sendable {
   case work(interval: Form.Interval)
   case timeout(interval: Form.Interval)
   case tap(label: Form.Text, time: Form.Flag)
-  case flatMap(body: CheckedPipeline)
+  case flatMap(body: CheckedPipeline, concurrency: Form.Integer?)
   case flatMapLatest(body: CheckedPipeline)
   // sinks
   case print(label: Form.Text?, time: Form.Flag)
@@ -70,6 +72,8 @@ public enum Operation<Form: ArgumentForm>: Sendable {
     case .lines: .lines
     case .stdin: .stdin
     case .channel: .channel
+    case .stream: .stream
+    case .subject: .subject
     case .empty: .empty
     case .never: .never
     case .fail: .fail

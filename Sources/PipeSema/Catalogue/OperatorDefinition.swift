@@ -115,6 +115,26 @@ public struct ArgumentReader<Form: ArgumentForm> {
     return body
   }
 
+  /// A constant that is never worked out per element (`subject NAME initial: V`), as a value.
+  public func value(_ parameter: Parameter) throws(MissingArgument) -> Value {
+    guard case .value(let value, _) = arguments[parameter.name] else {
+      throw MissingArgument(parameter: parameter.name)
+    }
+    return value
+  }
+
+  /// A stream's buffering policy: the word (unbounded when not given) and its count.
+  public func buffering(_ policy: Parameter, count: Parameter) throws(MissingArgument) -> StreamBuffering {
+    guard case .name(let word) = arguments[policy.name] else { return .unbounded }
+    let limit: Int? = if case .value(.int(let limit), _) = arguments[count.name] { limit } else { nil }
+    switch (word, limit) {
+    case ("unbounded", nil): return .unbounded
+    case ("newest", let limit?): return .newest(limit)
+    case ("oldest", let limit?): return .oldest(limit)
+    default: throw MissingArgument(parameter: count.name)
+    }
+  }
+
   /// A bare word (`channel NAME`): never worked out per element.
   public func word(_ parameter: Parameter) throws(MissingArgument) -> String {
     guard case .name(let word) = arguments[parameter.name] else { throw MissingArgument(parameter: parameter.name) }

@@ -2,7 +2,7 @@
 /// the name a pipeline writes; everything else about it is in its definition.
 public enum OperatorKind: String, CaseIterable, Sendable {
   // sources
-  case timer, range, from, marble, random, lines, stdin, channel, empty, never, fail
+  case timer, range, from, marble, random, lines, stdin, channel, stream, subject, empty, never, fail
   // combinators
   case merge, zip, combineLatest, chain
   // operators
@@ -26,6 +26,8 @@ public enum OperatorKind: String, CaseIterable, Sendable {
     case .lines: Catalogue.Lines.self
     case .stdin: Catalogue.Stdin.self
     case .channel: Catalogue.Channel.self
+    case .stream: Catalogue.Stream.self
+    case .subject: Catalogue.Subject.self
     case .empty: Catalogue.Empty.self
     case .never: Catalogue.NeverSource.self
     case .fail: Catalogue.Fail.self

@@ -2,7 +2,7 @@ extension Commands {
   /// `close NAME`: finishes a channel; its consumers end once they have taken what was sent.
   enum Close {
     static let entry = Command.word(
-      "close", usage: "close NAME", summary: "finishes channel NAME", missing: "name one channel",
+      "close", usage: "close NAME", summary: "finishes channel, stream or subject NAME", missing: "name one channel",
       namesKnownChannel: true
     ) { shell, name in
       let session = shell.session

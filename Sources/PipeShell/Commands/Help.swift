@@ -33,6 +33,10 @@ extension Commands {
   static let topics = [
     HelpTopic(name: "let", usage: "let NAME = FRAGMENT", summary: "names a pipeline fragment"),
     HelpTopic(
+      name: "combine", usage: "help combine",
+      summary: "Combine's API beside AsyncAlgorithms' and pipesh's, with how they differ and what has no equivalent",
+      examples: ["compare from 1 2 3 | take 2"]),
+    HelpTopic(
       name: "closures", usage: "{ … }", summary: "what a closure may say: $0, $1, operators, members, functions",
       text: [
         "$0 is the element ($0 and $1: the accumulator and the element in reductions and reduce);",
@@ -82,6 +86,8 @@ extension Commands {
         "AsyncThrowingChannel: any 'fail NAME' in a script makes the channel one from its first use).",
         "the element type comes from the first send (all its values: nil and \"a\" make String?), an",
         "into, or 'of: TYPE' (Int, Double, String, Bool, or one of them optional: String?).",
+        "send also reaches a stream NAME (an AsyncStream: never waits, its buffer drops) and a subject",
+        "NAME (a current value): 'help stream', 'help subject'.",
       ],
       examples: [
         "channel c of: Int? | compacted | print label: \"A\" &\nchannel c | print label: \"B\" &\nsend c 1 nil 2 3\nclose c\nwait"
@@ -130,6 +136,7 @@ extension Shell {
     if let helpTopic = Commands.topics.first(where: { $0.name == topic }) {
       known = true
       var lines = [helpTopic.usage, "  " + helpTopic.summary] + helpTopic.text.map { "  " + $0 }
+      if helpTopic.name == "combine" { lines += Self.combineTable }
       for example in helpTopic.examples { lines += await Self.exampleLines(example, runs: true) }
       show(lines)
     }
@@ -137,7 +144,51 @@ extension Shell {
       known = true
       show(await Self.helpText(signature))
     }
+    if let foreign = ForeignName.named(topic) {
+      known = true
+      show(Self.helpText(foreign))
+    }
     if !known { commandFailed("help: pipesh knows no help for '\(topic)' (a bug: please report it)") }
+  }
+
+  /// `help combine`: a line per Combine API: the pipesh word, what AsyncAlgorithms (or Swift) has,
+  /// and how they differ. The operators' counterparts first, in the order 'ops' lists them, then
+  /// Combine's words that are no operator's counterpart, "no equivalent" where there is none.
+  static var combineTable: [String] {
+    var lines = ["Combine → pipesh word (AsyncAlgorithms or Swift): how they differ"]
+    for kind in OperatorKind.allCases {
+      let counterpart = Counterparts.of(kind)
+      // A source made for compare's scheduler is not what a Combine user writes: the words
+      // below say what they do write (Timer, PassthroughSubject).
+      guard counterpart.origin != .missing, counterpart.origin != .virtualSource else { continue }
+      let difference = counterpart.difference.map { ": " + $0 } ?? ""
+      lines.append("  \(counterpart.label) → \(kind.name) (\(kind.signature.implementation))\(difference)")
+    }
+    for foreign in ForeignName.all where !foreign.isAlias {
+      let words = foreign.pipesh.isEmpty ? "no equivalent" : foreign.pipesh.joined(separator: " or ")
+      let api = foreign.api.hasPrefix("Combine ") ? String(foreign.api.dropFirst(8)) : foreign.api
+      lines.append("  \(api) → \(words) (\(foreign.swift)): \(foreign.advice)")
+    }
+    return lines
+  }
+
+  /// `help NAME` for a word of Combine or Swift concurrency: what it is in pipesh and in Swift.
+  static func helpText(_ foreign: ForeignName) -> [String] {
+    var lines = ["\(foreign.name): \(foreign.api)"]
+    if foreign.pipesh.isEmpty { lines.append("  in pipesh: no equivalent") }
+    for word in foreign.pipesh {
+      let summary =
+        OperatorKind.signatures[word].map { "\($0.usage): \($0.summary)" }
+        ?? Commands.named(word).map { "\($0.signature.usage): \($0.signature.summary)" } ?? word
+      lines.append("  in pipesh: " + summary)
+    }
+    lines.append("  in Swift: " + foreign.swift)
+    lines.append("  " + foreign.advice)
+    if !foreign.pipesh.isEmpty {
+      lines.append("  " + foreign.pipesh.map { "'help \($0)'" }.joined(separator: ", ") + " shows it with an example")
+    }
+    lines.append("  'help combine' lists Combine's words beside AsyncAlgorithms' and pipesh's")
+    return lines
   }
 
   /// "example:", the script's lines after `> `, and what it prints (run now on the virtual clock).

@@ -1,11 +1,14 @@
 import Locking
+import PipeRuntime
 import PipeSema
 
 extension Commands {
-  /// `send NAME V…`: pushes values into a channel, each waiting for a consumer to take it.
+  /// `send NAME V…`: pushes values into a channel, each waiting for a consumer to take it; yields
+  /// them into a stream, or sets a subject, without waiting.
   enum Send {
     static let entry = Command.values(
-      "send", usage: "send NAME V…", summary: "pushes values into channel NAME (waits for a consumer)"
+      "send", usage: "send NAME V…",
+      summary: "pushes values into channel NAME (waits for a consumer), stream NAME (never waits) or subject NAME"
     ) { shell, name, values in
       await shell.send(values, to: name)
     }.example("channel orders of: String | print time: true &\nsend orders \"a\" \"b\"\nclose orders")
@@ -19,6 +22,11 @@ extension Shell {
   /// stops the sending.
   func send(_ values: [Value], to name: String) async {
     let channel = session.channel(name)
+    switch channel {
+    case .stream(let stream): return await yield(values, into: stream, name: name)
+    case .subject(let subject): return await changeWorld { for value in values { subject.send(value) } }
+    case .plain, .throwing: break
+    }
     let taken = Locked(0)
     let console = self.console
     let waiting: @Sendable () -> Void = {
@@ -53,6 +61,32 @@ extension Shell {
       // Interactively after the terminal's own "^C".
       let lead = interactive ? "\n" : ""
       console.line(lead + "send: stopped, no consumer took \(values[sent].printed)", to: .error)
+    }
+  }
+
+  /// `send NAME V…` to a stream: each value is yielded at once, in the virtual world's order; what
+  /// a full buffer dropped is said, and values yielded after the stream ended are an error.
+  private func yield(_ values: [Value], into stream: StreamEndpoint, name: String) async {
+    let results = Locked<[StreamEndpoint.Yielded]>([])
+    await changeWorld { results.withLock { $0 = values.map { stream.yield($0) } } }
+    let yielded = results.withLock { $0 }
+    let dropped = yielded.compactMap { if case .dropped(let value) = $0 { value } else { nil } }
+    if !dropped.isEmpty {
+      let keeps =
+        switch stream.buffering {
+        case .oldest: "a full buffer keeps the oldest and drops what comes"
+        case .newest, .unbounded: "a full buffer drops the oldest"
+        }
+      console.line(
+        "send: stream '\(name)' dropped \(dropped.map(\.printed).joined(separator: " ")) "
+          + "(buffering: \(stream.buffering): \(keeps))")
+    }
+    let lost = zip(values, yielded).filter { $0.1 == .ended }.map(\.0)
+    if !lost.isEmpty {
+      commandFailed(
+        "send: stream '\(name)' has ended (its consumer stopped, and an AsyncStream has one): "
+          + "\(lost.map(\.printed).joined(separator: " ")) went nowhere; close it and read 'stream \(name)' again for a new one"
+      )
     }
   }
 }

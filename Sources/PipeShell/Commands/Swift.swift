@@ -6,11 +6,15 @@ extension Commands {
   /// `swift PIPELINE`: the Swift code, over swift-async-algorithms, that does what the pipeline does.
   enum Swift {
     static let entry = Command.pipeline(
-      "swift", usage: "swift PIPELINE",
-      summary: "prints the Swift code (over swift-async-algorithms) that does what a pipeline does"
-    ) { shell, pipeline, _ in
+      "swift", usage: "swift PIPELINE [checked: true]",
+      summary:
+        "prints the Swift code (over swift-async-algorithms) that does what a pipeline does, to paste into an async function: Swift's own Int arithmetic, or with checked: true pipesh's, which fails the job on overflow",
+      options: [CommandOptions.checkedLabel]
+    ) { shell, pipeline, options in
       let source = SourceFile(name: nil, text: pipeline.text)
-      switch SwiftExport.pipeline(pipeline, environment: shell.environment, source: source) {
+      let exported = SwiftExport.pipeline(
+        pipeline, environment: shell.environment, source: source, checked: options.checked)
+      switch exported {
       case .success(let text):
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
           shell.console.line(String(line))

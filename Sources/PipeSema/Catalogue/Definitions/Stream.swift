@@ -1,0 +1,51 @@
+import PipeSyntax
+
+extension Catalogue {
+  /// `stream`: emits what 'send NAME …' yields into an AsyncStream; one consumer only.
+  public enum Stream: OperatorDefinition {
+    public static let name = Parameter.positional("name", .name, "the stream's name")
+    public static let count = Parameter.positional(
+      "count", .count, optional: true, "how many elements newest or oldest keeps")
+    public static let of = Parameter.labelled("of", .typeName, "the element type, where no send tells it")
+    public static let buffering = Parameter.labelled(
+      "buffering", .name,
+      "unbounded (the default), newest N (a full buffer drops the oldest) or oldest N (it drops what comes)")
+
+    public static let signature = OperatorSignature(
+      .stream, .source, usage: "stream NAME [of: TYPE] [buffering: unbounded|newest N|oldest N]",
+      summary:
+        "emits what 'send NAME …' yields: send never waits, and a full buffer drops by its policy; one consumer only",
+      parameters: [name, count, of, buffering],
+      example: "stream s of: Int buffering: newest 2 | collect &\nsend s 1 2 3\nclose s\nwait",
+      implementation: "AsyncStream.makeStream(of:bufferingPolicy:): send is the continuation's yield, close its finish",
+      channel: .stream(name: name, of: of)
+    ) { typing in
+      let word = typing.name(buffering)
+      let limit = typing.value(count)?.0
+      switch (word, limit) {
+      case (nil, nil), ("unbounded", nil): break
+      case ("newest", .int(let limit)?), ("oldest", .int(let limit)?):
+        guard limit >= 1 else {
+          typing.error("a stream's buffer keeps at least 1 element", at: count)
+          return nil
+        }
+      case ("newest", nil), ("oldest", nil):
+        typing.error("say how many elements '\(word ?? "")' keeps, as in 'buffering: \(word ?? "") 2'", at: buffering)
+        return nil
+      case (let word?, _) where !StreamBuffering.words.contains(word):
+        typing.error("unknown buffering '\(word)'; use unbounded, newest N or oldest N", at: buffering)
+        return nil
+      default:
+        typing.error("a count belongs after 'buffering: newest' or 'buffering: oldest'", at: count)
+        return nil
+      }
+      return nil
+    }
+
+    public static func operation<Form: ArgumentForm>(
+      _ arguments: ArgumentReader<Form>
+    ) throws(MissingArgument) -> Operation<Form> {
+      .stream(name: try arguments.word(name), buffering: try arguments.buffering(buffering, count: count))
+    }
+  }
+}

@@ -1,0 +1,162 @@
+/// Combine's and Swift concurrency's words that are not pipesh's: what a Swift engineer moving
+/// from Combine types, with the pipesh word and the AsyncAlgorithms (or standard library) API that
+/// do the same, or what to write instead where there is no equivalent. An unknown stage that is
+/// one of them gets this as its did-you-mean; `help NAME` explains it; `help combine` lists the
+/// ones that are not just another name of an operator (the operators' own rows come from their
+/// Combine counterparts).
+public struct ForeignName: Sendable {
+  /// The word as typed: `prefix`, `PassthroughSubject`.
+  public let name: String
+  /// Where it comes from, as written there: `Combine prefix(_:)`.
+  public let api: String
+  /// The pipesh words (operators or commands) that do it; empty when pipesh has none.
+  public let pipesh: [String]
+  /// The AsyncAlgorithms or standard-library API, or what Swift has instead.
+  public let swift: String
+  /// How they differ, or what to write instead: one line.
+  public let advice: String
+  /// Just another name of an operator whose own counterpart row says the rest (`dropFirst` for
+  /// `drop`): left out of `help combine`'s table.
+  public let isAlias: Bool
+
+  init(
+    _ name: String, _ api: String, pipesh: [String], swift: String, _ advice: String, alias: Bool = false
+  ) {
+    self.name = name
+    self.api = api
+    self.pipesh = pipesh
+    self.swift = swift
+    self.advice = advice
+    self.isAlias = alias
+  }
+
+  /// The notes of an unknown stage with this name: the pipesh word and its Swift API (or that
+  /// there is none), then how they differ or what to write instead.
+  public var notes: [String] {
+    guard !pipesh.isEmpty else { return ["'\(name)' is \(api); pipesh has no equivalent; in Swift: \(swift)", advice] }
+    let words = pipesh.map { "'\($0)'" }.joined(separator: " or ")
+    let help = pipesh.map { "'help \($0)'" }.joined(separator: ", ")
+    return ["did you mean \(words)? '\(name)' is \(api); in Swift: \(swift)", advice + " (\(help))"]
+  }
+
+  /// The entry for `name`, if it is one.
+  public static func named(_ name: String) -> ForeignName? { byName[name] }
+
+  private static let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+
+  /// Every entry, Combine's first, in the order `help combine` lists them.
+  public static let all: [ForeignName] = [
+    ForeignName(
+      "prefix", "Combine's and AsyncSequence's prefix(_:)", pipesh: ["take"], swift: "AsyncSequence prefix(_:)",
+      "Combine's finishes when the element after the last arrives, AsyncSequence's at the last", alias: true),
+    ForeignName(
+      "dropFirst", "Combine's and AsyncSequence's dropFirst(_:)", pipesh: ["drop"],
+      swift: "AsyncSequence dropFirst(_:)", "the same", alias: true),
+    ForeignName(
+      "tryMap", "Combine tryMap(_:)", pipesh: ["map"], swift: "AsyncSequence map(_:) with a throwing closure",
+      "pipesh's closures can fail (overflow, division by zero), so map is tryMap", alias: true),
+    ForeignName(
+      "tryFilter", "Combine tryFilter(_:)", pipesh: ["filter"], swift: "AsyncSequence filter(_:)",
+      "filter's closure can fail, as tryFilter's", alias: true),
+    ForeignName(
+      "tryCompactMap", "Combine tryCompactMap(_:)", pipesh: ["compactMap"], swift: "AsyncSequence compactMap(_:)",
+      "compactMap's closure can fail, as tryCompactMap's", alias: true),
+    ForeignName(
+      "tryScan", "Combine tryScan(_:_:)", pipesh: ["reductions"], swift: "AsyncAlgorithms reductions(_:_:)",
+      "the same: each partial result goes out", alias: true),
+    ForeignName(
+      "tryReduce", "Combine tryReduce(_:_:)", pipesh: ["reduce"], swift: "AsyncSequence reduce(_:_:)",
+      "the same: the last partial result", alias: true),
+    ForeignName(
+      "tryPrefix", "Combine tryPrefix(while:)", pipesh: ["takeWhile"], swift: "AsyncSequence prefix(while:)",
+      "the same", alias: true),
+    ForeignName(
+      "switchToLatest", "Combine switchToLatest()", pipesh: ["flatMapLatest"],
+      swift: "AsyncAlgorithms flatMapLatest(_:)",
+      "map { … }.switchToLatest() is one flatMapLatest { … }: each element's pipeline cancels the one before",
+      alias: true),
+    ForeignName(
+      "handleEvents", "Combine handleEvents(receiveOutput:…)", pipesh: ["tap"],
+      swift: "AsyncSequence map { print($0); return $0 }", "tap sees each element on its way", alias: true),
+    ForeignName(
+      "ignoreOutput", "Combine ignoreOutput()", pipesh: ["drain"], swift: "a for-await loop that does nothing",
+      "drain runs the pipeline to its end and keeps nothing", alias: true),
+    ForeignName(
+      "append", "Combine append(_:)", pipesh: ["chain"], swift: "AsyncAlgorithms chain(_:_:)",
+      "chain(P, Q) runs Q after P, as P.append(Q)", alias: true),
+    ForeignName(
+      "prepend", "Combine prepend(_:)", pipesh: ["chain"], swift: "AsyncAlgorithms chain(_:_:)",
+      "chain(Q, P) runs Q first, as P.prepend(Q)", alias: true),
+    ForeignName(
+      "sink", "Combine sink(receiveValue:)", pipesh: ["print", "drain"], swift: "for await value in sequence { … }",
+      "a for-await loop in a Task replaces sink and its AnyCancellable; print shows each value, drain keeps none"),
+    ForeignName(
+      "assign", "Combine assign(to:on:)", pipesh: [], swift: "for await value in sequence { object.property = value }",
+      "set the property in a for-await loop, in a Task on the object's actor (@MainActor for UI)"),
+    ForeignName(
+      "receive", "Combine receive(on:)", pipesh: [], swift: "nothing: an AsyncSequence has no scheduler",
+      "the task that iterates decides where elements are handled: iterate in a @MainActor Task for the UI"),
+    ForeignName(
+      "subscribe", "Combine subscribe(on:)", pipesh: [], swift: "nothing: the work runs on the iterating task",
+      "start the iteration where it should run: a Task, a task group, or Task.detached"),
+    ForeignName(
+      "store", "Combine store(in:) and AnyCancellable", pipesh: ["cancel"], swift: "Task.cancel()",
+      "keep the Task that iterates and cancel it; in pipesh every pipeline is a job: 'cancel N'", alias: true),
+    ForeignName(
+      "AnyCancellable", "Combine AnyCancellable", pipesh: ["cancel"], swift: "Task.cancel()",
+      "cancelling the iterating Task stops every operator of the pipeline; in pipesh: 'cancel N'"),
+    ForeignName(
+      "eraseToAnyPublisher", "Combine eraseToAnyPublisher()", pipesh: [],
+      swift: "some AsyncSequence<Element, Failure>, or any AsyncSequence",
+      "nothing to write in pipesh: every stage's element type is inferred"),
+    ForeignName(
+      "PassthroughSubject", "Combine PassthroughSubject", pipesh: ["channel", "stream"],
+      swift: "AsyncAlgorithms AsyncChannel, or AsyncStream with its continuation",
+      "a channel's send waits for a consumer (back pressure); a stream's yield never waits and its buffer drops"),
+    ForeignName(
+      "CurrentValueSubject", "Combine CurrentValueSubject (with .values)", pipesh: ["subject"],
+      swift: "none in AsyncAlgorithms (pipesh's own subject)",
+      "every consumer gets the current value first, then each new one; a slow consumer gets the newest"),
+    ForeignName(
+      "Timer", "Combine Timer.publish(every:on:in:).autoconnect()", pipesh: ["timer"],
+      swift: "AsyncAlgorithms AsyncTimerSequence (AsyncTimerSequence.repeating(every:))",
+      "timer N ticks every N seconds on the job's clock (virtual with --virtual-time)"),
+    ForeignName(
+      "Just", "Combine Just", pipesh: ["from"], swift: "[value].async (AsyncAlgorithms)", "from V emits V and finishes"
+    ),
+    ForeignName(
+      "Future", "Combine Future", pipesh: [], swift: "an async function, or a Task's value",
+      "one value needs no sequence: await it; in pipesh, from V or work"),
+    ForeignName(
+      "Deferred", "Combine Deferred", pipesh: [], swift: "nothing: an AsyncSequence starts its work when iterated",
+      "every pipeline is cold already: each run builds its nodes"),
+    ForeignName(
+      "catch", "Combine catch(_:) and replaceError(with:)", pipesh: [], swift: "do { for try await … } catch { … }",
+      "AsyncAlgorithms has no catch operator: catch around the loop; in pipesh a failure ends the job"),
+    ForeignName(
+      "replaceError", "Combine replaceError(with:)", pipesh: [], swift: "do { for try await … } catch { … }",
+      "catch around the loop and use the replacement there", alias: true),
+    ForeignName(
+      "retry", "Combine retry(_:)", pipesh: [], swift: "a loop around the for-await loop",
+      "iterate again (a new iteration starts the sequence again)"),
+    ForeignName(
+      "multicast", "Combine multicast(_:) and autoconnect()", pipesh: ["share"], swift: "AsyncAlgorithms share()",
+      "share starts at the first consumer and sends each element to every consumer there is", alias: true),
+    ForeignName(
+      "values", "Combine's publisher.values", pipesh: ["subject"], swift: "AsyncPublisher (Combine) bridges to async",
+      "pipesh's subject behaves as a CurrentValueSubject's .values"),
+    ForeignName(
+      "AsyncStream", "Swift AsyncStream", pipesh: ["stream"], swift: "AsyncStream.makeStream(bufferingPolicy:)",
+      "yield never waits; a full buffer drops by its policy; one consumer only", alias: true),
+    ForeignName(
+      "AsyncChannel", "AsyncAlgorithms AsyncChannel", pipesh: ["channel"], swift: "AsyncChannel",
+      "send waits until a consumer takes the value", alias: true),
+    ForeignName(
+      "withTaskGroup", "Swift task groups", pipesh: ["flatMap"], swift: "withTaskGroup(of:)",
+      "flatMap { … } concurrency: N runs up to N pipelines at once in a task group, results as they finish",
+      alias: true),
+    ForeignName(
+      "maxPublishers", "Combine flatMap(maxPublishers:)", pipesh: ["flatMap"], swift: "a task group",
+      "flatMap { … } concurrency: N is flatMap(maxPublishers: .max(N))", alias: true),
+  ]
+}
