@@ -52,18 +52,13 @@ public final class StreamEndpoint: Sendable {
 
   /// The elements, for the one consumer `stage` of job `jobID`; a second consumer gets an error.
   func elements(for jobID: Int, stage: String, nodeID: Int) -> ValueSequence {
-    let claim = state.withLock { state -> Result<AsyncStream<Value>, Claimed> in
-      if let stream = state.stream {
-        state = (nil, jobID)
-        return .success(stream)
-      }
-      return .failure(Claimed(job: state.consumer ?? jobID))
+    let claim = state.withLock { state -> (stream: AsyncStream<Value>?, consumer: Int?) in
+      guard let stream = state.stream else { return (nil, state.consumer) }
+      state = (nil, jobID)
+      return (stream, nil)
     }
-    let first: Int
-    switch claim {
-    case .success(let stream): return ValueSequence(stream)
-    case .failure(let claimed): first = claimed.job
-    }
+    if let stream = claim.stream { return ValueSequence(stream) }
+    let first = claim.consumer ?? jobID
     let whose = first == jobID ? "this job" : "job \(first)"
     return ValueSequence(
       FailSequence(
@@ -74,11 +69,6 @@ public final class StreamEndpoint: Sendable {
             + "(consumers split the values) or share a fragment (every consumer sees each)",
           nodeID: nodeID)))
   }
-}
-
-/// The job that consumes a stream already.
-private struct Claimed: Error {
-  let job: Int
 }
 
 /// `subject NAME initial: V`: pipesh's current value, as Combine's `CurrentValueSubject` seen

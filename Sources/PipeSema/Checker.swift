@@ -419,14 +419,11 @@ public struct Checker {
       return false
     }
     if wanted == "channel" { environment.plainChannels.insert(name) }
-    if case .stream = end, let count = typing.value(Catalogue.Stream.count), case .int(let limit) = count.0 {
-      let buffering: StreamBuffering =
-        typing.name(Catalogue.Stream.buffering) == "oldest" ? .oldest(limit) : .newest(limit)
-      environment.endpoints[name] = .stream(buffering)
-    } else if case .stream = end {
-      if environment.endpoints[name] == nil || typing.name(Catalogue.Stream.buffering) != nil {
-        environment.endpoints[name] = .stream(.unbounded)
-      }
+    // A later `stream NAME` without `buffering:` reads the stream as it was declared.
+    if case .stream = end, environment.endpoints[name] == nil || typing.name(Catalogue.Stream.buffering) != nil {
+      let arguments = ArgumentReader<Resolved>(typing.checked, body: nil)
+      let buffering = try? arguments.buffering(Catalogue.Stream.buffering, count: Catalogue.Stream.count)
+      environment.endpoints[name] = .stream(buffering ?? .unbounded)
     }
     return true
   }
