@@ -16,10 +16,46 @@ public struct Evaluator: Sendable {
     self.nodeID = nodeID
   }
 
+  /// The closure of `expr`: over plain Ints where its values are all Ints (`IntCompiler`), else
+  /// over `Value`s, its parts compiled the same way.
   public func compile(_ expr: TypedExpr) -> CompiledClosure {
+    specialized(expr) ?? compileGeneric(expr, recurse: compile)
+  }
+
+  /// The closure of `expr` over `Value`s all the way down: the reference the specialised closures
+  /// are tested against.
+  public func compileReference(_ expr: TypedExpr) -> CompiledClosure {
+    compileGeneric(expr, recurse: compileReference)
+  }
+
+  private var fail: @Sendable (String) -> PipelineError {
     let stage = self.stage
     let nodeID = self.nodeID
-    let fail: @Sendable (String) -> PipelineError = { PipelineError(stage: stage, message: $0, nodeID: nodeID) }
+    return { PipelineError(stage: stage, message: $0, nodeID: nodeID) }
+  }
+
+  /// An Int or Bool expression that reads only Ints, as a closure over plain Ints, boxed once.
+  private func specialized(_ expr: TypedExpr) -> CompiledClosure? {
+    guard IntCompiler.readsOnlyInts(expr) else { return nil }
+    let compiler = IntCompiler(fail: fail)
+    if let operand = compiler.operand(expr), case .closure(let closure) = operand {
+      return { a, b throws(PipelineError) in .int(try closure(Self.int(a), Self.int(b))) }
+    }
+    if let predicate = compiler.predicate(expr) {
+      return { a, b throws(PipelineError) in .bool(try predicate(Self.int(a), Self.int(b))) }
+    }
+    return nil
+  }
+
+  /// An argument the checker typed Int (an unused `$1` is `.none`: 0, never read).
+  @inline(__always)
+  private static func int(_ value: Value) -> Int {
+    if case .int(let number) = value { return number }
+    return 0
+  }
+
+  private func compileGeneric(_ expr: TypedExpr, recurse compile: (TypedExpr) -> CompiledClosure) -> CompiledClosure {
+    let fail = self.fail
     switch expr.kind {
     case .constant(let value):
       return { _, _ in value }

@@ -4,12 +4,16 @@ import PipeSema
 /// The state of one fused stage for one iteration: what it does to each element. Each fusable
 /// operator defines its step in its own file.
 protocol FusedStep: AnyObject {
+  /// Whether the stage can come to have all it needs (`take`): only those are asked
+  /// `isSatisfied`, not every stage for every element.
+  var canBeSatisfied: Bool { get }
   /// Whether the stage has all it needs, so nothing more is pulled (`take` after N).
   var isSatisfied: Bool { get }
   func apply(_ value: Value) throws(PipelineError) -> FusedOutcome
 }
 
 extension FusedStep {
+  var canBeSatisfied: Bool { false }
   var isSatisfied: Bool { false }
 }
 
@@ -60,6 +64,8 @@ struct FusedSequence: AsyncSequence, Sendable {
     private var values: [Value]?
     private var valueIndex = 0
     private let steps: [any FusedStep]
+    /// The steps that can have all they need (`take`), nearest the consumer last.
+    private let satisfiable: [Int]
     private let nodes: [Node]
     private let sourceNode: Node?
     private let context: JobContext
@@ -72,6 +78,11 @@ struct FusedSequence: AsyncSequence, Sendable {
     private var sourceCount = 0
     private var counts: [Int]
     private var sincePublished = 0
+    /// Whether the loop is past an element a stage skipped (rather than at a new question), and
+    /// how many it went through so far: the cancellation check is made on every question, and
+    /// every 256 elements within one.
+    private var isSkipping = false
+    private var uncheckedSkips = 0
 
     private func publish() {
       guard counting else { return }
@@ -81,7 +92,9 @@ struct FusedSequence: AsyncSequence, Sendable {
     }
 
     init(sequence: FusedSequence) {
-      steps = sequence.steps.map { $0() }
+      let steps = sequence.steps.map { $0() }
+      self.steps = steps
+      satisfiable = steps.indices.filter { steps[$0].canBeSatisfied }
       counts = Array(repeating: 0, count: steps.count)
       nodes = sequence.nodes
       sourceNode = sequence.sourceNode
@@ -104,12 +117,17 @@ struct FusedSequence: AsyncSequence, Sendable {
       }
     }
 
-    private func nextFromSource() async throws -> Value? {
-      if let upstreamIterator = upstream {
-        var iterator = upstreamIterator
-        defer { upstream = iterator }
-        return try await iterator.next()
-      }
+    /// The upstream's next element: the one async call of the per-element path.
+    private nonisolated(nonsending) func nextFromUpstream(
+      _ upstreamIterator: ValueSequence.Iterator
+    ) async throws -> Value? {
+      var iterator = upstreamIterator
+      defer { upstream = iterator }
+      return try await iterator.nextElement()
+    }
+
+    /// The next element of a source looped over directly, without an async call.
+    private func nextFromFusedSource() -> Value? {
       if let values {
         guard valueIndex < values.count else { return nil }
         defer { valueIndex += 1 }
@@ -127,6 +145,12 @@ struct FusedSequence: AsyncSequence, Sendable {
     }
 
     func next() async throws -> Value? {
+      try await nextElement()
+    }
+
+    /// The next element, on the caller's executor (`ValueSequence`'s box calls it so): no hop per
+    /// element.
+    nonisolated(nonsending) func nextElement() async throws -> Value? {
       if ended { return nil }
       if !started {
         started = true
@@ -136,8 +160,11 @@ struct FusedSequence: AsyncSequence, Sendable {
       do {
         while true {
           // Asked from a cancelled task, every stage ends cancelled, as unfused nodes that see their
-          // input end while cancelled (a `take` that has all it needs too).
-          if Task.isCancelled || context.cancelRequested {
+          // input end while cancelled (a `take` that has all it needs too). Looked at on every
+          // question and every 256 elements a question skips over: at once, as far as anyone can
+          // tell, at a fraction of the cost per element.
+          uncheckedSkips &+= 1
+          if uncheckedSkips & 255 == 1 || !isSkipping, Task.isCancelled || context.cancelRequested {
             cancelAll()
             return nil
           }
@@ -147,9 +174,15 @@ struct FusedSequence: AsyncSequence, Sendable {
             stop(at: full)
             return nil
           }
-          // Counts are published before each wait, so `inspect` mid-run sees what unfused nodes show.
-          if upstream != nil { publish() }
-          guard var value = try await nextFromSource() else {
+          let next: Value?
+          if let upstreamIterator = upstream {
+            // Counts are published before each wait, so `inspect` mid-run sees what unfused nodes show.
+            publish()
+            next = try await nextFromUpstream(upstreamIterator)
+          } else {
+            next = nextFromFusedSource()
+          }
+          guard var value = next else {
             if Task.isCancelled {
               cancelAll()
             } else {
@@ -178,8 +211,10 @@ struct FusedSequence: AsyncSequence, Sendable {
           }
           if passed {
             publish()
+            isSkipping = false
             return value
           }
+          isSkipping = true
         }
       } catch is CancellationError {
         cancelAll()
@@ -231,7 +266,7 @@ struct FusedSequence: AsyncSequence, Sendable {
     }
 
     private func exhaustedTake() -> Int? {
-      steps.lastIndex { $0.isSatisfied }
+      satisfiable.last { steps[$0].isSatisfied }
     }
 
     /// Stage `index` has all it needs: it and those after it finish; the ones before are

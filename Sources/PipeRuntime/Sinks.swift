@@ -30,12 +30,24 @@ protocol SinkBody {
   mutating func end(_ how: SinkEnd, _ output: SinkOutput) throws
 }
 
+/// A sink that takes each element without waiting (`count`, `sum`, `collect`, `diagram`, …): its
+/// loop makes no async call per element into it.
+protocol SynchronousSinkBody: SinkBody {
+  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool
+}
+
+extension SynchronousSinkBody {
+  mutating func receive(_ value: Value, _ output: SinkOutput) throws -> Bool {
+    try take(value, output)
+  }
+}
+
 /// A sink that prints one result when its input finishes (`count`, `sum`, `collect`, …).
-struct Reduction: SinkBody {
+struct Reduction: SynchronousSinkBody {
   var result: Value
   let step: (Value, Value) throws -> (result: Value, more: Bool)
 
-  mutating func receive(_ value: Value, _ output: SinkOutput) throws -> Bool {
+  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool {
     let (next, more) = try step(result, value)
     result = next
     return more
@@ -70,15 +82,40 @@ enum Sinks {
     var body = try makeBody(stage, upstream, context, node)
     let output = SinkOutput(context: context, node: node)
     var failure: (any Error)?
+    // The sink alone writes its count: a plain store of its own tally, not an atomic add.
+    var received = 0
     do {
-      for try await value in upstream {
-        node.received.add(1, ordering: .relaxed)
-        guard try await receive(value, &body, output) else { break }
+      if var synchronous = body as? any SynchronousSinkBody {
+        defer { body = synchronous }
+        var iterator = upstream.makeAsyncIterator()
+        while let value = try await iterator.nextElement() {
+          received += 1
+          node.received.store(received, ordering: .relaxed)
+          guard try take(value, &synchronous, output) else { break }
+        }
+      } else {
+        for try await value in upstream {
+          received += 1
+          node.received.store(received, ordering: .relaxed)
+          guard try await receive(value, &body, output) else { break }
+        }
       }
     } catch {
       failure = error
     }
     try finish(&body, output, failure)
+  }
+
+  /// `receive` for a body that takes elements without waiting, without the async call.
+  private static func take(
+    _ value: Value, _ body: inout any SynchronousSinkBody, _ output: SinkOutput
+  ) throws -> Bool {
+    do {
+      return try body.take(value, output)
+    } catch {
+      output.context.fail(output.node, error)
+      throw error
+    }
   }
 
   @inline(never)

@@ -11,6 +11,11 @@ public struct ValueSequence: AsyncSequence, Sendable {
     make = { Iterator(ConcreteIteratorBox(base.makeAsyncIterator())) }
   }
 
+  /// A fused run, whose iterator is asked on the caller's executor.
+  init(_ fused: FusedSequence) {
+    make = { Iterator(FusedIteratorBox(fused.makeAsyncIterator())) }
+  }
+
   public func makeAsyncIterator() -> Iterator { make() }
 
   /// The iterator: one virtual call per element to the concrete iterator inside.
@@ -24,12 +29,24 @@ public struct ValueSequence: AsyncSequence, Sendable {
     public mutating func next() async throws -> Value? {
       try await box.next()
     }
+
+    /// The next element, on the caller's executor: the per-element path of pipesh's own loops
+    /// (sinks, fused runs), with no executor hop per call.
+    nonisolated(nonsending) mutating func nextElement() async throws -> Value? {
+      try await box.next()
+    }
+
+    // The per-element path stays on the caller's executor: a hop per call (what a nonisolated
+    // async function does) costs more than a fused run's whole work per element.
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Value? {
+      try await box.next()
+    }
   }
 }
 
 /// The abstract iterator `ValueSequence.Iterator` calls into.
 class IteratorBox {
-  func next() async throws -> Value? { nil }
+  nonisolated(nonsending) func next() async throws -> Value? { nil }
 }
 
 final class ConcreteIteratorBox<Base: AsyncIteratorProtocol>: IteratorBox where Base.Element == Value {
@@ -39,10 +56,22 @@ final class ConcreteIteratorBox<Base: AsyncIteratorProtocol>: IteratorBox where 
     self.base = base
   }
 
-  override func next() async throws -> Value? {
-    try await base.next()
+  override nonisolated(nonsending) func next() async throws -> Value? {
+    try await base.next(isolation: #isolation)
   }
 }
 
 @available(*, unavailable)
 extension ValueSequence.Iterator: Sendable {}
+
+final class FusedIteratorBox: IteratorBox {
+  let base: FusedSequence.Iterator
+
+  init(_ base: FusedSequence.Iterator) {
+    self.base = base
+  }
+
+  override nonisolated(nonsending) func next() async throws -> Value? {
+    try await base.nextElement()
+  }
+}

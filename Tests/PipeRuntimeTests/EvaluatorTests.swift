@@ -24,6 +24,44 @@ struct EvaluatorTests {
     return try Evaluator(stage: "map").compile(expr)(values[0], .none)
   }
 
+  /// The closure of `from V | map { … }`, checked.
+  func closure(_ body: String, _ input: String) throws -> (TypedExpr, Value) {
+    let source = SourceFile(name: nil, text: "check from \(input) | map { \(body) }")
+    let script = Parser.parse(source, grammar: Commands.grammar)
+    var checker = Checker(environment: Commands.environment, source: source)
+    let statement = try #require(script.statements.first)
+    guard case .command(let command, _) = checker.check(statement), case .pipeline(let pipeline, _) = command.arguments,
+      case .closure(let expr) = pipeline.stages[1].arguments["transform"],
+      case .values(let values, _) = pipeline.stages[0].arguments["values"]
+    else {
+      throw PipelineError(stage: body, message: "did not check: \(checker.diagnostics.map(\.message))")
+    }
+    return (expr, values[0])
+  }
+
+  /// Closures over Ints are compiled to plain-Int closures: each gives what the reference (the
+  /// closure over `Value`s) gives, the same value or the same error with the same message, for
+  /// values at the edges of Int.
+  @Test(arguments: [
+    "$0 * 2", "$0 % 3 == 0", "($0 * 2) % 3 == 0", "$0 + 1", "$0 - 1", "-$0", "abs($0)", "$0 / ($0 - 1)",
+    "$0 % ($0 + 1)", "max($0, 3) - min($0, -3)", "$0 > 1 && $0 < 5", "$0 < 0 || $0 > 10 ? $0 : 0 - $0",
+    "!($0 == 2)", "$0 * $0 * $0", "10 / $0", "$0 / -1", "$0 != 0",
+  ])
+  func intClosuresGiveWhatTheReferenceGives(_ body: String) throws {
+    let inputs = [0, 1, -1, 2, 3, 7, -7, 1 << 32, Int.max, Int.min, Int.max / 2, Int.min + 1]
+    for input in inputs {
+      let (expr, value) = try closure(body, "\(input)")
+      let evaluator = Evaluator(stage: "map { \(body) }")
+      let fast = Result { () throws(PipelineError) in try evaluator.compile(expr)(value, .none) }
+      let reference = Result { () throws(PipelineError) in try evaluator.compileReference(expr)(value, .none) }
+      switch (fast, reference) {
+      case (.success(let a), .success(let b)): #expect(a == b, "\(body) with $0 = \(input)")
+      case (.failure(let a), .failure(let b)): #expect(a.message == b.message, "\(body) with $0 = \(input)")
+      default: Issue.record("\(body) with $0 = \(input): \(fast) against \(reference)")
+      }
+    }
+  }
+
   static let results: [(String, String, String)] = [
     ("$0 * 2", "21", "42"),
     ("$0 / 2", "7", "3"),

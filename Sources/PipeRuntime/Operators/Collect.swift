@@ -12,10 +12,10 @@ extension Operators {
     }
 
     /// Keeps every element and prints them as one array when the input finishes.
-    struct Collecting: SinkBody {
+    struct Collecting: SynchronousSinkBody {
       var values: [Value] = []
 
-      mutating func receive(_ value: Value, _ output: SinkOutput) -> Bool {
+      mutating func take(_ value: Value, _ output: SinkOutput) -> Bool {
         values.append(value)
         return true
       }

@@ -12,10 +12,10 @@ extension Operators {
     }
 
     /// Counts what comes and prints the count when the input finishes.
-    struct Tally: SinkBody {
+    struct Tally: SynchronousSinkBody {
       var count = 0
 
-      mutating func receive(_ value: Value, _ output: SinkOutput) -> Bool {
+      mutating func take(_ value: Value, _ output: SinkOutput) -> Bool {
         count += 1
         return true
       }

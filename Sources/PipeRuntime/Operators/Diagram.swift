@@ -17,12 +17,12 @@ extension Operators {
 }
 
 /// `diagram`: one marble line when the input ends, however it ends.
-struct DiagramSink: SinkBody {
+struct DiagramSink: SynchronousSinkBody {
   var recorder: DiagramRecorder
   let context: JobContext
   let stage: String
 
-  mutating func receive(_ value: Value, _ output: SinkOutput) throws -> Bool {
+  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool {
     try add(.value(value.printed))
     return true
   }

@@ -22,6 +22,7 @@ extension Operators {
       }
 
       /// Once it has N, nothing more is pulled: unfused, `prefix` ends before asking again.
+      var canBeSatisfied: Bool { true }
       var isSatisfied: Bool { taken >= count }
 
       func apply(_ value: Value) -> FusedOutcome {
