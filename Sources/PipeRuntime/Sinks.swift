@@ -24,21 +24,28 @@ struct SinkOutput {
 
 /// What one kind of sink does with its input.
 protocol SinkBody {
-  /// Takes one element; false when the sink needs no more (`first`).
+  /// Takes one element without waiting, as most sinks do (`count`, `sum`, `collect`): false when
+  /// the sink needs no more (`first`); nil when this sink waits for each (`print`, `into`), and
+  /// `receive` takes it. The sink's loop makes no async call per element into a sink that does not.
+  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool?
+  /// Takes one element, waiting as it needs; false when the sink needs no more.
   mutating func receive(_ value: Value, _ output: SinkOutput) async throws -> Bool
   /// The input ended: print what is due.
   mutating func end(_ how: SinkEnd, _ output: SinkOutput) throws
 }
 
-/// A sink that takes each element without waiting (`count`, `sum`, `collect`, `diagram`, …): its
-/// loop makes no async call per element into it.
+extension SinkBody {
+  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool? { nil }
+}
+
+/// A sink that takes each element without waiting.
 protocol SynchronousSinkBody: SinkBody {
-  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool
+  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool?
 }
 
 extension SynchronousSinkBody {
   mutating func receive(_ value: Value, _ output: SinkOutput) throws -> Bool {
-    try take(value, output)
+    try take(value, output) ?? true
   }
 }
 
@@ -47,7 +54,7 @@ struct Reduction: SynchronousSinkBody {
   var result: Value
   let step: (Value, Value) throws -> (result: Value, more: Bool)
 
-  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool {
+  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool? {
     let (next, more) = try step(result, value)
     result = next
     return more
@@ -82,21 +89,12 @@ enum Sinks {
     var body = try makeBody(stage, upstream, context, node)
     let output = SinkOutput(context: context, node: node)
     var failure: (any Error)?
-    // The sink alone writes its count: a plain store of its own tally, not an atomic add.
-    var received = 0
     do {
-      if var synchronous = body as? any SynchronousSinkBody {
-        defer { body = synchronous }
-        var iterator = upstream.makeAsyncIterator()
-        while let value = try await iterator.nextElement() {
-          received += 1
-          node.received.store(received, ordering: .relaxed)
-          guard try take(value, &synchronous, output) else { break }
-        }
+      if upstream.isFused {
+        try await consumeFused(upstream, &body, output)
       } else {
         for try await value in upstream {
-          received += 1
-          node.received.store(received, ordering: .relaxed)
+          node.received.add(1, ordering: .relaxed)
           guard try await receive(value, &body, output) else { break }
         }
       }
@@ -106,10 +104,29 @@ enum Sinks {
     try finish(&body, output, failure)
   }
 
-  /// `receive` for a body that takes elements without waiting, without the async call.
-  private static func take(
-    _ value: Value, _ body: inout any SynchronousSinkBody, _ output: SinkOutput
-  ) throws -> Bool {
+  /// The loop over a fused run, the fast path: the run is asked on this task's executor (no hop
+  /// per element), a body that takes elements without waiting is called without an async call,
+  /// and the sink's tally is a plain store (it alone writes it), not an atomic add. Apart from
+  /// `run`, whose frame every idle job keeps.
+  @inline(never)
+  private static func consumeFused(
+    _ upstream: ValueSequence, _ body: inout any SinkBody, _ output: SinkOutput
+  ) async throws {
+    var received = 0
+    var iterator = upstream.makeAsyncIterator()
+    while let value = try await iterator.nextElement() {
+      received += 1
+      output.node.received.store(received, ordering: .relaxed)
+      if let more = try take(value, &body, output) {
+        guard more else { return }
+      } else {
+        guard try await receive(value, &body, output) else { return }
+      }
+    }
+  }
+
+  /// Hands one element to a body that takes it without waiting; nil when the body waits for it.
+  private static func take(_ value: Value, _ body: inout any SinkBody, _ output: SinkOutput) throws -> Bool? {
     do {
       return try body.take(value, output)
     } catch {

@@ -6,14 +6,18 @@ public struct ValueSequence: AsyncSequence, Sendable {
   public typealias Element = Value
 
   private let make: @Sendable () -> Iterator
+  /// Whether it is a fused run, whose iterator answers on the caller's executor (`nextElement`).
+  let isFused: Bool
 
   public init<Base: AsyncSequence & Sendable>(_ base: Base) where Base.Element == Value {
     make = { Iterator(ConcreteIteratorBox(base.makeAsyncIterator())) }
+    isFused = false
   }
 
-  /// A fused run, whose iterator is asked on the caller's executor.
+  /// A fused run.
   init(_ fused: FusedSequence) {
     make = { Iterator(FusedIteratorBox(fused.makeAsyncIterator())) }
+    isFused = true
   }
 
   public func makeAsyncIterator() -> Iterator { make() }
@@ -30,48 +34,54 @@ public struct ValueSequence: AsyncSequence, Sendable {
       try await box.next()
     }
 
-    /// The next element, on the caller's executor: the per-element path of pipesh's own loops
-    /// (sinks, fused runs), with no executor hop per call.
+    /// The next element, asked on the caller's executor: pipesh's own loops (a sink, a fused run
+    /// reading its upstream) call this. A fused run answers without an executor hop, which costs
+    /// more than its whole work per element; any other node as `next()` does.
     nonisolated(nonsending) mutating func nextElement() async throws -> Value? {
-      try await box.next()
-    }
-
-    // The per-element path stays on the caller's executor: a hop per call (what a nonisolated
-    // async function does) costs more than a fused run's whole work per element.
-    public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Value? {
-      try await box.next()
+      try await box.nextElement()
     }
   }
 }
 
-/// The abstract iterator `ValueSequence.Iterator` calls into.
-class IteratorBox {
-  nonisolated(nonsending) func next() async throws -> Value? { nil }
+/// The abstract iterator `ValueSequence.Iterator` calls into. One task at a time uses it (an
+/// iterator is not shared), so it may be called from the caller's executor.
+class IteratorBox: @unchecked Sendable {
+  func next() async throws -> Value? { nil }
+
+  nonisolated(nonsending) func nextElement() async throws -> Value? {
+    try await next()
+  }
 }
 
-final class ConcreteIteratorBox<Base: AsyncIteratorProtocol>: IteratorBox where Base.Element == Value {
+final class ConcreteIteratorBox<Base: AsyncIteratorProtocol>: IteratorBox, @unchecked Sendable
+where Base.Element == Value {
   var base: Base
 
   init(_ base: Base) {
     self.base = base
   }
 
-  override nonisolated(nonsending) func next() async throws -> Value? {
-    try await base.next(isolation: #isolation)
+  override func next() async throws -> Value? {
+    try await base.next()
   }
 }
 
 @available(*, unavailable)
 extension ValueSequence.Iterator: Sendable {}
 
-final class FusedIteratorBox: IteratorBox {
+/// A fused run's iterator, asked on the caller's executor.
+final class FusedIteratorBox: IteratorBox, @unchecked Sendable {
   let base: FusedSequence.Iterator
 
   init(_ base: FusedSequence.Iterator) {
     self.base = base
   }
 
-  override nonisolated(nonsending) func next() async throws -> Value? {
+  override func next() async throws -> Value? {
+    try await base.nextElement()
+  }
+
+  override nonisolated(nonsending) func nextElement() async throws -> Value? {
     try await base.nextElement()
   }
 }
