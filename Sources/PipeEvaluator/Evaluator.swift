@@ -206,17 +206,7 @@ public struct Evaluator: Sendable {
     { a, b throws(PipelineError) in
       switch (try left(a, b), try right(a, b)) {
       case (.int(let x), .int(let y)):
-        let result: (partialValue: Int, overflow: Bool)
-        switch op {
-        case .add: result = x.addingReportingOverflow(y)
-        case .subtract: result = x.subtractingReportingOverflow(y)
-        case .multiply: result = x.multipliedReportingOverflow(by: y)
-        case .divide, .remainder:
-          if y == 0 { throw fail("division by zero") }
-          result = op == .divide ? x.dividedReportingOverflow(by: y) : x.remainderReportingOverflow(dividingBy: y)
-        }
-        if result.overflow { throw fail("integer overflow in \(x) \(op.rawValue) \(y)") }
-        return .int(result.partialValue)
+        return .int(try IntCompiler.apply(op, x, y, fail))
       case (.double(let x), .double(let y)):
         switch op {
         case .add: return .double(x + y)

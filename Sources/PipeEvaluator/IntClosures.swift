@@ -126,8 +126,10 @@ struct IntCompiler {
     return { a, b throws(PipelineError) in try Self.apply(op, try left.value(a, b), try right.value(a, b), fail) }
   }
 
+  /// pipesh's checked Int arithmetic, the one rule both evaluators use: overflow and division by
+  /// zero fail with its messages.
   @inline(__always)
-  private static func apply(
+  static func apply(
     _ op: ArithmeticOperator, _ x: Int, _ y: Int, _ fail: @Sendable (String) -> PipelineError
   ) throws(PipelineError) -> Int {
     let result: (partialValue: Int, overflow: Bool)

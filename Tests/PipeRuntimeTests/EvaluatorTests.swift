@@ -10,18 +10,8 @@ import Testing
 struct EvaluatorTests {
   /// Checks and compiles the closure of `from V | map { … }` and applies it to V.
   func evaluate(_ body: String, _ input: String = "1") throws -> Value {
-    let source = SourceFile(name: nil, text: "check from \(input) | map { \(body) }")
-    let script = Parser.parse(source, grammar: Commands.grammar)
-    var checker = Checker(environment: Commands.environment, source: source)
-    let statement = try #require(script.statements.first)
-    guard case .command(let command, _) = checker.check(statement), case .pipeline(let pipeline, _) = command.arguments,
-      case .closure(let expr) = pipeline.stages[1].arguments["transform"],
-      case .values(let values, _) = pipeline.stages[0].arguments["values"]
-    else {
-      Issue.record("did not check: \(checker.diagnostics.map(\.message))")
-      return .none
-    }
-    return try Evaluator(stage: "map").compile(expr)(values[0], .none)
+    let (expr, value) = try closure(body, input)
+    return try Evaluator(stage: "map").compile(expr)(value, .none)
   }
 
   /// The closure of `from V | map { … }`, checked.
