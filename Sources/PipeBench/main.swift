@@ -53,6 +53,21 @@ enum Bench {
     return "zip \(seconds(clock.now - start)) \(count)"
   }
 
+  /// The 10M chain as a plain Swift loop with pipesh's checked arithmetic: the limit an
+  /// interpreter is measured against. The bound comes from the command line, so the optimizer
+  /// cannot fold the loop away.
+  nonisolated static func loop(_ last: Int) -> String {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var count = 0
+    for x in 1...last {
+      let (doubled, overflow) = x.multipliedReportingOverflow(by: 2)
+      if overflow { return "loop overflow" }
+      if doubled % 3 == 0 { count += 1 }
+    }
+    return "loop \(seconds(clock.now - start)) \(count)"
+  }
+
   /// Raw tasks, each iterating an AsyncTimerSequence: memory per task and the time to cancel all.
   nonisolated static func tasks(_ count: Int) async -> String {
     let clock = ContinuousClock()
@@ -79,5 +94,6 @@ case "throughput": print(await Bench.throughput())
 case "merge": print(await Bench.merged())
 case "zip": print(await Bench.zipped())
 case "tasks": print(await Bench.tasks(Int(CommandLine.arguments.dropFirst(2).first ?? "10000") ?? 10_000))
-default: print("usage: PipeBench throughput|merge|zip|tasks [N]")
+case "loop": print(Bench.loop(Int(CommandLine.arguments.dropFirst(2).first ?? "10000000") ?? 10_000_000))
+default: print("usage: PipeBench throughput|merge|zip|tasks [N]|loop [N]")
 }
