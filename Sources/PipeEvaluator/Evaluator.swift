@@ -19,7 +19,10 @@ public struct Evaluator: Sendable {
   /// The closure of `expr`: over plain Ints where its values are all Ints (`IntCompiler`), else
   /// over `Value`s, its parts compiled the same way.
   public func compile(_ expr: TypedExpr) -> CompiledClosure {
-    specialized(expr) ?? compileGeneric(expr, recurse: compile)
+    // Not `??`: through its generic parameter the closure would come back wrapped in a
+    // reabstraction thunk, one more call per element.
+    if let specialized = specialized(expr) { return specialized }
+    return compileGeneric(expr, recurse: compile)
   }
 
   /// The closure of `expr` over `Value`s all the way down: the reference the specialised closures
