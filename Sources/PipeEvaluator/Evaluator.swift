@@ -37,10 +37,14 @@ public struct Evaluator: Sendable {
     return { PipelineError(stage: stage, message: $0, nodeID: nodeID) }
   }
 
-  /// An Int or Bool expression that reads only Ints, as a closure over plain Ints, boxed once.
+  /// An Int or Bool expression that reads only Ints, as a closure over plain Ints, or a Double
+  /// expression, as a closure over plain Doubles: boxed once.
   private func specialized(_ expr: TypedExpr) -> CompiledClosure? {
-    guard IntCompiler.readsOnlyInts(expr) else { return nil }
     let compiler = IntCompiler(fail: fail)
+    if expr.type == .double, let closure = DoubleCompiler(ints: compiler).closure(expr) {
+      return { a, b throws(PipelineError) in .double(try closure(a, b)) }
+    }
+    guard IntCompiler.readsOnlyInts(expr) else { return nil }
     if let operand = compiler.operand(expr), case .closure(let closure) = operand {
       return { a, b throws(PipelineError) in .int(try closure(Self.int(a), Self.int(b))) }
     }

@@ -52,6 +52,18 @@ struct EvaluatorTests {
     }
   }
 
+  /// Double closures too: the same values as the reference, NaN and infinities included.
+  @Test(arguments: ["$0 * 1.5", "$0 / 0.0", "-$0 + 0.25", "$0 % 2.5", "($0 - 1.0) * ($0 + 1.0)", "$0 / 3"])
+  func doubleClosuresGiveWhatTheReferenceGives(_ body: String) throws {
+    for input in ["0.0", "1.5", "-2.25", "1e308", "-1e308", "3", "-7"] {
+      let (expr, value) = try closure(body, input)
+      let evaluator = Evaluator(stage: "map { \(body) }")
+      let fast = try evaluator.compile(expr)(value, .none)
+      let reference = try evaluator.compileReference(expr)(value, .none)
+      #expect(fast.printed == reference.printed, "\(body) with $0 = \(input)")
+    }
+  }
+
   static let results: [(String, String, String)] = [
     ("$0 * 2", "21", "42"),
     ("$0 / 2", "7", "3"),
