@@ -59,3 +59,13 @@ public enum Value: Sendable, Hashable {
     }
   }
 }
+
+extension Value {
+  /// Whether it is `true`: what a predicate's result is asked (`filter`, `takeWhile`), with no
+  /// `Value` made to compare it with.
+  @inlinable
+  public var isTrue: Bool {
+    if case .bool(true) = self { return true }
+    return false
+  }
+}

@@ -9,7 +9,7 @@ extension Operators {
       .node(
         build: { input in
           let predicate = input.compile(predicate)
-          return ValueSequence(input.upstream.drop { value throws in try predicate(value, .none) == .bool(true) })
+          return ValueSequence(input.upstream.drop { value throws in try predicate(value, .none).isTrue })
         },
         fusedStep: { input in
           let predicate = input.compile(predicate)
@@ -26,7 +26,7 @@ extension Operators {
       }
 
       func apply(_ value: Value) throws(PipelineError) -> FusedOutcome {
-        if dropping, try predicate(value, .none) == .bool(true) { return .skip }
+        if dropping, try predicate(value, .none).isTrue { return .skip }
         dropping = false
         return .pass(value)
       }

@@ -9,7 +9,7 @@ extension Operators {
       .node(
         build: { input in
           let predicate = input.compile(isIncluded)
-          return ValueSequence(input.upstream.filter { value throws in try predicate(value, .none) == .bool(true) })
+          return ValueSequence(input.upstream.filter { value throws in try predicate(value, .none).isTrue })
         },
         fusedStep: { input in
           let predicate = input.compile(isIncluded)
@@ -25,7 +25,7 @@ extension Operators {
       }
 
       func apply(_ value: Value) throws(PipelineError) -> FusedOutcome {
-        try predicate(value, .none) == .bool(true) ? .pass(value) : .skip
+        try predicate(value, .none).isTrue ? .pass(value) : .skip
       }
     }
   }

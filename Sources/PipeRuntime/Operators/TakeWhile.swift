@@ -9,7 +9,7 @@ extension Operators {
       .node(
         build: { input in
           let predicate = input.compile(predicate)
-          return ValueSequence(try input.upstream.prefix { value throws in try predicate(value, .none) == .bool(true) })
+          return ValueSequence(try input.upstream.prefix { value throws in try predicate(value, .none).isTrue })
         },
         fusedStep: { input in
           let predicate = input.compile(predicate)
@@ -25,7 +25,7 @@ extension Operators {
       }
 
       func apply(_ value: Value) throws(PipelineError) -> FusedOutcome {
-        try predicate(value, .none) == .bool(true) ? .pass(value) : .stop
+        try predicate(value, .none).isTrue ? .pass(value) : .stop
       }
     }
   }
