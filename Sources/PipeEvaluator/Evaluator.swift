@@ -44,21 +44,13 @@ public struct Evaluator: Sendable {
     if expr.type == .double, let closure = DoubleCompiler(ints: compiler).closure(expr) {
       return { a, b throws(PipelineError) in .double(try closure(a, b)) }
     }
-    guard IntCompiler.readsOnlyInts(expr) else { return nil }
     if let operand = compiler.operand(expr), case .closure(let closure) = operand {
-      return { a, b throws(PipelineError) in .int(try closure(Self.int(a), Self.int(b))) }
+      return { a, b throws(PipelineError) in .int(try closure(a.unboxedInt, b.unboxedInt)) }
     }
     if let predicate = compiler.predicate(expr) {
-      return { a, b throws(PipelineError) in .bool(try predicate(Self.int(a), Self.int(b))) }
+      return { a, b throws(PipelineError) in .bool(try predicate(a.unboxedInt, b.unboxedInt)) }
     }
     return nil
-  }
-
-  /// An argument the checker typed Int (an unused `$1` is `.none`: 0, never read).
-  @inline(__always)
-  private static func int(_ value: Value) -> Int {
-    if case .int(let number) = value { return number }
-    return 0
   }
 
   private func compileGeneric(_ expr: TypedExpr, recurse compile: (TypedExpr) -> CompiledClosure) -> CompiledClosure {

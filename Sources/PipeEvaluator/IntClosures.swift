@@ -27,23 +27,8 @@ struct IntCompiler {
     }
   }
 
-  /// Whether every argument `expr` reads is an `Int`: then `$0` and `$1` can be read unboxed.
-  static func readsOnlyInts(_ expr: TypedExpr) -> Bool {
-    switch expr.kind {
-    case .argument: expr.type == .int
-    case .constant: true
-    case .negate(let a), .not(let a), .toDouble(let a), .count(let a), .isEmpty(let a), .tupleMember(let a, _):
-      readsOnlyInts(a)
-    case .arithmetic(_, let a, let b), .concatenate(let a, let b), .compare(_, let a, let b), .and(let a, let b),
-      .or(let a, let b), .element(let a, let b):
-      readsOnlyInts(a) && readsOnlyInts(b)
-    case .conditional(let a, let b, let c): readsOnlyInts(a) && readsOnlyInts(b) && readsOnlyInts(c)
-    case .joined(let a, let b): readsOnlyInts(a) && (b.map(readsOnlyInts) ?? true)
-    case .function(_, let all), .array(let all), .tuple(let all), .interpolation(let all): all.allSatisfy(readsOnlyInts)
-    }
-  }
-
-  /// An Int expression as an operand; nil for one this compiler does not handle.
+  /// An Int expression as an operand; nil for one this compiler does not handle. Every part it
+  /// takes is typed Int (or Bool, in `predicate`), so what it compiles reads only Ints.
   func operand(_ expr: TypedExpr) -> Operand? {
     guard expr.type == .int else { return nil }
     switch expr.kind {
@@ -180,13 +165,13 @@ struct DoubleCompiler {
     case .constant(.double(let value)):
       return { _, _ in value }
     case .argument(let index, _):
-      if index == 0 { return { a, _ in Self.double(a) } }
-      return { _, b in Self.double(b) }
+      if index == 0 { return { a, _ in a.unboxedDouble } }
+      return { _, b in b.unboxedDouble }
     case .toDouble(let operand):
-      guard operand.type == .int, IntCompiler.readsOnlyInts(operand), let operand = ints.operand(operand) else {
+      guard let operand = ints.operand(operand) else {
         return nil
       }
-      return { a, b throws(PipelineError) in Double(try operand.value(Self.int(a), Self.int(b))) }
+      return { a, b throws(PipelineError) in Double(try operand.value(a.unboxedInt, b.unboxedInt)) }
     case .negate(let operand):
       guard let operand = closure(operand) else { return nil }
       return { a, b throws(PipelineError) in -(try operand(a, b)) }
@@ -206,16 +191,20 @@ struct DoubleCompiler {
       return nil
     }
   }
+}
 
+extension Value {
+  /// The Int an argument the checker typed Int holds (an unused `$1` is `.none`: 0, never read).
   @inline(__always)
-  private static func double(_ value: Value) -> Double {
-    if case .double(let number) = value { return number }
+  var unboxedInt: Int {
+    if case .int(let number) = self { return number }
     return 0
   }
 
+  /// The Double an argument the checker typed Double holds.
   @inline(__always)
-  private static func int(_ value: Value) -> Int {
-    if case .int(let number) = value { return number }
+  var unboxedDouble: Double {
+    if case .double(let number) = self { return number }
     return 0
   }
 }
