@@ -3,6 +3,12 @@ import PipeSema
 /// A compiled closure: `$0` and `$1` in, a value out.
 public typealias CompiledClosure = @Sendable (Value, Value) throws(PipelineError) -> Value
 
+/// A compiled Int expression of Int arguments: plain `$0` and `$1` in, a plain Int out.
+public typealias IntClosure = @Sendable (Int, Int) throws(PipelineError) -> Int
+
+/// A compiled Bool expression of Int arguments.
+public typealias IntPredicate = @Sendable (Int, Int) throws(PipelineError) -> Bool
+
 /// Compiles checked expressions to closures once, so the per-element path runs no type dispatch
 /// beyond the values' own cases.
 public struct Evaluator: Sendable {
@@ -31,6 +37,18 @@ public struct Evaluator: Sendable {
     compileGeneric(expr, recurse: compileReference)
   }
 
+  /// The closure of an Int expression whose every part is an Int, over plain Ints; nil for any
+  /// other. Its caller knows its arguments are Ints (the stage's input type).
+  public func intClosure(_ expr: TypedExpr) -> IntClosure? {
+    IntCompiler(fail: fail).operand(expr)?.closure
+  }
+
+  /// The closure of a Bool expression over Ints (a comparison, `&&`, …), over plain Ints; nil for
+  /// any other.
+  public func intPredicate(_ expr: TypedExpr) -> IntPredicate? {
+    IntCompiler(fail: fail).predicate(expr)
+  }
+
   private var fail: @Sendable (String) -> PipelineError {
     let stage = self.stage
     let nodeID = self.nodeID
@@ -41,8 +59,8 @@ public struct Evaluator: Sendable {
   /// expression, as a closure over plain Doubles: boxed once.
   private func specialized(_ expr: TypedExpr) -> CompiledClosure? {
     let compiler = IntCompiler(fail: fail)
-    if expr.type == .double, let closure = DoubleCompiler(ints: compiler).closure(expr) {
-      return { a, b throws(PipelineError) in .double(try closure(a, b)) }
+    if expr.type == .double, let closure = DoubleCompiler(ints: compiler).valueClosure(expr) {
+      return closure
     }
     if let operand = compiler.operand(expr), case .closure(let closure) = operand {
       return { a, b throws(PipelineError) in .int(try closure(a.unboxedInt, b.unboxedInt)) }
@@ -50,7 +68,44 @@ public struct Evaluator: Sendable {
     if let predicate = compiler.predicate(expr) {
       return { a, b throws(PipelineError) in .bool(try predicate(a.unboxedInt, b.unboxedInt)) }
     }
+    if case .interpolation(let pieces) = expr.kind {
+      return interpolation(pieces, compiler)
+    }
     return nil
+  }
+
+  private typealias Append = @Sendable (inout String, Value, Value) throws(PipelineError) -> Void
+
+  /// A string interpolation as closures, each appending its piece to the text and calling the
+  /// next's: a literal piece with no call, an Int expression's with no `Value` boxed.
+  private func interpolation(_ pieces: [TypedExpr], _ compiler: IntCompiler) -> CompiledClosure {
+    var append: Append = { _, _, _ in }
+    for piece in pieces.reversed() {
+      let next = append
+      if case .constant(let constant) = piece.kind {
+        let literal = constant.printed
+        append = { text, a, b throws(PipelineError) in
+          text += literal
+          try next(&text, a, b)
+        }
+      } else if let operand = compiler.operand(piece) {
+        append = { text, a, b throws(PipelineError) in
+          text += String(try operand.value(a.unboxedInt, b.unboxedInt))
+          try next(&text, a, b)
+        }
+      } else {
+        let value = compile(piece)
+        append = { text, a, b throws(PipelineError) in
+          text += try value(a, b).printed
+          try next(&text, a, b)
+        }
+      }
+    }
+    return { [append] a, b throws(PipelineError) in
+      var text = ""
+      try append(&text, a, b)
+      return .string(text)
+    }
   }
 
   private func compileGeneric(_ expr: TypedExpr, recurse compile: (TypedExpr) -> CompiledClosure) -> CompiledClosure {

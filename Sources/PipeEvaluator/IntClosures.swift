@@ -6,9 +6,6 @@ import PipeSema
 /// `Evaluator.compileReference` is the reference they are tested against: the same results, and
 /// the same errors with the same messages.
 struct IntCompiler {
-  typealias IntClosure = @Sendable (Int, Int) throws(PipelineError) -> Int
-  typealias BoolClosure = @Sendable (Int, Int) throws(PipelineError) -> Bool
-
   let fail: @Sendable (String) -> PipelineError
 
   /// One side of an operator: `$0`, `$1`, a constant, or an expression's closure.
@@ -16,6 +13,16 @@ struct IntCompiler {
     case argument(Int)
     case constant(Int)
     case closure(IntClosure)
+
+    /// The operand as a closure of its own.
+    var closure: IntClosure {
+      switch self {
+      case .argument(0): { a, _ in a }
+      case .argument: { _, b in b }
+      case .constant(let value): { _, _ in value }
+      case .closure(let closure): closure
+      }
+    }
 
     @inline(__always)
     func value(_ a: Int, _ b: Int) throws(PipelineError) -> Int {
@@ -73,14 +80,21 @@ struct IntCompiler {
   }
 
   /// A Bool expression over Ints; nil for one this compiler does not handle.
-  func predicate(_ expr: TypedExpr) -> BoolClosure? {
+  func predicate(_ expr: TypedExpr) -> IntPredicate? {
     guard expr.type == .bool else { return nil }
     switch expr.kind {
     case .constant(.bool(let value)):
       return { _, _ in value }
     case .compare(let op, let left, let right):
-      guard let left = operand(left), let right = operand(right) else { return nil }
-      return comparison(op, left, right)
+      guard let leftOperand = operand(left), let rightOperand = operand(right) else { return nil }
+      // `$0 % 3 == 0`, a common shape, is one closure rather than one calling another.
+      if case .arithmetic(let arithmetic, let x, let y) = left.kind, case .argument(0, _) = x.kind,
+        case .constant(.int(let c)) = y.kind, case .constant(.int(let d)) = right.kind
+      {
+        let fail = self.fail
+        return { a, _ throws(PipelineError) in Self.compare(op, try Self.apply(arithmetic, a, c, fail), d) }
+      }
+      return comparison(op, leftOperand, rightOperand)
     case .not(let operand):
       guard let operand = predicate(operand) else { return nil }
       return { a, b throws(PipelineError) in !(try operand(a, b)) }
@@ -105,8 +119,15 @@ struct IntCompiler {
   /// constant`, the common shape, reads both without a call.
   private func arithmetic(_ op: ArithmeticOperator, _ left: Operand, _ right: Operand) -> IntClosure {
     let fail = self.fail
-    if case .argument(0) = left, case .constant(let constant) = right {
-      return { a, _ throws(PipelineError) in try Self.apply(op, a, constant, fail) }
+    if case .argument(0) = left, case .constant(let c) = right {
+      // The operator chosen here, once: each closure has its own, inlined, with no switch per call.
+      switch op {
+      case .add: return { a, _ throws(PipelineError) in try Self.apply(.add, a, c, fail) }
+      case .subtract: return { a, _ throws(PipelineError) in try Self.apply(.subtract, a, c, fail) }
+      case .multiply: return { a, _ throws(PipelineError) in try Self.apply(.multiply, a, c, fail) }
+      case .divide: return { a, _ throws(PipelineError) in try Self.apply(.divide, a, c, fail) }
+      case .remainder: return { a, _ throws(PipelineError) in try Self.apply(.remainder, a, c, fail) }
+      }
     }
     return { a, b throws(PipelineError) in try Self.apply(op, try left.value(a, b), try right.value(a, b), fail) }
   }
@@ -130,9 +151,18 @@ struct IntCompiler {
     return result.partialValue
   }
 
-  private func comparison(_ op: ComparisonOperator, _ left: Operand, _ right: Operand) -> BoolClosure {
-    if case .constant(let constant) = right {
-      return { a, b throws(PipelineError) in Self.compare(op, try left.value(a, b), constant) }
+  private func comparison(_ op: ComparisonOperator, _ left: Operand, _ right: Operand) -> IntPredicate {
+    if case .constant(let c) = right {
+      // As in `arithmetic`, the operator chosen once.
+      switch op {
+      case .equal: return { a, b throws(PipelineError) in Self.compare(.equal, try left.value(a, b), c) }
+      case .notEqual: return { a, b throws(PipelineError) in Self.compare(.notEqual, try left.value(a, b), c) }
+      case .less: return { a, b throws(PipelineError) in Self.compare(.less, try left.value(a, b), c) }
+      case .greater: return { a, b throws(PipelineError) in Self.compare(.greater, try left.value(a, b), c) }
+      case .lessOrEqual: return { a, b throws(PipelineError) in Self.compare(.lessOrEqual, try left.value(a, b), c) }
+      case .greaterOrEqual:
+        return { a, b throws(PipelineError) in Self.compare(.greaterOrEqual, try left.value(a, b), c) }
+      }
     }
     return { a, b throws(PipelineError) in Self.compare(op, try left.value(a, b), try right.value(a, b)) }
   }
@@ -152,51 +182,91 @@ struct IntCompiler {
 
 /// Closures over Doubles: a Double expression of `Double` arguments, constants and Ints made
 /// Double (`$0 * 1.5` with an Int `$0`) is compiled to one closure that reads its arguments out of
-/// their `Value`s and computes in plain Doubles, with no `Value` boxed on the way.
+/// their `Value`s and computes in plain Doubles, with no `Value` boxed on the way and, where a side
+/// is an argument or a constant, no closure called for it.
 struct DoubleCompiler {
   typealias DoubleClosure = @Sendable (Value, Value) throws(PipelineError) -> Double
 
   let ints: IntCompiler
 
-  /// A Double expression; nil for one this compiler does not handle.
-  func closure(_ expr: TypedExpr) -> DoubleClosure? {
+  /// One side of an operator: `$0` or `$1` (a Double, or an Int made Double), a constant, or an
+  /// expression's closure.
+  enum Operand: Sendable {
+    case argument(Int)
+    case intArgument(Int)
+    case constant(Double)
+    case closure(DoubleClosure)
+
+    @inline(__always)
+    func value(_ a: Value, _ b: Value) throws(PipelineError) -> Double {
+      switch self {
+      case .argument(let index): index == 0 ? a.unboxedDouble : b.unboxedDouble
+      case .intArgument(let index): Double(index == 0 ? a.unboxedInt : b.unboxedInt)
+      case .constant(let value): value
+      case .closure(let closure): try closure(a, b)
+      }
+    }
+  }
+
+  /// A Double expression, boxed as a `Value`; nil for one this compiler does not handle. The
+  /// outermost operator boxes what it computes: no closure calls another only to box its result.
+  func valueClosure(_ expr: TypedExpr) -> CompiledClosure? {
+    if expr.type == .double, case .arithmetic(let op, let left, let right) = expr.kind {
+      guard let x = operand(left), let y = operand(right) else { return nil }
+      return { a, b throws(PipelineError) in .double(Self.apply(op, try x.value(a, b), try y.value(a, b))) }
+    }
+    switch operand(expr) {
+    case nil: return nil
+    case let operand?: return { a, b throws(PipelineError) in .double(try operand.value(a, b)) }
+    }
+  }
+
+  private func operand(_ expr: TypedExpr) -> Operand? {
     guard expr.type == .double else { return nil }
     switch expr.kind {
     case .constant(.double(let value)):
-      return { _, _ in value }
+      return .constant(value)
     case .argument(let index, _):
-      if index == 0 { return { a, _ in a.unboxedDouble } }
-      return { _, b in b.unboxedDouble }
+      return .argument(index)
     case .toDouble(let operand):
-      guard let operand = ints.operand(operand) else {
-        return nil
+      switch ints.operand(operand) {
+      case nil: return nil
+      case .argument(let index)?: return .intArgument(index)
+      case .constant(let value)?: return .constant(Double(value))
+      case let operand?:
+        return .closure { a, b throws(PipelineError) in Double(try operand.value(a.unboxedInt, b.unboxedInt)) }
       }
-      return { a, b throws(PipelineError) in Double(try operand.value(a.unboxedInt, b.unboxedInt)) }
     case .negate(let operand):
-      guard let operand = closure(operand) else { return nil }
-      return { a, b throws(PipelineError) in -(try operand(a, b)) }
+      guard let operand = self.operand(operand) else { return nil }
+      return .closure { a, b throws(PipelineError) in -(try operand.value(a, b)) }
     case .arithmetic(let op, let left, let right):
-      guard let left = closure(left), let right = closure(right) else { return nil }
-      return { a, b throws(PipelineError) in
-        let (x, y) = (try left(a, b), try right(a, b))
-        switch op {
-        case .add: return x + y
-        case .subtract: return x - y
-        case .multiply: return x * y
-        case .divide: return x / y
-        case .remainder: return x.truncatingRemainder(dividingBy: y)
-        }
-      }
+      guard let left = operand(left), let right = operand(right) else { return nil }
+      return .closure(arithmetic(op, left, right))
     default:
       return nil
+    }
+  }
+
+  private func arithmetic(_ op: ArithmeticOperator, _ x: Operand, _ y: Operand) -> DoubleClosure {
+    { a, b throws(PipelineError) in Self.apply(op, try x.value(a, b), try y.value(a, b)) }
+  }
+
+  @inline(__always)
+  private static func apply(_ op: ArithmeticOperator, _ x: Double, _ y: Double) -> Double {
+    switch op {
+    case .add: x + y
+    case .subtract: x - y
+    case .multiply: x * y
+    case .divide: x / y
+    case .remainder: x.truncatingRemainder(dividingBy: y)
     }
   }
 }
 
 extension Value {
   /// The Int an argument the checker typed Int holds (an unused `$1` is `.none`: 0, never read).
-  @inline(__always)
-  var unboxedInt: Int {
+  @inlinable
+  public var unboxedInt: Int {
     if case .int(let number) = self { return number }
     return 0
   }

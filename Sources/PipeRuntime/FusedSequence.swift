@@ -10,11 +10,125 @@ protocol FusedStep: AnyObject {
   /// Whether the stage has all it needs, so nothing more is pulled (`take` after N).
   var isSatisfied: Bool { get }
   func apply(_ value: Value) throws(PipelineError) -> FusedOutcome
+  /// What the stage does over plain Ints, when its input is Int and it has such a form: a run of
+  /// steps that have one passes its elements through them unboxed.
+  var intStep: IntStep? { get }
 }
 
 extension FusedStep {
   var canBeSatisfied: Bool { false }
   var isSatisfied: Bool { false }
+  var intStep: IntStep? { nil }
+}
+
+/// A fused stage over plain Ints: the leading steps of a run that have one take each element as
+/// an `Int`, and it is boxed once, after the last of them.
+enum IntStep {
+  /// Transforms it (`map`).
+  case map(IntClosure)
+  /// Passes it on or drops it (`filter`).
+  case filter(IntPredicate)
+}
+
+/// A fused run's steps compiled into closures, each step's calling the next: an element through
+/// the run is one or two calls from the loop, with no lookup of steps in between. The leading
+/// steps that have an `IntStep` (`ints`) pass their elements on as plain Ints; those are boxed
+/// once, for the steps after (`boxed`). Each step counts what it passes at its index in `counts`.
+struct FusedChain {
+  typealias Counts = UnsafeMutablePointer<Int>
+  typealias IntLink = (Int, Counts) throws(PipelineError) -> Int?
+
+  /// The leading steps over plain Ints: the Int the last passes on, or nil when one dropped it.
+  /// When there are none (`hasInts` false), it passes every Int on and is not called.
+  let ints: IntLink
+  let hasInts: Bool
+  /// The steps after them.
+  let boxed: (Value, Counts) throws(PipelineError) -> Passage
+
+  init(_ steps: [any FusedStep]) {
+    let intSteps = Array(steps.lazy.map(\.intStep).prefix { $0 != nil }.compactMap { $0 })
+    var boxed: (Value, Counts) throws(PipelineError) -> Passage = { value, _ in .passed(value) }
+    for (index, step) in steps.enumerated().dropFirst(intSteps.count).reversed() {
+      let next = boxed
+      boxed = { value, counts throws(PipelineError) in
+        switch try step.apply(value) {
+        case .pass(let result):
+          counts[index] += 1
+          return try next(result, counts)
+        case .skip: return .skipped
+        case .stop: return .stopped(at: index)
+        }
+      }
+    }
+    var ints: IntLink = { element, _ in element }
+    for (index, step) in intSteps.enumerated().reversed() {
+      ints = index == intSteps.count - 1 ? Self.last(step, at: index) : Self.link(step, at: index, then: ints)
+    }
+    self.ints = ints
+    self.boxed = boxed
+    hasInts = !intSteps.isEmpty
+  }
+
+  /// One step over Ints, calling the steps after it.
+  private static func link(_ step: IntStep, at index: Int, then next: @escaping IntLink) -> IntLink {
+    switch step {
+    case .map(let transform):
+      { element, counts throws(PipelineError) in
+        let result = try transform(element, 0)
+        counts[index] += 1
+        return try next(result, counts)
+      }
+    case .filter(let isIncluded):
+      { element, counts throws(PipelineError) in
+        guard try isIncluded(element, 0) else { return nil }
+        counts[index] += 1
+        return try next(element, counts)
+      }
+    }
+  }
+
+  /// The last step over Ints (apart from `link`: a call to a closure that passes every Int on costs
+  /// 10% of a `map | filter` chain).
+  private static func last(_ step: IntStep, at index: Int) -> IntLink {
+    switch step {
+    case .map(let transform):
+      { element, counts throws(PipelineError) in
+        let result = try transform(element, 0)
+        counts[index] += 1
+        return result
+      }
+    case .filter(let isIncluded):
+      { element, counts throws(PipelineError) in
+        guard try isIncluded(element, 0) else { return nil }
+        counts[index] += 1
+        return element
+      }
+    }
+  }
+
+  /// An element of the run's input through the run.
+  @inline(__always)
+  func pass(_ value: Value, _ counts: Counts) throws(PipelineError) -> Passage {
+    hasInts ? try pass(integer: value.unboxedInt, counts) : try boxed(value, counts)
+  }
+
+  /// An element of the run's input that is an Int (a `range`'s) through the run.
+  @inline(__always)
+  func pass(integer: Int, _ counts: Counts) throws(PipelineError) -> Passage {
+    guard hasInts else { return try boxed(.int(integer), counts) }
+    guard let element = try ints(integer, counts) else { return .skipped }
+    return try boxed(.int(element), counts)
+  }
+}
+
+/// What became of one element in a fused run.
+enum Passage {
+  /// It passed every step.
+  case passed(Value)
+  /// A step dropped it.
+  case skipped
+  /// A step dropped it and finished (`takeWhile`), the one at this index.
+  case stopped(at: Int)
 }
 
 /// What a fused stage does with one element.
@@ -60,42 +174,51 @@ struct FusedSequence: AsyncSequence, Sendable {
 
   final class Iterator: AsyncIteratorProtocol {
     private var upstream: ValueSequence.Iterator?
-    private var integer: (next: Int, last: Int, step: Int, done: Bool) = (0, 0, 1, true)
+    @exclusivity(unchecked) private var integer: (next: Int, last: Int, step: Int, done: Bool) = (0, 0, 1, true)
     private var values: [Value]?
-    private var valueIndex = 0
+    @exclusivity(unchecked) private var valueIndex = 0
     private let steps: [any FusedStep]
+    /// The steps, compiled into one closure.
+    private let chain: FusedChain
     /// The steps that can have all they need (`take`), nearest the consumer last.
     private let satisfiable: [Int]
     private let nodes: [Node]
     private let sourceNode: Node?
     private let context: JobContext
     private let lifetimes: [NodeLifetime]
-    private var started = false
-    private var ended = false
+    @exclusivity(unchecked) private var started = false
+    @exclusivity(unchecked) private var ended = false
     private let counting = Instrumentation.isOn
     /// Elements out of the source and of each step, counted here and published to the nodes every
     /// 1,024 elements and at the end, so the hot loop makes no atomic operation.
-    private var sourceCount = 0
-    private var counts: [Int]
-    private var sincePublished = 0
+    @exclusivity(unchecked) private var sourceCount = 0
+    private let counts: UnsafeMutableBufferPointer<Int>
+    @exclusivity(unchecked) private var sincePublished = 0
     /// Whether the loop is past an element a stage skipped (rather than at a new question), and
     /// how many it went through so far: the cancellation check is made on every question, and
     /// every 256 elements within one.
-    private var isSkipping = false
-    private var uncheckedSkips = 0
+    @exclusivity(unchecked) private var isSkipping = false
+    @exclusivity(unchecked) private var uncheckedSkips = 0
+
+    /// The sink `push` hands elements to, and how many it handed.
+    private var sinkNode: Node?
+    @exclusivity(unchecked) private var handed = 0
 
     private func publish() {
       guard counting else { return }
       sourceNode?.counters.store(sourceCount, ordering: .relaxed)
       for (node, count) in zip(nodes, counts) { node.counters.store(count, ordering: .relaxed) }
+      sinkNode?.received.store(handed, ordering: .relaxed)
       sincePublished = 0
     }
 
     init(sequence: FusedSequence) {
       let steps = sequence.steps.map { $0() }
       self.steps = steps
+      chain = FusedChain(steps)
       satisfiable = steps.indices.filter { steps[$0].canBeSatisfied }
-      counts = Array(repeating: 0, count: steps.count)
+      counts = .allocate(capacity: steps.count)
+      counts.initialize(repeating: 0)
       nodes = sequence.nodes
       sourceNode = sequence.sourceNode
       context = sequence.context
@@ -110,6 +233,7 @@ struct FusedSequence: AsyncSequence, Sendable {
 
     deinit {
       publish()
+      defer { counts.deallocate() }
       guard !ended else { return }
       // The consumer stopped asking: every stage still running was cancelled by it.
       for node in ([sourceNode].compactMap { $0 } + nodes).reversed() where node.state == .running {
@@ -126,13 +250,8 @@ struct FusedSequence: AsyncSequence, Sendable {
       return try await iterator.nextElement()
     }
 
-    /// The next element of a source looped over directly, without an async call.
-    private func nextFromFusedSource() -> Value? {
-      if let values {
-        guard valueIndex < values.count else { return nil }
-        defer { valueIndex += 1 }
-        return values[valueIndex]
-      }
+    /// The next Int of a `range`.
+    private func nextInteger() -> Int? {
       guard !integer.done else { return nil }
       let value = integer.next
       let (next, overflow) = value.addingReportingOverflow(integer.step)
@@ -141,30 +260,59 @@ struct FusedSequence: AsyncSequence, Sendable {
       } else {
         integer.next = next
       }
-      return .int(value)
+      return value
+    }
+
+    /// The next element of a source looped over directly, taken through the steps (`chain` is
+    /// `self.chain`, which a loop reads once: read per element, it is retained per element): no
+    /// async call. Nil at the source's end.
+    @inline(__always)
+    private func passNextOfSource(_ chain: borrowing FusedChain) throws(PipelineError) -> Passage? {
+      if let values {
+        guard valueIndex < values.count else { return nil }
+        defer { valueIndex += 1 }
+        countFromSource()
+        return try chain.pass(values[valueIndex], counts.baseAddress.unsafelyUnwrapped)
+      }
+      guard let integer = nextInteger() else { return nil }
+      countFromSource()
+      return try chain.pass(integer: integer, counts.baseAddress.unsafelyUnwrapped)
+    }
+
+    private func countFromSource() {
+      sourceCount += 1
+      sincePublished += 1
+      if sincePublished >= 1024 { publish() }
     }
 
     func next() async throws -> Value? {
       try await nextElement()
     }
 
+    private func begin() {
+      guard !started else { return }
+      started = true
+      if let sourceNode { context.begin(sourceNode) }
+      for node in nodes { context.begin(node) }
+    }
+
+    /// Asked from a cancelled task, every stage ends cancelled, as unfused nodes that see their
+    /// input end while cancelled (a `take` that has all it needs too). Looked at on every question
+    /// and every 256 elements a question skips over (`push`: every 256): at once, as far as anyone
+    /// can tell, at a fraction of the cost per element.
+    private func isCancelled(onQuestion: Bool) -> Bool {
+      uncheckedSkips &+= 1
+      return (uncheckedSkips & 255 == 1 || onQuestion) && (Task.isCancelled || context.cancelRequested)
+    }
+
     /// The next element, on the caller's executor (`ValueSequence`'s box calls it so): no hop per
     /// element.
     nonisolated(nonsending) func nextElement() async throws -> Value? {
       if ended { return nil }
-      if !started {
-        started = true
-        if let sourceNode { context.begin(sourceNode) }
-        for node in nodes { context.begin(node) }
-      }
+      begin()
       do {
         while true {
-          // Asked from a cancelled task, every stage ends cancelled, as unfused nodes that see their
-          // input end while cancelled (a `take` that has all it needs too). Looked at on every
-          // question and every 256 elements a question skips over: at once, as far as anyone can
-          // tell, at a fraction of the cost per element.
-          uncheckedSkips &+= 1
-          if uncheckedSkips & 255 == 1 || !isSkipping, Task.isCancelled || context.cancelRequested {
+          if isCancelled(onQuestion: !isSkipping) {
             cancelAll()
             return nil
           }
@@ -174,60 +322,101 @@ struct FusedSequence: AsyncSequence, Sendable {
             stop(at: full)
             return nil
           }
-          let next: Value?
+          let passage: Passage?
           if let upstreamIterator = upstream {
             // Counts are published before each wait, so `inspect` mid-run sees what unfused nodes show.
             publish()
-            next = try await nextFromUpstream(upstreamIterator)
+            passage = try await nextFromUpstream(upstreamIterator).map { value throws(PipelineError) in
+              countFromSource()
+              return try chain.pass(value, counts.baseAddress.unsafelyUnwrapped)
+            }
           } else {
-            next = nextFromFusedSource()
+            passage = try passNextOfSource(chain)
           }
-          guard var value = next else {
-            if Task.isCancelled {
-              cancelAll()
-            } else {
-              finishAll()
-            }
+          switch passage {
+          case nil:
+            endOfInput()
             return nil
-          }
-          sourceCount += 1
-          sincePublished += 1
-          if sincePublished >= 1024 { publish() }
-          var passed = true
-          var index = 0
-          while index < steps.count {
-            switch try steps[index].apply(value) {
-            case .pass(let result):
-              value = result
-              counts[index] += 1
-            case .skip:
-              passed = false
-            case .stop:
-              stop(at: index)
-              return nil
-            }
-            if !passed { break }
-            index += 1
-          }
-          if passed {
+          case .passed(let value):
             publish()
             isSkipping = false
             return value
+          case .skipped:
+            isSkipping = true
+          case .stopped(let index):
+            stop(at: index)
+            return nil
           }
-          isSkipping = true
         }
       } catch is CancellationError {
         cancelAll()
         throw CancellationError()
       } catch let error as PipelineError {
-        // The stage that threw, by id; an error from upstream passes through every stage.
-        let failing = nodes.firstIndex { $0.id == error.nodeID } ?? 0
-        fail(from: failing, error)
+        fail(error)
         throw error
       } catch {
         fail(from: 0, error)
         throw error
       }
+    }
+
+    /// Whether its source is looped over directly (`range`, `from`), so that `push` can run it.
+    var loopsOverItsSource: Bool { upstream == nil }
+
+    /// Runs the source to its end, or until `sink` needs no more (says false), handing it every
+    /// element that passes the steps: one loop with no async call per element, for a source
+    /// looped over directly and a sink that takes elements without waiting. The sink's tally
+    /// (`sinkNode`'s `received`) is published with the run's counts, so `inspect` mid-run reads
+    /// them from one moment. An error of the sink's passes through, as unfused.
+    func push(to sinkNode: Node, _ sink: (Value) throws -> Bool) throws {
+      guard !ended else { return }
+      begin()
+      self.sinkNode = sinkNode
+      let chain = self.chain
+      while true {
+        if isCancelled(onQuestion: false) {
+          cancelAll()
+          return
+        }
+        if let full = exhaustedTake() {
+          stop(at: full)
+          return
+        }
+        let passage: Passage?
+        do {
+          passage = try passNextOfSource(chain)
+        } catch {
+          fail(error)
+          throw error
+        }
+        switch passage {
+        case nil:
+          endOfInput()
+          return
+        case .passed(let value):
+          handed += 1
+          guard try sink(value) else { return }
+        case .skipped:
+          continue
+        case .stopped(let index):
+          stop(at: index)
+          return
+        }
+      }
+    }
+
+    /// The input ended: every stage finishes, or, asked from a cancelled task, is cancelled.
+    private func endOfInput() {
+      if Task.isCancelled {
+        cancelAll()
+      } else {
+        finishAll()
+      }
+    }
+
+    /// A stage failed: the error names it by id; one from upstream passes through every stage.
+    private func fail(_ error: PipelineError) {
+      fail(from: nodes.firstIndex { $0.id == error.nodeID } ?? 0, error)
     }
 
     /// Stage `index` and those after it failed with `error` (it passes through them, as unfused);
@@ -266,7 +455,8 @@ struct FusedSequence: AsyncSequence, Sendable {
     }
 
     private func exhaustedTake() -> Int? {
-      satisfiable.last { steps[$0].isSatisfied }
+      if satisfiable.isEmpty { return nil }
+      return satisfiable.last { steps[$0].isSatisfied }
     }
 
     /// Stage `index` has all it needs: it and those after it finish; the ones before are

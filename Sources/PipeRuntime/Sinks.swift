@@ -24,28 +24,23 @@ struct SinkOutput {
 
 /// What one kind of sink does with its input.
 protocol SinkBody {
-  /// Takes one element without waiting, as most sinks do (`count`, `sum`, `collect`): false when
-  /// the sink needs no more (`first`); nil when this sink waits for each (`print`, `into`), and
-  /// `receive` takes it. The sink's loop makes no async call per element into a sink that does not.
-  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool?
   /// Takes one element, waiting as it needs; false when the sink needs no more.
   mutating func receive(_ value: Value, _ output: SinkOutput) async throws -> Bool
   /// The input ended: print what is due.
   mutating func end(_ how: SinkEnd, _ output: SinkOutput) throws
 }
 
-extension SinkBody {
-  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool? { nil }
-}
-
-/// A sink that takes each element without waiting.
+/// A sink that takes each element without waiting, as most do (`count`, `sum`, `collect`): its
+/// loop makes no async call per element into it, and a fused run before it can hand it elements
+/// in one loop (`FusedSequence.Iterator.push`).
 protocol SynchronousSinkBody: SinkBody {
-  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool?
+  /// Takes one element; false when the sink needs no more (`first`).
+  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool
 }
 
 extension SynchronousSinkBody {
   mutating func receive(_ value: Value, _ output: SinkOutput) throws -> Bool {
-    try take(value, output) ?? true
+    try take(value, output)
   }
 }
 
@@ -54,7 +49,7 @@ struct Reduction: SynchronousSinkBody {
   var result: Value
   let step: (Value, Value) throws -> (result: Value, more: Bool)
 
-  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool? {
+  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool {
     let (next, more) = try step(result, value)
     result = next
     return more
@@ -106,7 +101,8 @@ enum Sinks {
 
   /// The loop over a fused run, the fast path: the run is asked on this task's executor (no hop
   /// per element), a body that takes elements without waiting is called without an async call,
-  /// and the sink's tally is a plain store (it alone writes it), not an atomic add. Apart from
+  /// and the sink's tally is a plain store (it alone writes it), not an atomic add. A run that
+  /// loops over its own source hands such a body every element in one loop (`push`). Apart from
   /// `run`, whose frame every idle job keeps.
   @inline(never)
   private static func consumeFused(
@@ -114,19 +110,30 @@ enum Sinks {
   ) async throws {
     var received = 0
     var iterator = upstream.makeAsyncIterator()
+    guard var synchronous = body as? any SynchronousSinkBody else {
+      while let value = try await iterator.nextElement() {
+        received += 1
+        output.node.received.store(received, ordering: .relaxed)
+        guard try await receive(value, &body, output) else { return }
+      }
+      return
+    }
+    defer { body = synchronous }
+    if let run = (iterator.box as? FusedIteratorBox)?.base, run.loopsOverItsSource {
+      try run.push(to: output.node) { value in try take(value, &synchronous, output) }
+      return
+    }
     while let value = try await iterator.nextElement() {
       received += 1
       output.node.received.store(received, ordering: .relaxed)
-      if let more = try take(value, &body, output) {
-        guard more else { return }
-      } else {
-        guard try await receive(value, &body, output) else { return }
-      }
+      guard try take(value, &synchronous, output) else { return }
     }
   }
 
-  /// Hands one element to a body that takes it without waiting; nil when the body waits for it.
-  private static func take(_ value: Value, _ body: inout any SinkBody, _ output: SinkOutput) throws -> Bool? {
+  /// Hands one element to a body that takes it without waiting.
+  private static func take(
+    _ value: Value, _ body: inout any SynchronousSinkBody, _ output: SinkOutput
+  ) throws -> Bool {
     do {
       return try body.take(value, output)
     } catch {

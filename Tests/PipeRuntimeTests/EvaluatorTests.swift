@@ -35,25 +35,53 @@ struct EvaluatorTests {
   @Test(arguments: [
     "$0 * 2", "$0 % 3 == 0", "($0 * 2) % 3 == 0", "$0 + 1", "$0 - 1", "-$0", "abs($0)", "$0 / ($0 - 1)",
     "$0 % ($0 + 1)", "max($0, 3) - min($0, -3)", "$0 > 1 && $0 < 5", "$0 < 0 || $0 > 10 ? $0 : 0 - $0",
-    "!($0 == 2)", "$0 * $0 * $0", "10 / $0", "$0 / -1", "$0 != 0",
+    "!($0 == 2)", "$0 * $0 * $0", "10 / $0", "$0 / -1", "$0 != 0", "$0 % 3 != 1", "$0 * 2 < 5", "$0 + 5 >= 7",
+    "$0 - 1 <= 0", "$0 / 0 == 1", "$0 % 0 > 1", "$0", "7", "\"v=\\($0)\"", "\"\\($0) and \\($0 * 2)!\"",
+    "\"\\($0 * 1.5)\\(true)\\(\"s\")\"",
   ])
   func intClosuresGiveWhatTheReferenceGives(_ body: String) throws {
     let inputs = [0, 1, -1, 2, 3, 7, -7, 1 << 32, Int.max, Int.min, Int.max / 2, Int.min + 1]
     for input in inputs {
       let (expr, value) = try closure(body, "\(input)")
       let evaluator = Evaluator(stage: "map { \(body) }")
-      let fast = Result { () throws(PipelineError) in try evaluator.compile(expr)(value, .none) }
       let reference = Result { () throws(PipelineError) in try evaluator.compileReference(expr)(value, .none) }
-      switch (fast, reference) {
-      case (.success(let a), .success(let b)): #expect(a == b, "\(body) with $0 = \(input)")
-      case (.failure(let a), .failure(let b)): #expect(a.message == b.message, "\(body) with $0 = \(input)")
-      default: Issue.record("\(body) with $0 = \(input): \(fast) against \(reference)")
+      expectSame(
+        Result { () throws(PipelineError) in try evaluator.compile(expr)(value, .none) }, reference, body, input)
+      // The closures a fused run's Ints pass through unboxed (`IntStep`), where the expression has one.
+      if let intClosure = evaluator.intClosure(expr) {
+        expectSame(Result { () throws(PipelineError) in .int(try intClosure(input, 0)) }, reference, body, input)
+      }
+      if let intPredicate = evaluator.intPredicate(expr) {
+        expectSame(Result { () throws(PipelineError) in .bool(try intPredicate(input, 0)) }, reference, body, input)
       }
     }
   }
 
+  /// The same value, or an error with the same message.
+  func expectSame(
+    _ fast: Result<Value, PipelineError>, _ reference: Result<Value, PipelineError>, _ body: String, _ input: Int
+  ) {
+    switch (fast, reference) {
+    case (.success(let a), .success(let b)): #expect(a == b, "\(body) with $0 = \(input)")
+    case (.failure(let a), .failure(let b)): #expect(a.message == b.message, "\(body) with $0 = \(input)")
+    default: Issue.record("\(body) with $0 = \(input): \(fast) against \(reference)")
+    }
+  }
+
+  /// The Int forms exist for the shapes a fused run takes unboxed, so the test above compares them.
+  @Test func intFormsExistForTheCommonShapes() throws {
+    let evaluator = Evaluator(stage: "map")
+    #expect(evaluator.intClosure(try closure("$0 * 2", "1").0) != nil)
+    #expect(evaluator.intClosure(try closure("$0", "1").0) != nil)
+    #expect(evaluator.intPredicate(try closure("$0 % 3 == 0", "1").0) != nil)
+    #expect(evaluator.intClosure(try closure("$0 * 1.5", "1").0) == nil)
+  }
+
   /// Double closures too: the same values as the reference, NaN and infinities included.
-  @Test(arguments: ["$0 * 1.5", "$0 / 0.0", "-$0 + 0.25", "$0 % 2.5", "($0 - 1.0) * ($0 + 1.0)", "$0 / 3"])
+  @Test(arguments: [
+    "$0 * 1.5", "$0 / 0.0", "-$0 + 0.25", "$0 % 2.5", "($0 - 1.0) * ($0 + 1.0)", "$0 / 3", "2.5 - $0", "$0 * 1.5 + $0",
+    "-($0 * 0.5)", "$0 - 0.5 * $0",
+  ])
   func doubleClosuresGiveWhatTheReferenceGives(_ body: String) throws {
     for input in ["0.0", "1.5", "-2.25", "1e308", "-1e308", "3", "-7"] {
       let (expr, value) = try closure(body, input)

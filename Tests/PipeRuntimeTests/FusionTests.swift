@@ -64,11 +64,18 @@ struct GeneratedFusionTests {
     "PIPELINE | first\ninspect 1",
     "zip(PIPELINE | tap \"t\", from 1 2) | drain\ninspect 1",
     "combineLatest(PIPELINE, empty) | drain\ninspect 1",
+    // A sink that takes each element without waiting, which a run looping over its own source hands
+    // every element in one loop (`push`).
+    "PIPELINE | count\ninspect 1",
     // Failing consumers: a stage after, a sibling.
     "PIPELINE | map { 10 / ($0 - 4) } | collect\ninspect 1",
     "merge(PIPELINE | tap \"t\", fail \"x\") | drain\ninspect 1",
+    // The sink fails, taking elements without waiting.
+    "PIPELINE | reduce 0 { $0 + 10 / ($1 - 4) }\ninspect 1",
     // Cancelled, read mid-run and at the end.
     "PIPELINE | tap \"t\" | print &\nsleep 2.5\ninspect 1\ncancel 1\nwait\ninspect 1",
+    // Paced by a timer: read while the run has passed some of its source's elements, then at its end.
+    "zip(PIPELINE, timer 1 | take 20) | print &\nsleep 2.5\ninspect 1\nwait\ninspect 1",
     // Fed by a channel: read while it waits for more, then at its end.
     "channel c of: Int | RUN | tap \"t\" | print &\nsend c 3 1 4 1 5\ninspect 1\nclose c\nwait\ninspect 1",
     // Inside a flatMap body, ended early by the consumer.

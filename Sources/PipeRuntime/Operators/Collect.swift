@@ -15,7 +15,7 @@ extension Operators {
     struct Collecting: SynchronousSinkBody {
       var values: [Value] = []
 
-      mutating func take(_ value: Value, _ output: SinkOutput) -> Bool? {
+      mutating func take(_ value: Value, _ output: SinkOutput) -> Bool {
         values.append(value)
         return true
       }

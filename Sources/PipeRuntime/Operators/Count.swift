@@ -15,7 +15,7 @@ extension Operators {
     struct Tally: SynchronousSinkBody {
       var count = 0
 
-      mutating func take(_ value: Value, _ output: SinkOutput) -> Bool? {
+      mutating func take(_ value: Value, _ output: SinkOutput) -> Bool {
         count += 1
         return true
       }

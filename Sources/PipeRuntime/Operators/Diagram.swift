@@ -22,7 +22,7 @@ struct DiagramSink: SynchronousSinkBody {
   let context: JobContext
   let stage: String
 
-  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool? {
+  mutating func take(_ value: Value, _ output: SinkOutput) throws -> Bool {
     try add(.value(value.printed))
     return true
   }

@@ -12,16 +12,19 @@ extension Operators {
           return ValueSequence(input.upstream.filter { value throws in try predicate(value, .none).isTrue })
         },
         fusedStep: { input in
+          let intStep = input.compileIntPredicate(isIncluded).map(IntStep.filter)
           let predicate = input.compile(isIncluded)
-          return { Step(predicate: predicate) }
+          return { Step(predicate: predicate, intStep: intStep) }
         })
     }
 
     final class Step: FusedStep {
       let predicate: CompiledClosure
+      let intStep: IntStep?
 
-      init(predicate: @escaping CompiledClosure) {
+      init(predicate: @escaping CompiledClosure, intStep: IntStep?) {
         self.predicate = predicate
+        self.intStep = intStep
       }
 
       func apply(_ value: Value) throws(PipelineError) -> FusedOutcome {

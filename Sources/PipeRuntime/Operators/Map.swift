@@ -12,16 +12,19 @@ extension Operators {
           return ValueSequence(input.upstream.map { value throws in try transform(value, .none) })
         },
         fusedStep: { input in
+          let intStep = input.compileInt(transform).map(IntStep.map)
           let transform = input.compile(transform)
-          return { Step(transform: transform) }
+          return { Step(transform: transform, intStep: intStep) }
         })
     }
 
     final class Step: FusedStep {
       let transform: CompiledClosure
+      let intStep: IntStep?
 
-      init(transform: @escaping CompiledClosure) {
+      init(transform: @escaping CompiledClosure, intStep: IntStep?) {
         self.transform = transform
+        self.intStep = intStep
       }
 
       func apply(_ value: Value) throws(PipelineError) -> FusedOutcome {

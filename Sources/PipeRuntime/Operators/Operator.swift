@@ -65,6 +65,19 @@ struct StageInput {
 
   /// A closure argument, made ready to call.
   func compile(_ closure: TypedExpr) -> CompiledClosure {
-    Evaluator(stage: stage.text, nodeID: nodeID).compile(closure)
+    evaluator.compile(closure)
   }
+
+  /// A closure argument over this stage's plain Int elements, when they are Ints and the closure
+  /// is an Int expression of them: a fused run passes them unboxed (`IntStep`).
+  func compileInt(_ closure: TypedExpr) -> IntClosure? {
+    stage.inputType == .int ? evaluator.intClosure(closure) : nil
+  }
+
+  /// A predicate over this stage's plain Int elements, when they are Ints.
+  func compileIntPredicate(_ closure: TypedExpr) -> IntPredicate? {
+    stage.inputType == .int ? evaluator.intPredicate(closure) : nil
+  }
+
+  private var evaluator: Evaluator { Evaluator(stage: stage.text, nodeID: nodeID) }
 }
