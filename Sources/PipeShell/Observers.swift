@@ -118,19 +118,39 @@ enum Inspector {
     pipeline.stages.flatMap { stage in stage.inputs.flatMap { labels($0) } + [stage.text] }
   }
 
+  /// Every node's counts, each read once, downstream first. Counts only grow, and a node's are
+  /// published after its upstream's (a fused run publishes upstream first too), so a node read
+  /// before its upstream is never seen with more than its upstream passed on: the table shows one
+  /// possible moment of a running job.
+  static func counts(_ nodes: [Node]) -> [Int: (input: Int, output: Int)] {
+    var counts: [Int: (input: Int, output: Int)] = [:]
+    func read(_ nodes: [Node]) {
+      for node in nodes.reversed() {
+        counts[node.id] = (node.input, node.output)
+        for branch in (node.inputs + (node.children?.all ?? [])).reversed() { read(branch) }
+      }
+    }
+    read(nodes)
+    return counts
+  }
+
   static func lines(_ job: Job) -> [String] {
     let colour = Paint.isOn(for: 1)
     var rows: [[String]] = [["NODE", "STATE", "IN", "OUT"]]
+    let counts = counts(job.nodes)
+    func output(_ node: Node) -> Int { counts[node.id]?.output ?? node.output }
     func add(_ nodes: [Node], prefix: String, branch: String) {
       var previousOut: Int?
       for (index, node) in nodes.enumerated() {
         let lead = index == 0 ? branch : prefix
-        let inputs = node.inputs.compactMap { $0.last?.output }
-        let inCount = node.isSink ? node.input : previousOut ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
+        let inputs = node.inputs.compactMap { $0.last.map(output) }
+        let inCount =
+          node.isSink
+          ? counts[node.id]?.input ?? node.input : previousOut ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
         let state = Paint.state(
           node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue, on: colour)
         let text = node.text + (node.detail.map { " (\($0))" } ?? "")
-        rows.append([lead + text, state, inCount.map(String.init) ?? "-", String(node.output)])
+        rows.append([lead + text, state, inCount.map(String.init) ?? "-", String(output(node))])
         // Its inputs, then the pipelines a flatMap built, one per element.
         let branches = node.inputs + (node.children?.all ?? [])
         if let earlier = node.children?.earlier, earlier > 0 {
@@ -140,7 +160,7 @@ enum Inspector {
           let last = index == branches.count - 1
           add(branch, prefix: prefix + (last ? "   " : "│  "), branch: prefix + (last ? "└─ " : "├─ "))
         }
-        previousOut = node.output
+        previousOut = output(node)
       }
     }
     add(job.nodes, prefix: "", branch: "")

@@ -131,3 +131,47 @@ struct GeneratedFusionTests {
     }
   }
 }
+
+/// `inspect` of a fused run read while it runs on the real clock, looping over its source and
+/// handing a sink every element (`push`, counts published every 1,024 elements): every reading is
+/// one possible moment, with no node showing more than its upstream passed on.
+@Suite("fused counts read mid-run")
+struct FusedCountsMidRunTests {
+  @Test func noNodeIsAheadOfItsUpstream() async {
+    let inspections = 40
+    let script =
+      "range 1 1000000000 | map { $0 * 2 } | filter { $0 % 3 == 0 } | count &\n"
+      + String(repeating: "inspect 1\n", count: inspections) + "cancel 1\nwait\n"
+    let captured = Locked<[String]>([])
+    let console = Console()
+    console.setLineWriter { line, _ in captured.withLock { $0.append(line) } }
+    let shell = Shell(console: console, interactive: false, virtualTime: false, fusing: true)
+    _ = await shell.runScript(SourceFile(name: nil, text: script))
+    shell.close()
+    let lines = captured.withLock { $0 }
+    // Each table: the rows of range, map, filter and count, with their IN and OUT.
+    var tables = 0
+    for (index, line) in lines.enumerated() where line.hasPrefix("NODE") && index + 4 < lines.count {
+      let counts = lines[(index + 1)...(index + 4)].map { row in
+        row.split(separator: " ").suffix(2).map { Int($0) }
+      }
+      guard counts.count == 4, counts.allSatisfy({ $0.count == 2 }) else {
+        Issue.record("not a table: \(lines[index...(index + 4)])")
+        continue
+      }
+      tables += 1
+      let rows = "\(lines[index...(index + 4)])"
+      // The source's OUT, then each stage's IN at most the OUT before it, and each stage's OUT at
+      // most its IN (the sink's OUT is its result, printed at the end).
+      for stage in 1...3 {
+        guard let input = counts[stage][0], let upstream = counts[stage - 1][1], let output = counts[stage][1] else {
+          Issue.record("a count missing in \(rows)")
+          break
+        }
+        #expect(input <= upstream, "\(rows)")
+        #expect(stage == 3 || output <= input, "\(rows)")
+      }
+    }
+    #expect(tables == inspections, "\(lines.prefix(12))")
+  }
+}
