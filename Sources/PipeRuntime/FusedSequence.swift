@@ -152,10 +152,10 @@ enum FusedSource: Sendable {
 }
 
 /// A run of synchronous stages (those with a `FusedStep`), possibly with a source that has a
-/// `FusedSource` before them, as one node:
-/// the per-element path is at most one async call (to the upstream) plus a loop over the steps,
-/// instead of one async call per stage. Every fused stage keeps its own `Node` record, with the
-/// same states and counts as unfused.
+/// `FusedSource` before them, as one node: the per-element path is at most one async call (to the
+/// upstream, or none with a fused source before a sink that does not wait: `push`) plus a call
+/// into the steps compiled into closures (`FusedChain`), instead of one async call per stage.
+/// Every fused stage keeps its own `Node` record, with the same states and counts as unfused.
 struct FusedSequence: AsyncSequence, Sendable {
   typealias Element = Value
 
