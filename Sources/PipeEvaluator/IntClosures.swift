@@ -215,10 +215,8 @@ struct DoubleCompiler {
       guard let x = operand(left), let y = operand(right) else { return nil }
       return { a, b throws(PipelineError) in .double(Self.apply(op, try x.value(a, b), try y.value(a, b))) }
     }
-    switch operand(expr) {
-    case nil: return nil
-    case let operand?: return { a, b throws(PipelineError) in .double(try operand.value(a, b)) }
-    }
+    guard let operand = operand(expr) else { return nil }
+    return { a, b throws(PipelineError) in .double(try operand.value(a, b)) }
   }
 
   private func operand(_ expr: TypedExpr) -> Operand? {
