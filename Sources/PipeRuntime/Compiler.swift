@@ -104,8 +104,8 @@ struct PipelineCompiler {
         inputFinishing: inputFinishing)
       nodes.last?.downstream = node
       nodes.append(node)
-      upstream = ValueSequence(
-        NodeSequence(base: sequence, node: node, context: context, lifetime: NodeLifetime(owner)))
+      upstream = sequence.recorded(
+        as: NodeRecord(node: node, context: context, lifetime: NodeLifetime(owner)))
     }
     return (upstream, nodes)
   }

@@ -5,22 +5,46 @@ import PipeSema
 public struct ValueSequence: AsyncSequence, Sendable {
   public typealias Element = Value
 
-  private let make: @Sendable () -> Iterator
+  /// Makes an iterator; given a node's record, one that keeps it as it is asked (`recorded(as:)`).
+  /// One closure, not one per kind: every idle job keeps its sequences.
+  private let make: @Sendable (NodeRecord?) -> Iterator
   /// Whether it is a fused run, whose iterator answers on the caller's executor (`nextElement`).
   let isFused: Bool
 
   public init<Base: AsyncSequence & Sendable>(_ base: Base) where Base.Element == Value {
-    make = { Iterator(ConcreteIteratorBox(base.makeAsyncIterator())) }
+    make = { record in
+      guard let record else { return Iterator(ConcreteIteratorBox(base.makeAsyncIterator())) }
+      return Iterator(RecordingBox(base.makeAsyncIterator(), record))
+    }
     isFused = false
   }
 
   /// A fused run.
   init(_ fused: FusedSequence) {
-    make = { Iterator(FusedIteratorBox(fused.makeAsyncIterator())) }
+    make = { record in
+      let run = Iterator(FusedIteratorBox(fused.makeAsyncIterator()))
+      guard let record else { return run }
+      return Iterator(RecordingBox(run, record))
+    }
     isFused = true
   }
 
-  public func makeAsyncIterator() -> Iterator { make() }
+  private init(recording base: ValueSequence, as record: NodeRecord) {
+    make = { outer in
+      let recorded = base.make(record)
+      guard let outer else { return recorded }
+      return Iterator(RecordingBox(recorded, outer))
+    }
+    isFused = false
+  }
+
+  /// This sequence as a node's output, keeping the node's record: one box per element's call,
+  /// around the concrete iterator.
+  func recorded(as record: NodeRecord) -> ValueSequence {
+    ValueSequence(recording: self, as: record)
+  }
+
+  public func makeAsyncIterator() -> Iterator { make(nil) }
 
   /// The iterator: one virtual call per element to the concrete iterator inside.
   public struct Iterator: AsyncIteratorProtocol {

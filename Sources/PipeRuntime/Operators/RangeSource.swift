@@ -10,9 +10,9 @@ extension Operators {
         build: { input in
           switch try bounds(from, through, by, input) {
           case .integers(let from, let through, let by):
-            return ValueSequence(stride(from: from, through: through, by: by).async.map { Value.int($0) })
+            return ValueSequence(stride(from: from, through: through, by: by).lazy.map { Value.int($0) }.async)
           case .numbers(let from, let through, let by):
-            return ValueSequence(stride(from: from, through: through, by: by).async.map { Value.double($0) })
+            return ValueSequence(stride(from: from, through: through, by: by).lazy.map { Value.double($0) }.async)
           }
         },
         fusedSource: { input in

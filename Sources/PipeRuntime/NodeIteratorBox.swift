@@ -1,0 +1,101 @@
+import PipeSema
+
+/// What keeps a node's `Node` record while its output is asked for: the job's context, and the
+/// node's `NodeLifetime`, held by the node's sequence and every iterator of it, so the job knows
+/// when the node has let go of everything.
+struct NodeRecord: Sendable {
+  let node: Node
+  let context: JobContext
+  let lifetime: NodeLifetime
+}
+
+/// A node's output with its `Node` record kept: start, elements out, and how it ended. An iterator
+/// dropped before its end means the consumer stopped asking: the node was cancelled.
+///
+/// It wraps the node's concrete iterator in the same box that erases its type, so each element
+/// passes one virtual call per node, not a recording wrapper around an erased iterator around
+/// the concrete one (each of those an executor hop and a frame allocation).
+class NodeIteratorBox: IteratorBox, @unchecked Sendable {
+  /// Asks the concrete iterator: a function made where its type is known (in `RecordingBox`), so
+  /// the call into it is specialized. A generic class's overrides are not: they would look up
+  /// the operator's type metadata and call its generic `next()` for every element.
+  private let ask: (NodeIteratorBox) async throws -> Value?
+  let record: NodeRecord
+  private let counting = Instrumentation.isOn
+  /// Whether this iterator has told the node it was asked (a lock taken once, not per element).
+  private var asked = false
+
+  fileprivate init(_ record: NodeRecord, ask: @escaping (NodeIteratorBox) async throws -> Value?) {
+    self.ask = ask
+    self.record = record
+  }
+
+  // `next()` is every element's path through every node, and its frame sits in the job task's
+  // memory while the job waits: it only awaits, and the bookkeeping is in small functions beside it.
+  override func next() async throws -> Value? {
+    try willAsk()
+    let value: Value?
+    do {
+      value = try await ask(self)
+    } catch {
+      throw ended(by: error)
+    }
+    return answered(value)
+  }
+
+  @inline(never)
+  private func willAsk() throws {
+    if !asked {
+      asked = true
+      record.context.begin(record.node)
+    }
+    // A job cancelled from another thread while its virtual clock's thread is busy in a loop
+    // that never suspends: the flag is seen before the task's cancellation can be delivered.
+    if record.context.cancelRequested {
+      record.context.cancel(record.node)
+      throw CancellationError()
+    }
+  }
+
+  @inline(never)
+  private func answered(_ value: Value?) -> Value? {
+    guard let value else {
+      if Task.isCancelled {
+        record.context.cancel(record.node)
+      } else {
+        record.context.finish(record.node)
+      }
+      return nil
+    }
+    if counting { record.node.counters.add(1, ordering: .relaxed) }
+    if record.context.observing { record.context.record(record.node, .element(value)) }
+    return value
+  }
+
+  @inline(never)
+  private func ended(by error: any Error) -> any Error {
+    if error is CancellationError {
+      record.context.cancel(record.node)
+      return CancellationError()
+    }
+    record.context.fail(record.node, error)
+    return error
+  }
+}
+
+/// A node's concrete iterator, in the box that keeps its record.
+final class RecordingBox<Base: AsyncIteratorProtocol>: NodeIteratorBox, @unchecked Sendable
+where Base.Element == Value {
+  var base: Base
+
+  init(_ base: Base, _ record: NodeRecord) {
+    self.base = base
+    super.init(record) { box in try await unsafeDowncast(box, to: RecordingBox.self).base.next() }
+  }
+
+  /// Runs before the upstream iterator `base` is released: the upstream then sees this node
+  /// already cancelled.
+  deinit {
+    record.context.cancel(record.node)
+  }
+}
