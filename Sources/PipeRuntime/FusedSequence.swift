@@ -26,8 +26,11 @@ extension FusedStep {
 enum IntStep {
   /// Transforms it (`map`).
   case map(IntClosure)
-  /// Passes it on or drops it (`filter`).
-  case filter(IntPredicate)
+  /// Passes it on or drops it (`filter`, `drop`; `take` counts it and passes it on). Not
+  /// `Sendable`: it may change its step's state, which one iteration owns.
+  case filter(IntFilter)
+
+  typealias IntFilter = (Int, Int) throws(PipelineError) -> Bool
 }
 
 /// A fused run's steps compiled into closures, each step's calling the next: an element through

@@ -67,7 +67,12 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
       }
       return nil
     }
-    if counting { record.node.counters.add(1, ordering: .relaxed) }
+    // A load and a store, not an atomic add (a locked instruction per element per node): one
+    // iterator at a time asks a node, so this is its count's one writer.
+    if counting {
+      let node = record.node
+      node.counters.store(node.counters.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+    }
     if record.context.observing { record.context.record(record.node, .element(value)) }
     return value
   }

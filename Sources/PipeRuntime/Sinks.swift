@@ -85,8 +85,8 @@ enum Sinks {
     let output = SinkOutput(context: context, node: node)
     var failure: (any Error)?
     do {
-      if upstream.isFused {
-        try await consumeFused(upstream, &body, output)
+      if upstream.isFused || body is any SynchronousSinkBody {
+        try await consume(upstream, &body, output)
       } else {
         for try await value in upstream {
           node.received.add(1, ordering: .relaxed)
@@ -99,13 +99,13 @@ enum Sinks {
     try finish(&body, output, failure)
   }
 
-  /// The loop over a fused run, the fast path: the run is asked on this task's executor (no hop
-  /// per element), a body that takes elements without waiting is called without an async call,
-  /// and the sink's tally is a plain store (it alone writes it), not an atomic add. A run that
-  /// loops over its own source hands such a body every element in one loop (`push`). Apart from
-  /// `run`, whose frame every idle job keeps.
+  /// The loop over a fused run or into a body that takes elements without waiting, the fast path:
+  /// a fused run is asked on this task's executor (no hop per element), such a body is called
+  /// without an async call, and the sink's tally is a plain store (it alone writes it), not an
+  /// atomic add. A run that loops over its own source hands such a body every element in one loop
+  /// (`push`). Apart from `run`, whose frame every idle job of the other sinks keeps.
   @inline(never)
-  private static func consumeFused(
+  private static func consume(
     _ upstream: ValueSequence, _ body: inout any SinkBody, _ output: SinkOutput
   ) async throws {
     var received = 0

@@ -8,25 +8,36 @@ extension Operators {
       .node(
         build: { input in ValueSequence(input.upstream.dropFirst(count)) },
         fusedStep: { input in
-          let count = count
-          return { Step(count: count) }
+          let (count, overInts) = (count, input.takesInts)
+          return { Step(count: count, overInts: overInts) }
         })
     }
 
     final class Step: FusedStep {
       let count: Int
+      let overInts: Bool
       var dropped = 0
 
-      init(count: Int) {
+      init(count: Int, overInts: Bool) {
         self.count = count
+        self.overInts = overInts
       }
 
       func apply(_ value: Value) -> FusedOutcome {
+        passes() ? .pass(value) : .skip
+      }
+
+      var intStep: IntStep? {
+        guard overInts else { return nil }
+        return .filter { _, _ in self.passes() }
+      }
+
+      private func passes() -> Bool {
         guard dropped >= count else {
           dropped += 1
-          return .skip
+          return false
         }
-        return .pass(value)
+        return true
       }
     }
   }

@@ -12,20 +12,22 @@ extension Operators {
           return ValueSequence(input.upstream.filter { value throws in try predicate(value, .none).isTrue })
         },
         fusedStep: { input in
-          let intStep = input.compileIntPredicate(isIncluded).map(IntStep.filter)
+          let intPredicate = input.compileIntPredicate(isIncluded)
           let predicate = input.compile(isIncluded)
-          return { Step(predicate: predicate, intStep: intStep) }
+          return { Step(predicate: predicate, intPredicate: intPredicate) }
         })
     }
 
     final class Step: FusedStep {
       let predicate: CompiledClosure
-      let intStep: IntStep?
+      let intPredicate: IntPredicate?
 
-      init(predicate: @escaping CompiledClosure, intStep: IntStep?) {
+      init(predicate: @escaping CompiledClosure, intPredicate: IntPredicate?) {
         self.predicate = predicate
-        self.intStep = intStep
+        self.intPredicate = intPredicate
       }
+
+      var intStep: IntStep? { intPredicate.map { .filter($0) } }
 
       func apply(_ value: Value) throws(PipelineError) -> FusedOutcome {
         try predicate(value, .none).isTrue ? .pass(value) : .skip

@@ -12,20 +12,22 @@ extension Operators {
           return ValueSequence(input.upstream.map { value throws in try transform(value, .none) })
         },
         fusedStep: { input in
-          let intStep = input.compileInt(transform).map(IntStep.map)
+          let intTransform = input.compileInt(transform)
           let transform = input.compile(transform)
-          return { Step(transform: transform, intStep: intStep) }
+          return { Step(transform: transform, intTransform: intTransform) }
         })
     }
 
     final class Step: FusedStep {
       let transform: CompiledClosure
-      let intStep: IntStep?
+      let intTransform: IntClosure?
 
-      init(transform: @escaping CompiledClosure, intStep: IntStep?) {
+      init(transform: @escaping CompiledClosure, intTransform: IntClosure?) {
         self.transform = transform
-        self.intStep = intStep
+        self.intTransform = intTransform
       }
+
+      var intStep: IntStep? { intTransform.map(IntStep.map) }
 
       func apply(_ value: Value) throws(PipelineError) -> FusedOutcome {
         .pass(try transform(value, .none))

@@ -71,13 +71,16 @@ struct StageInput {
   /// A closure argument over this stage's plain Int elements, when they are Ints and the closure
   /// is an Int expression of them: a fused run passes them unboxed (`IntStep`).
   func compileInt(_ closure: TypedExpr) -> IntClosure? {
-    stage.inputType == .int ? evaluator.intClosure(closure) : nil
+    takesInts ? evaluator.intClosure(closure) : nil
   }
 
   /// A predicate over this stage's plain Int elements, when they are Ints.
   func compileIntPredicate(_ closure: TypedExpr) -> IntPredicate? {
-    stage.inputType == .int ? evaluator.intPredicate(closure) : nil
+    takesInts ? evaluator.intPredicate(closure) : nil
   }
+
+  /// Whether this stage's elements are plain Ints a fused run may pass unboxed (`IntStep`).
+  var takesInts: Bool { stage.inputType == .int }
 
   private var evaluator: Evaluator { Evaluator(stage: stage.text, nodeID: nodeID) }
 }

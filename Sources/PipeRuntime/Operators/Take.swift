@@ -8,17 +8,19 @@ extension Operators {
       .node(
         build: { input in ValueSequence(input.upstream.prefix(count)) },
         fusedStep: { input in
-          let count = count
-          return { Step(count: count) }
+          let (count, overInts) = (count, input.takesInts)
+          return { Step(count: count, overInts: overInts) }
         })
     }
 
     final class Step: FusedStep {
       let count: Int
+      let overInts: Bool
       var taken = 0
 
-      init(count: Int) {
+      init(count: Int, overInts: Bool) {
         self.count = count
+        self.overInts = overInts
       }
 
       /// Once it has N, nothing more is pulled: unfused, `prefix` ends before asking again.
@@ -28,6 +30,14 @@ extension Operators {
       func apply(_ value: Value) -> FusedOutcome {
         taken += 1
         return .pass(value)
+      }
+
+      var intStep: IntStep? {
+        guard overInts else { return nil }
+        return .filter { _, _ in
+          self.taken += 1
+          return true
+        }
       }
     }
   }
