@@ -9,10 +9,14 @@ import PipeSyntax
 #endif
 
 /// One input through everything pipesh does with text before running it: the continuation check
-/// the shell makes on every line, the lexer, the parser, the checker, and the diagnostics' text.
-/// Any trap here is a bug: user input must only ever produce diagnostics.
+/// the shell makes on every line, the lexer, the parser, the checker, and the diagnostics' text;
+/// and as a saved trace, through `replay`'s reader and its error's text. Any trap here is a bug:
+/// user input must only ever produce diagnostics.
 func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
   let text = String(decoding: bytes, as: UTF8.self)
+  if let problem = TraceFile.problem(in: text) {
+    _ = DiagnosticFormatter.render(problem, in: SourceFile(name: "fuzz.trace", text: text))
+  }
   _ = Lexer.needsContinuation(text)
   let source = SourceFile(name: "fuzz.pipe", text: text)
   let script = Parser.parse(source, grammar: Commands.grammar)

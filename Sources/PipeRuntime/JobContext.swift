@@ -109,7 +109,9 @@ public final class JobContext: Sendable {
 
   /// Prints a line of the job's output.
   func emit(_ text: String) {
-    console.emit(background ? "[\(jobID)] \(text)" : text)
+    let line = background ? "[\(jobID)] \(text)" : text
+    console.emit(line)
+    observer?.printed(line, time: sessionTime, jobID: jobID)
   }
 }
 

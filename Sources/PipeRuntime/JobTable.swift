@@ -39,6 +39,9 @@ public final class JobTable: Sendable {
     self.session = session
   }
 
+  /// Sees every job started from now on (`pipesh --record`).
+  public let recorder = Locked<(any SessionRecorder)?>(nil)
+
   public func setOnEnd(_ handler: @escaping @Sendable (Job) -> Void) {
     onEnd.withLock { $0 = EndHandler(call: handler) }
   }
@@ -67,6 +70,11 @@ public final class JobTable: Sendable {
     switch choice {
     case .real: clock = PipeClock(kind: .real(session.origin))
     case .virtual(let driver): clock = PipeClock(kind: .virtual(driver))
+    }
+    var observer = observer
+    if let recorder = recorder.withLock({ $0 }) {
+      recorder.started(job: id, pipeline, time: clock.now.offset)
+      observer = observer.map { ObserverPair($0, recorder) } ?? recorder
     }
     let context = JobContext(
       jobID: id, clock: clock, background: background, console: console, session: session, observer: observer,

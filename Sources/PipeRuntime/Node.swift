@@ -35,6 +35,39 @@ public struct NodeEvent: Sendable {
 /// Receives node events as they happen.
 public protocol NodeObserver: AnyObject, Sendable {
   func record(_ event: NodeEvent)
+  /// A line the job printed (`print`'s), as it went to the screen, at `time`.
+  func printed(_ line: String, time: Duration, jobID: Int)
+}
+
+extension NodeObserver {
+  public func printed(_ line: String, time: Duration, jobID: Int) {}
+}
+
+/// Sees every job of a session (`pipesh --record`): told of each job as it starts, then of its
+/// events beside any observer of the job's own (`trace`, `draw`).
+public protocol SessionRecorder: NodeObserver {
+  func started(job: Int, _ pipeline: CheckedPipeline, time: Duration)
+}
+
+/// Two observers of one job.
+final class ObserverPair: NodeObserver {
+  let first: any NodeObserver
+  let second: any NodeObserver
+
+  init(_ first: any NodeObserver, _ second: any NodeObserver) {
+    self.first = first
+    self.second = second
+  }
+
+  func record(_ event: NodeEvent) {
+    first.record(event)
+    second.record(event)
+  }
+
+  func printed(_ line: String, time: Duration, jobID: Int) {
+    first.printed(line, time: time, jobID: jobID)
+    second.printed(line, time: time, jobID: jobID)
+  }
 }
 
 /// The live record of one node of a job: state and counts, read by `jobs`, `inspect` and `stats`.

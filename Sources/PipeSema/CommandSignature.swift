@@ -21,6 +21,8 @@ public enum CommandForm: Sendable {
   case topic
   /// One string: `load "demo.pipe"`.
   case file
+  /// A saved trace's file, and how fast to play it back: `replay "run.trace" speed: 10`.
+  case recording
   /// One duration, more than zero: `sleep 2.5`.
   case duration
   /// A channel name and a message: `fail user "offline"`.
@@ -37,6 +39,8 @@ public enum CommandArguments: Sendable {
   case word(String)
   case topic(String?)
   case file(String)
+  /// `speed` nil: show every event at once.
+  case recording(String, speed: Double?)
   case duration(Duration)
   case failure(channel: String, message: String)
 }
@@ -162,6 +166,7 @@ extension Checker {
       read = optional && reading.arguments.isEmpty ? .word("") : reading.word(choices: choices, missing: missing)
     case .topic: read = checkTopic(&reading)
     case .file: read = reading.file()
+    case .recording: read = reading.recording()
     case .duration: read = reading.duration(source: source)
     case .failure:
       read = checkFailure(&reading)
@@ -277,6 +282,28 @@ struct CommandReading {
       parts.count == 1, case .text(let path) = parts[0]
     else { return fail("give the file as a string, as in \(signature.name) \"demo.pipe\"") }
     return .file(path)
+  }
+
+  /// `"FILE" [speed: X]`, X a number more than zero.
+  mutating func recording() -> CommandArguments? {
+    guard let first = arguments.first, first.label == nil, case .string(let parts) = first.value.kind,
+      parts.count == 1, case .text(let path) = parts[0], !path.isEmpty
+    else { return fail("give the trace's file as a string, as in \(signature.name) \"run.trace\"") }
+    guard arguments.count > 1 else { return .recording(path, speed: nil) }
+    let option = arguments[1]
+    guard arguments.count == 2, option.label?.name == "speed" else {
+      return fail("after the file, only speed: X", option.range)
+    }
+    let speed: Double
+    switch option.value.kind {
+    case .integer(let value): speed = Double(value)
+    case .float(let value): speed = value
+    default: return fail("'speed:' must be a number, as in speed: 10 (ten times as fast)", option.value.range)
+    }
+    guard speed > 0, speed.isFinite, speed <= 1_000_000 else {
+      return fail("'speed:' must be more than 0 and at most 1000000", option.value.range)
+    }
+    return .recording(path, speed: speed)
   }
 
   /// Labelled options after a command's pipeline: durations (`tick: 0.5`), and `to: "FILE"`, a

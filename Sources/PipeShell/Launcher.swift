@@ -32,12 +32,15 @@ public enum Launcher {
     public var emitSwift: Bool
     /// Print one web page of the run: its output, and its pictures (`--html`).
     public var html: Bool
+    /// Save every job's events and printed lines to this file, as `trace … to:` does (`--record`).
+    public var record: String?
 
     public init(
       file: String?, command: String?, checkFile: String?, virtualTime: Bool, stats: Bool, emitSwift: Bool = false,
-      html: Bool = false
+      html: Bool = false, record: String? = nil
     ) {
       self.html = html
+      self.record = record
       self.file = file
       self.command = command
       self.checkFile = checkFile
@@ -76,9 +79,10 @@ public enum Launcher {
       source = SourceFile(name: "<-c>", text: text)
     } else if isatty(0) == 1 && !options.emitSwift {
       let shell = Shell(console: console, interactive: true, virtualTime: options.virtualTime)
+      let recorder = record(shell, options, name: "<interactive>")
       let status = await InteractiveShell(shell: shell).run()
       if options.stats { printStats(shell) }
-      return status
+      return save(recorder, options, status: status, console)
     } else {
       switch TextFile.read(descriptor: 0) {
       case .success(let text): source = SourceFile(name: "<stdin>", text: text)
@@ -89,6 +93,7 @@ public enum Launcher {
     }
     if options.emitSwift { return Shell.emitSwift(source, console: console) }
     let shell = Shell(console: console, interactive: false, virtualTime: options.virtualTime)
+    let recorder = record(shell, options, name: source.name ?? "<stdin>")
     if options.html {
       let report = Report(title: source.name ?? "pipesh")
       shell.report = report
@@ -103,6 +108,36 @@ public enum Launcher {
     if let report = shell.report {
       console.setLineWriter(nil)
       Console.writeNow(report.html)
+    }
+    return save(recorder, options, status: status, console)
+  }
+
+  /// `--record FILE`: a recorder that sees every job of the session from its start.
+  private static func record(_ shell: Shell, _ options: Options, name: String) -> TraceRecorder? {
+    guard options.record != nil else { return nil }
+    let recorder = TraceRecorder(
+      printer: nil, header: TraceFile.header(pipeline: name, virtualClock: options.virtualTime, labels: []))
+    shell.jobs.recorder.withLock { $0 = recorder }
+    return recorder
+  }
+
+  /// Writes the recording when the session ends: a file that cannot be written makes the status 1.
+  private static func save(_ recorder: TraceRecorder?, _ options: Options, status: Int32, _ console: Console) -> Int32 {
+    guard let recorder, let file = options.record else {
+      console.flush()
+      return status
+    }
+    let (text, dropped) = recorder.saved
+    var status = status
+    switch TextFile.write(text, to: file) {
+    case .success:
+      if dropped > 0 {
+        console.line(
+          "pipesh: the \(dropped) events after the first \(TraceRecorder.maximumEvents) are not in \(file)", to: .error)
+      }
+    case .failure(let failure):
+      console.line("error: --record: \(failure); give a path in a directory you can write to", to: .error)
+      status = max(status, 1)
     }
     console.flush()
     return status

@@ -20,17 +20,53 @@ final class TraceObserver: NodeObserver {
   }
 
   func record(_ event: NodeEvent) {
-    let what: String
-    switch event.kind {
-    case .start: what = "start"
-    case .element(let value): what = "→ \(value.printed)"
-    case .finished: what = "finished"
-    case .failed(let reason): what = "failed: \(reason)"
-    case .cancelled(let reason): what = reason.isEmpty ? "cancelled" : "cancelled (\(reason))"
+    show(time: event.time, job: event.jobID, label: event.node.text, TraceFile.EventKind(event.kind))
+  }
+
+  /// One line of the trace: a live event's, or a saved one's (`replay`).
+  func show(time: Duration, job: Int, label: String, _ kind: TraceFile.EventKind) {
+    let label = Format.pad(Format.shortened(label, to: width), width)
+    let shown = Paint.state(kind.described, on: colour)
+    console.line(Format.shortened("\(time.stampText) [\(job)] \(label)  \(shown)", to: screenWidth))
+  }
+}
+
+/// `trace P to: "F.trace"`: prints the trace as `trace` does and keeps each event as a line of the
+/// file (`TraceFile`), the first `maximumEvents` of them.
+final class TraceRecorder: SessionRecorder {
+  static let maximumEvents = 1_000_000
+  /// Prints the events as they happen (`trace`); nil when they are only saved (`--record`).
+  let printer: TraceObserver?
+  private let lines = Locked<(saved: [String], dropped: Int)>(([], 0))
+
+  init(printer: TraceObserver?, header: String) {
+    self.printer = printer
+    lines.withLock { $0.saved.append(header) }
+  }
+
+  func record(_ event: NodeEvent) {
+    printer?.record(event)
+    save(TraceFile.line(event))
+  }
+
+  /// A job of a recorded session: `replay` shows its events with its own labels' width.
+  func started(job: Int, _ pipeline: CheckedPipeline, time: Duration) {
+    save(TraceFile.job(job, pipeline: pipeline.text, labels: Inspector.labels(pipeline), time: time))
+  }
+
+  func printed(_ line: String, time: Duration, jobID: Int) {
+    save(TraceFile.output(line, time: time, jobID: jobID))
+  }
+
+  private func save(_ line: String) {
+    lines.withLock { lines in
+      if lines.saved.count <= Self.maximumEvents { lines.saved.append(line) } else { lines.dropped += 1 }
     }
-    let label = Format.pad(Format.shortened(event.node.text, to: width), width)
-    let shown = Paint.state(what, on: colour)
-    console.line(Format.shortened("\(event.time.stampText) [\(event.jobID)] \(label)  \(shown)", to: screenWidth))
+  }
+
+  /// The file's text, and how many events did not fit.
+  var saved: (text: String, dropped: Int) {
+    lines.withLock { ($0.saved.joined(separator: "\n") + "\n", $0.dropped) }
   }
 }
 

@@ -39,6 +39,13 @@ struct Pipesh: AsyncParsableCommand {
   )
   var html = false
 
+  @Option(
+    name: .customLong("record"),
+    help: ArgumentHelp(
+      "Save every job's events and printed lines to FILE (JSON lines, as trace … to: \"F.trace\" does), for replay.",
+      valueName: "FILE"))
+  var record: String?
+
   @Flag(help: "Run every pipeline on the virtual clock.")
   var virtualTime = false
 
@@ -52,6 +59,9 @@ struct Pipesh: AsyncParsableCommand {
     let modes = [file != nil, command != nil, checkFile != nil].filter { $0 }.count
     if modes > 1 { throw ValidationError("give one of FILE, -c TEXT and --check FILE") }
     if emitSwift && checkFile != nil { throw ValidationError("--emit-swift takes FILE or -c TEXT, not --check") }
+    if record != nil && (checkFile != nil || emitSwift) {
+      throw ValidationError("--record runs FILE or -c TEXT (not with --check or --emit-swift)")
+    }
     if html && (file == nil && command == nil || emitSwift) {
       throw ValidationError("--html runs FILE or -c TEXT (not with --check or --emit-swift)")
     }
@@ -62,7 +72,7 @@ struct Pipesh: AsyncParsableCommand {
     if noColor || html { Launcher.turnColourOff() }
     let options = Launcher.Options(
       file: file, command: command, checkFile: checkFile, virtualTime: virtualTime, stats: stats,
-      emitSwift: emitSwift, html: html)
+      emitSwift: emitSwift, html: html, record: record)
     let status = await Launcher.run(options)
     Glibc.exit(status)
   }

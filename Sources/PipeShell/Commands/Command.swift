@@ -132,6 +132,17 @@ struct Command: Sendable {
       { if case .file(let path) = $0 { path } else { nil } }, run)
   }
 
+  /// A command on a saved trace's file and a playback speed: `replay "F.trace" speed: 10`.
+  static func recording(
+    _ name: String, usage: String, summary: String,
+    run: @escaping @Sendable (Shell, String, Double?) async -> Void
+  ) -> Command {
+    reading(
+      CommandSignature(name, .recording, usage: usage, summary: summary),
+      { if case .recording(let path, let speed) = $0 { (path, speed) } else { nil } },
+      { shell, read in await run(shell, read.0, read.1) })
+  }
+
   /// A command on a duration.
   static func duration(
     _ name: String, usage: String, summary: String, run: @escaping @Sendable (Shell, Duration) async -> Void

@@ -3,12 +3,13 @@ import PipeSema
 
 extension Commands {
   /// `trace PIPELINE`: runs it in the foreground, printing every node's lifecycle events; with
-  /// `to: "F.svg"` (or `.html`), drawing them as a chart of lifetimes instead.
+  /// `to: "F.svg"` (or `.html`), drawing them as a chart of lifetimes instead; with
+  /// `to: "F.trace"`, saving them too, for `replay`.
   enum Trace {
     static let entry = Command.pipeline(
-      "trace", usage: "trace PIPELINE [to: \"F.svg\"|\"F.html\"]",
+      "trace", usage: "trace PIPELINE [to: \"F.svg\"|\"F.html\"|\"F.trace\"]",
       summary:
-        "runs a pipeline, printing every lifecycle event of every node; to: draws the nodes' lifetimes as a chart (a bar per node from start to end, by how it ended, with the reason and a tick per element) in an SVG picture or a web page instead",
+        "runs a pipeline, printing every lifecycle event of every node; to: a .svg or .html file draws the nodes' lifetimes as a chart (a bar per node from start to end, by how it ended, with the reason and a tick per element) in an SVG picture or a web page instead; to: a .trace file prints the trace and saves it, one JSON object a line, for replay",
       options: [CommandOptions.fileLabel]
     ) { shell, pipeline, options in
       guard options.file != nil || shell.report != nil else {
@@ -16,6 +17,9 @@ extension Commands {
         await shell.runForeground(
           shell.jobs.start(pipeline, background: false, clock: shell.nextClock, observer: observer))
         return
+      }
+      if let file = options.file, file.lowercased().hasSuffix(".trace") {
+        return await save(pipeline, to: file, shell)
       }
       let observer = DrawObserver()
       let job = shell.jobs.start(pipeline, background: false, clock: shell.nextClock, observer: observer)
@@ -26,5 +30,24 @@ extension Commands {
       let text = rows.map(\.text)
       shell.writePicture(options.file, command: "trace", svg: chart.svg, title: "trace " + pipeline.text, text: text)
     }.example("trace from 1 2 | take 1")
+
+    private static func save(_ pipeline: CheckedPipeline, to file: String, _ shell: Shell) async {
+      let labels = Inspector.labels(pipeline)
+      let clock = shell.nextClock
+      let virtual = if case .virtual = clock { true } else { false }
+      let recorder = TraceRecorder(
+        printer: TraceObserver(console: shell.console, labels: labels),
+        header: TraceFile.header(pipeline: pipeline.text, virtualClock: virtual, labels: labels))
+      await shell.runForeground(shell.jobs.start(pipeline, background: false, clock: clock, observer: recorder))
+      let (text, dropped) = recorder.saved
+      switch TextFile.write(text, to: file) {
+      case .success(let bytes):
+        let left =
+          dropped == 0 ? "" : "; the \(dropped) events after the first \(TraceRecorder.maximumEvents) are not in it"
+        shell.console.line("trace: wrote \(file) (\(bytes) bytes)\(left)")
+      case .failure(let failure):
+        shell.commandFailed("trace: \(failure); give a path in a directory you can write to")
+      }
+    }
   }
 }

@@ -1,0 +1,82 @@
+import Locking
+import PipeRuntime
+import PipeSyntax
+import VirtualTime
+
+extension Commands {
+  /// `replay "F.trace" [speed: X]`: shows a saved trace again as `trace` printed it; with
+  /// `speed:`, in time, X times as fast, on the session's clock.
+  enum Replay {
+    static let entry = Command.recording(
+      "replay", usage: "replay \"F.trace\" [speed: X]",
+      summary:
+        "shows a trace saved by trace PIPELINE to: \"F.trace\" again, as trace printed it; speed: X plays it back in time, X times as fast (Ctrl-C stops it)"
+    ) { shell, path, speed in
+      let text: String
+      switch TextFile.read(path) {
+      case .success(let read): text = read
+      case .failure(let failure):
+        return shell.commandFailed("replay: \(failure); give a file that trace PIPELINE to: \"F.trace\" wrote")
+      }
+      let recording: TraceFile.Recording
+      switch TraceFile.parse(text) {
+      case .success(let read): recording = read
+      case .failure(let problem):
+        shell.anyFailed.store(true, ordering: .relaxed)
+        return shell.report([problem], in: SourceFile(name: path, text: text))
+      }
+      let printer = ReplayPrinter(console: shell.console, labels: recording.labels)
+      guard let speed else {
+        for event in recording.events { printer.show(event) }
+        return
+      }
+      await play(recording.events, speed: speed, printer, shell)
+    }.example("trace from 1 2 | take 1 to: \"/tmp/take.trace\"\nreplay \"/tmp/take.trace\"")
+
+    /// Each event after the one before it, the time between them divided by `speed`.
+    private static func play(_ events: [TraceFile.Event], speed: Double, _ printer: ReplayPrinter, _ shell: Shell) async
+    {
+      let stopped = "replay: stopped (Ctrl-C)"
+      let driver: VirtualDriver? = if case .virtual(let virtual) = shell.nextClock { virtual } else { nil }
+      await shell.waitFor(on: driver, stopped: stopped) {
+        var last = Duration.zero
+        for event in events {
+          let gap = (event.time - last) / speed
+          last = event.time
+          if gap > .zero {
+            if let driver {
+              do { try await driver.sleep(until: driver.now.advanced(by: gap)) } catch { return }
+            } else {
+              do { try await Task.sleep(for: gap) } catch { return }
+            }
+          }
+          printer.show(event)
+        }
+      }
+    }
+  }
+}
+
+/// Prints a saved trace's events as `trace` printed them: each job's lines aligned to its own
+/// labels (a job line of a recorded session gives them), else to the trace's.
+final class ReplayPrinter: Sendable {
+  private let console: Console
+  private let printer: TraceObserver
+  private let jobs = Locked<[Int: TraceObserver]>([:])
+
+  init(console: Console, labels: [String]) {
+    self.console = console
+    self.printer = TraceObserver(console: console, labels: labels)
+  }
+
+  func show(_ event: TraceFile.Event) {
+    switch event.what {
+    case .node(_, let label, let kind):
+      let printer = jobs.withLock { $0[event.job] } ?? printer
+      printer.show(time: event.time, job: event.job, label: label, kind)
+    case .output(let text): console.line(text)
+    case .job(_, let labels):
+      jobs.withLock { $0[event.job] = TraceObserver(console: console, labels: labels) }
+    }
+  }
+}

@@ -1,0 +1,451 @@
+import PipeRuntime
+import PipeSema
+import PipeSyntax
+
+/// A saved trace (`trace P to: "F.trace"`): JSON lines, for `replay` and for other tools. The
+/// first line says what was traced:
+///
+///     {"pipesh":"trace","version":1,"pipeline":"from 1 2 | print","clock":"virtual","labels":["from 1 2","print"]}
+///
+/// and each line after it is one event of one node, at its time in nanoseconds since the session
+/// started (`ns`), with `value` (the element as `print` shows it) or `reason` where it has one,
+/// or a line the job printed (`"event":"output"`, no node), or, in a recording of a whole script
+/// (`pipesh --record`), a job that started (`"event":"job"`):
+///
+///     {"ns":0,"job":1,"node":1,"label":"from 1 2","event":"element","value":"1"}
+///     {"ns":0,"job":1,"event":"output","text":"1"}
+///     {"ns":0,"job":2,"event":"job","pipeline":"timer 1 | print","labels":["timer 1","print"]}
+public enum TraceFile {
+  static let version = 1
+
+  /// What a node did, as saved: an element as `print` shows it.
+  enum EventKind: Equatable {
+    case start
+    case element(String)
+    case finished
+    case failed(String)
+    case cancelled(String)
+
+    init(_ kind: NodeEvent.Kind) {
+      switch kind {
+      case .start: self = .start
+      case .element(let value): self = .element(value.printed)
+      case .finished: self = .finished
+      case .failed(let reason): self = .failed(reason)
+      case .cancelled(let reason): self = .cancelled(reason)
+      }
+    }
+
+    /// As `trace` prints it.
+    var described: String {
+      switch self {
+      case .start: "start"
+      case .element(let value): "→ \(value)"
+      case .finished: "finished"
+      case .failed(let reason): "failed: \(reason)"
+      case .cancelled(let reason): reason.isEmpty ? "cancelled" : "cancelled (\(reason))"
+      }
+    }
+  }
+
+  /// A node's event, or (`output`) a line the job printed.
+  struct Event: Equatable {
+    let time: Duration
+    let job: Int
+    let what: What
+
+    enum What: Equatable {
+      case node(id: Int, label: String, EventKind)
+      case output(String)
+      /// A job started (in a recording of a whole session), its lines aligned to `labels`.
+      case job(pipeline: String, labels: [String])
+    }
+  }
+
+  /// A trace read back.
+  struct Recording {
+    let pipeline: String
+    let clock: String
+    let labels: [String]
+    let events: [Event]
+  }
+
+  // MARK: writing
+
+  static func header(pipeline: String, virtualClock: Bool, labels: [String]) -> String {
+    "{\"pipesh\":\"trace\",\"version\":\(version),\"pipeline\":\(quoted(pipeline)),"
+      + "\"clock\":\"\(virtualClock ? "virtual" : "real")\",\"labels\":[\(labels.map(quoted).joined(separator: ","))]}"
+  }
+
+  static func line(_ event: NodeEvent) -> String {
+    var line =
+      "{\"ns\":\(nanoseconds(event.time)),\"job\":\(event.jobID),\"node\":\(event.node.id),\"label\":\(quoted(event.node.text)),"
+    switch EventKind(event.kind) {
+    case .start: line += "\"event\":\"start\""
+    case .element(let value): line += "\"event\":\"element\",\"value\":\(quoted(value))"
+    case .finished: line += "\"event\":\"finished\""
+    case .failed(let reason): line += "\"event\":\"failed\",\"reason\":\(quoted(reason))"
+    case .cancelled(let reason): line += "\"event\":\"cancelled\",\"reason\":\(quoted(reason))"
+    }
+    return line + "}"
+  }
+
+  /// A job started in a recorded session (`pipesh --record`), with the labels its lines are
+  /// aligned to.
+  static func job(_ id: Int, pipeline: String, labels: [String], time: Duration) -> String {
+    "{\"ns\":\(nanoseconds(time)),\"job\":\(id),\"event\":\"job\",\"pipeline\":\(quoted(pipeline)),"
+      + "\"labels\":[\(labels.map(quoted).joined(separator: ","))]}"
+  }
+
+  static func output(_ text: String, time: Duration, jobID: Int) -> String {
+    "{\"ns\":\(nanoseconds(time)),\"job\":\(jobID),\"event\":\"output\",\"text\":\(quoted(text))}"
+  }
+
+  private static func nanoseconds(_ time: Duration) -> Int64 {
+    time.components.seconds * 1_000_000_000 + time.components.attoseconds / 1_000_000_000
+  }
+
+  /// A JSON string: `"`, `\` and control characters escaped; the rest as it is (UTF-8).
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+
+  // MARK: reading
+
+  /// What is wrong with a saved trace's text, nil when `replay` can show it (the fuzz target's
+  /// and the tests' door to `parse`).
+  public static func problem(in text: String) -> Diagnostic? {
+    if case .failure(let problem) = parse(text) { return problem }
+    return nil
+  }
+
+  /// Reads a saved trace; a line that is not what `trace … to:` writes is an error at its place.
+  static func parse(_ text: String) -> Result<Recording, Diagnostic> {
+    let bytes = Array(text.utf8)
+    var lines: [(start: Int, object: [String: JSONValue])] = []
+    var start = 0
+    while start < bytes.count {
+      let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+      if end > start {
+        var reader = JSONReader(bytes: bytes, at: start, end: end)
+        switch reader.objectLine() {
+        case .success(let object): lines.append((start, object))
+        case .failure(let problem): return .failure(problem)
+        }
+      }
+      start = end + 1
+    }
+    guard let first = lines.first else {
+      return .failure(problem("the file is empty: save a trace with trace PIPELINE to: \"F.trace\"", at: 0, 0))
+    }
+    let header = Fields(first.object, at: first.start)
+    guard case .string("trace") = first.object["pipesh"] else {
+      return .failure(
+        problem("not a pipesh trace: its first line has no \"pipesh\":\"trace\"", at: first.start, first.start))
+    }
+    do throws(Diagnostic) {
+      guard try header.integer("version") == version else {
+        throw problem(
+          "a trace of version \(version) was expected (this pipesh reads only that)", at: first.start, first.start)
+      }
+      var events: [Event] = []
+      for line in lines.dropFirst() { events.append(try event(Fields(line.object, at: line.start))) }
+      return .success(
+        Recording(
+          pipeline: try header.string("pipeline"), clock: try header.string("clock"),
+          labels: try header.strings("labels"), events: events))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  private static func event(_ fields: Fields) throws(Diagnostic) -> Event {
+    let nanoseconds = try fields.integer("ns")
+    guard nanoseconds >= 0 else { throw fields.problem("\"ns\" must be 0 or more") }
+    let time = Duration.nanoseconds(nanoseconds)
+    let event = try fields.string("event")
+    if event == "output" {
+      return Event(time: time, job: try fields.integer("job"), what: .output(try fields.string("text")))
+    }
+    if event == "job" {
+      return Event(
+        time: time, job: try fields.integer("job"),
+        what: .job(pipeline: try fields.string("pipeline"), labels: try fields.strings("labels")))
+    }
+    let kind: EventKind
+    switch event {
+    case "start": kind = .start
+    case "element": kind = .element(try fields.string("value"))
+    case "finished": kind = .finished
+    case "failed": kind = .failed(try fields.string("reason"))
+    case "cancelled": kind = .cancelled(try fields.string("reason"))
+    case let other:
+      throw fields.problem(
+        "unknown event \"\(other)\": one of start, element, finished, failed, cancelled, output, job")
+    }
+    return Event(
+      time: time, job: try fields.integer("job"),
+      what: .node(id: try fields.integer("node"), label: try fields.string("label"), kind))
+  }
+
+  static func problem(_ message: String, at start: Int, _ end: Int) -> Diagnostic {
+    Diagnostic(
+      id: "trace-file", message: message, range: SourceRange(start, end + 1),
+      notes: ["a trace file is what trace PIPELINE to: \"F.trace\" writes, one JSON object a line"])
+  }
+
+  /// One line's fields, read with errors at the line's start.
+  private struct Fields {
+    let object: [String: JSONValue]
+    let start: Int
+
+    init(_ object: [String: JSONValue], at start: Int) {
+      self.object = object
+      self.start = start
+    }
+
+    func problem(_ message: String) -> Diagnostic { TraceFile.problem(message, at: start, start) }
+
+    func string(_ name: String) throws(Diagnostic) -> String {
+      guard case .string(let text) = object[name] else { throw problem("expected \"\(name)\" to be a string") }
+      return text
+    }
+
+    func integer(_ name: String) throws(Diagnostic) -> Int {
+      guard case .integer(let value) = object[name] else { throw problem("expected \"\(name)\" to be a whole number") }
+      return value
+    }
+
+    func strings(_ name: String) throws(Diagnostic) -> [String] {
+      guard case .array(let items) = object[name] else { throw problem("expected \"\(name)\" to be a list of strings") }
+      var texts: [String] = []
+      for item in items {
+        guard case .string(let text) = item else { throw problem("expected \"\(name)\" to be a list of strings") }
+        texts.append(text)
+      }
+      return texts
+    }
+  }
+}
+
+/// The JSON a trace file holds: no fractions or exponents (times are whole nanoseconds).
+enum JSONValue: Equatable {
+  case string(String)
+  case integer(Int)
+  case bool(Bool)
+  case null
+  case array([JSONValue])
+  case object([String: JSONValue])
+}
+
+/// A strict reader of one JSON object on one line (RFC 8259, numbers whole), with the byte offset
+/// of the first thing wrong.
+struct JSONReader {
+  let bytes: [UInt8]
+  var position: Int
+  let end: Int
+  /// Deeper nesting is refused, not recursed into.
+  static let maximumDepth = 32
+
+  init(bytes: [UInt8], at start: Int, end: Int) {
+    self.bytes = bytes
+    self.position = start
+    self.end = end
+  }
+
+  mutating func objectLine() -> Result<[String: JSONValue], Diagnostic> {
+    do throws(Diagnostic) {
+      skipSpace()
+      guard peek == UInt8(ascii: "{") else { throw fail("expected a JSON object ({…}) on this line") }
+      guard case .object(let object) = try value(depth: 0) else { throw fail("expected a JSON object") }
+      skipSpace()
+      guard position == end else { throw fail("expected the line to end after its object") }
+      return .success(object)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  private var peek: UInt8? { position < end ? bytes[position] : nil }
+
+  private func fail(_ message: String) -> Diagnostic {
+    TraceFile.problem(message, at: position, position)
+  }
+
+  private mutating func skipSpace() {
+    while let byte = peek, byte == 0x20 || byte == 0x09 || byte == 0x0D { position += 1 }
+  }
+
+  private mutating func expect(_ byte: UInt8, _ what: String) throws(Diagnostic) {
+    skipSpace()
+    guard peek == byte else { throw fail("expected \(what)") }
+    position += 1
+  }
+
+  private mutating func value(depth: Int) throws(Diagnostic) -> JSONValue {
+    guard depth < Self.maximumDepth else { throw fail("nested more than \(Self.maximumDepth) deep") }
+    skipSpace()
+    guard let byte = peek else { throw fail("expected a value") }
+    switch byte {
+    case UInt8(ascii: "{"):
+      position += 1
+      var object: [String: JSONValue] = [:]
+      skipSpace()
+      if peek == UInt8(ascii: "}") {
+        position += 1
+        return .object(object)
+      }
+      repeat {
+        skipSpace()
+        let keyStart = position
+        let key = try string()
+        guard object[key] == nil else {
+          position = keyStart
+          throw fail("\"\(key)\" is given twice")
+        }
+        try expect(UInt8(ascii: ":"), "':' after a name")
+        object[key] = try value(depth: depth + 1)
+        skipSpace()
+      } while try more(closing: UInt8(ascii: "}"))
+      return .object(object)
+    case UInt8(ascii: "["):
+      position += 1
+      var items: [JSONValue] = []
+      skipSpace()
+      if peek == UInt8(ascii: "]") {
+        position += 1
+        return .array(items)
+      }
+      repeat {
+        items.append(try value(depth: depth + 1))
+        skipSpace()
+      } while try more(closing: UInt8(ascii: "]"))
+      return .array(items)
+    case UInt8(ascii: "\""): return .string(try string())
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .integer(try integer())
+    default:
+      for (word, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)] {
+        let word = Array(word.utf8)
+        if position + word.count <= end, Array(bytes[position..<position + word.count]) == word {
+          position += word.count
+          return value
+        }
+      }
+      throw fail("expected a value (a string, a whole number, true, false, null, […] or {…})")
+    }
+  }
+
+  /// After an item: true at `,`, false at the closing bracket.
+  private mutating func more(closing: UInt8) throws(Diagnostic) -> Bool {
+    guard let byte = peek else { throw fail("expected ',' or '\(Character(Unicode.Scalar(closing)))'") }
+    position += 1
+    if byte == UInt8(ascii: ",") { return true }
+    if byte == closing { return false }
+    position -= 1
+    throw fail("expected ',' or '\(Character(Unicode.Scalar(closing)))'")
+  }
+
+  private mutating func integer() throws(Diagnostic) -> Int {
+    let start = position
+    if peek == UInt8(ascii: "-") { position += 1 }
+    let digitsStart = position
+    while let byte = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { position += 1 }
+    guard position > digitsStart else { throw fail("expected a digit") }
+    if bytes[digitsStart] == UInt8(ascii: "0"), position - digitsStart > 1 {
+      position = digitsStart
+      throw fail("a number does not start with 0")
+    }
+    if let byte = peek, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+      throw fail("expected a whole number (times are whole nanoseconds)")
+    }
+    guard let value = Int(String(decoding: bytes[start..<position], as: UTF8.self)) else {
+      position = start
+      throw fail("the number is too large")
+    }
+    return value
+  }
+
+  private mutating func string() throws(Diagnostic) -> String {
+    guard peek == UInt8(ascii: "\"") else { throw fail("expected a string (\"…\")") }
+    position += 1
+    var scalars = String.UnicodeScalarView()
+    var plainStart = position
+    func flush(_ reader: JSONReader) {
+      scalars.append(
+        contentsOf: String(decoding: reader.bytes[plainStart..<reader.position], as: UTF8.self).unicodeScalars)
+    }
+    while true {
+      guard let byte = peek else { throw fail("the string does not end on this line (a '\"' is missing)") }
+      if byte == UInt8(ascii: "\"") {
+        flush(self)
+        position += 1
+        return String(scalars)
+      }
+      if byte < 0x20 { throw fail("a control character in a string must be escaped (\\n, \\u0001)") }
+      guard byte == UInt8(ascii: "\\") else {
+        position += 1
+        continue
+      }
+      flush(self)
+      position += 1
+      guard let escaped = peek else { throw fail("expected an escape after '\\'") }
+      position += 1
+      switch escaped {
+      case UInt8(ascii: "\""): scalars.append("\"")
+      case UInt8(ascii: "\\"): scalars.append("\\")
+      case UInt8(ascii: "/"): scalars.append("/")
+      case UInt8(ascii: "b"): scalars.append("\u{08}")
+      case UInt8(ascii: "f"): scalars.append("\u{0C}")
+      case UInt8(ascii: "n"): scalars.append("\n")
+      case UInt8(ascii: "r"): scalars.append("\r")
+      case UInt8(ascii: "t"): scalars.append("\t")
+      case UInt8(ascii: "u"): scalars.append(try unicodeEscape())
+      default:
+        position -= 1
+        throw fail("unknown escape '\\\(Character(Unicode.Scalar(escaped)))'")
+      }
+      plainStart = position
+    }
+  }
+
+  /// `\uXXXX` after the `u`, a surrogate pair as two of them.
+  private mutating func unicodeEscape() throws(Diagnostic) -> Unicode.Scalar {
+    let high = try hexQuad()
+    guard (0xD800...0xDBFF).contains(high) else {
+      guard let scalar = Unicode.Scalar(high) else { throw fail("\\u\(String(high, radix: 16)) is half of a pair") }
+      return scalar
+    }
+    guard position + 1 < end, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+      throw fail("expected the second half of a \\u surrogate pair")
+    }
+    position += 2
+    let low = try hexQuad()
+    guard (0xDC00...0xDFFF).contains(low),
+      let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+    else { throw fail("expected the second half of a \\u surrogate pair") }
+    return scalar
+  }
+
+  private mutating func hexQuad() throws(Diagnostic) -> UInt32 {
+    guard position + 4 <= end,
+      let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16),
+      bytes[position..<position + 4].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
+    else { throw fail("expected four hex digits after \\u") }
+    position += 4
+    return value
+  }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// `trace P to: "F.trace"` and `replay`: the saved file is JSON lines with the fields README
+/// documents, and replaying it prints what `trace P` printed, byte for byte, on the virtual clock.
+@Suite("saved traces replay as they ran")
+struct TraceFileTests {
+  static let pipelines = [
+    "timer 1 | take 3 | map { \"v\\($0)\" } | print",
+    "merge(timer 1 | take 2, timer 1.5 | take 2) | debounce 0.4 | print time: true",
+    "from 1 2 3 | map { 10 / ($0 - 2) } | print",
+    "from \"tab\\there\" \"quote \\\"x\\\"\" \"ü\" | map { $0 + \"!\" } | print",
+    "from 1 2 3 | flatMap { timer 1 | take $0 } | reductions 0 { $0 + $1 } | print",
+    "timer 1 | share | take 2 | print",
+    "zip(timer 1, from 1 2) | print",
+  ]
+
+  private func scratch() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-trace-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+  }
+
+  @Test func replayPrintsWhatTracePrinted() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for (index, pipeline) in Self.pipelines.enumerated() {
+      let file = directory.appendingPathComponent("\(index).trace").path
+      let traced = try Pipesh.run(["--virtual-time", "-c", "trace \(pipeline)"])
+      let saved = try Pipesh.run(["--virtual-time", "-c", "trace \(pipeline) to: \"\(file)\""])
+      let replayed = try Pipesh.run(["-c", "replay \"\(file)\""])
+      #expect(!traced.stdout.isEmpty)
+      // Saving prints the trace too, then where it went; the run's status is the traced job's.
+      #expect(saved.stdout.hasPrefix(traced.stdout), "\(pipeline)")
+      #expect(saved.stdout.hasSuffix(" bytes)\n") && saved.stdout.contains("trace: wrote \(file) ("), "\(pipeline)")
+      #expect(saved.status == traced.status, "\(pipeline)")
+      #expect(replayed.stdout == traced.stdout, "\(pipeline)")
+      #expect(replayed.status == 0, "\(pipeline): \(replayed.stderr)")
+    }
+  }
+
+  /// Every line is a JSON object with the documented fields; the first says what was traced.
+  @Test func everyLineIsDocumentedJSON() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("run.trace").path
+    let pipeline = "from 1 2 3 | map { 10 / ($0 - 2) } | print"
+    _ = try Pipesh.run(["--virtual-time", "-c", "trace \(pipeline) to: \"\(file)\""])
+    let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+    let objects = try lines.map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+    let header = try #require(objects.first)
+    #expect(header["pipesh"] as? String == "trace")
+    #expect(header["version"] as? Int == 1)
+    #expect(header["pipeline"] as? String == pipeline)
+    #expect(header["clock"] as? String == "virtual")
+    #expect(header["labels"] as? [String] == ["from 1 2 3", "map { 10 / ($0 - 2) }", "print"])
+    var events: [String] = []
+    for object in objects.dropFirst() {
+      let event = try #require(object["event"] as? String)
+      events.append(event)
+      #expect(object["ns"] as? Int == 0)
+      #expect(object["job"] as? Int == 1)
+      switch event {
+      case "output":
+        #expect(object["text"] as? String == "-10")
+      case "start", "finished":
+        #expect(object["node"] is Int && object["label"] is String)
+      case "element":
+        #expect(object["value"] is String && object["node"] is Int)
+      case "failed", "cancelled":
+        #expect(object["reason"] is String && object["node"] is Int)
+      default:
+        Issue.record("an event not in README: \(event)")
+      }
+    }
+    #expect(events.filter { $0 == "start" }.count == 3)
+    #expect(events.contains("failed") && events.contains("cancelled") && events.contains("output"))
+  }
+
+  /// `speed:` plays the events in time on the session's clock: on the virtual clock the 3 s of
+  /// the trace at speed 2 take 1.5 s of it, and the lines are the same.
+  @Test func speedPlaysBackInTime() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("run.trace").path
+    let pipeline = "timer 1 | take 3 | print"
+    let traced = try Pipesh.run(["--virtual-time", "-c", "trace \(pipeline) to: \"\(file)\""])
+    #expect(traced.status == 0)
+    let played = try Pipesh.run(["--virtual-time", "-c", "replay \"\(file)\" speed: 2\nfrom 1 | print time: true"])
+    let plain = try Pipesh.run(["-c", "replay \"\(file)\""])
+    #expect(played.stdout == plain.stdout + "+1.500s 1\n")
+  }
+
+  /// `pipesh --record F SCRIPT` saves every job of the script: replayed, its printed lines are the
+  /// script's output, in order, among the jobs' events, each job aligned to its own labels.
+  @Test func recordSavesTheWholeScript() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let script = directory.appendingPathComponent("run.pipe")
+    try "timer 1 | take 2 | print &\nfrom \"a\" \"b\" | map { $0 + \"!\" } | print\nsleep 3\n".write(
+      to: script, atomically: true, encoding: .utf8)
+    let file = directory.appendingPathComponent("run.trace").path
+    let run = try Pipesh.run(["--virtual-time", "--record", file, script.path])
+    #expect(run.status == 0 && run.stdout == "a!\nb!\n[1] 0\n[1] 1\n")
+    let replayed = try Pipesh.run(["-c", "replay \"\(file)\""])
+    let lines = replayed.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.filter { !$0.hasPrefix("+") } == ["a!", "b!", "[1] 0", "[1] 1"])
+    #expect(lines.contains("+1.000s [1] timer 1  → 0"))
+    #expect(lines.contains("+0.000s [2] map { $0 + \"!\" }  → a!"))
+    // The 4 printed lines, and for each job 3 starts, 3 nodes × 2 elements and 3 ends.
+    #expect(lines.count == 4 + 2 * (3 + 3 * 2 + 3))
+    let unwritable = try Pipesh.run(["--virtual-time", "--record", directory.path + "/no/such/dir.trace", script.path])
+    #expect(unwritable.status == 1 && unwritable.stderr.contains("error: --record: "))
+  }
+
+  /// A file that is not a saved trace is an error at its place, with what to do; nothing is shown.
+  @Test func aBrokenFileSaysWhere() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let cases: [(String, String, String)] = [
+      ("", "1:1: error: the file is empty", ""),
+      ("hello\n", "1:1: error: expected a JSON object", "hello"),
+      (
+        "{\"pipesh\":\"trace\",\"version\":1,\"pipeline\":\"x\",\"clock\":\"virtual\",\"labels\":[\"a\"]}\n"
+          + "{\"ns\":1.5,\"job\":1,\"node\":1,\"label\":\"a\",\"event\":\"start\"}\n",
+        "2:8: error: expected a whole number", "       ^"
+      ),
+      (
+        "{\"pipesh\":\"trace\",\"version\":1,\"pipeline\":\"x\",\"clock\":\"virtual\",\"labels\":[\"a\"]}\n"
+          + "{\"ns\":1,\"job\":1,\"node\":1,\"label\":\"a\",\"event\":\"jumped\"}\n",
+        "2:1: error: unknown event \"jumped\"", "^"
+      ),
+      ("{\"pipesh\":\"other\"}\n", "1:1: error: not a pipesh trace", "^"),
+      ("{\"a\":\"\\q\"}\n", "1:8: error: unknown escape '\\q'", "       ^"),
+    ]
+    for (index, (text, message, caret)) in cases.enumerated() {
+      let file = directory.appendingPathComponent("\(index).trace").path
+      try text.write(toFile: file, atomically: true, encoding: .utf8)
+      let result = try Pipesh.run(["-c", "replay \"\(file)\""])
+      #expect(result.status == 1, "\(text)")
+      #expect(result.stdout.isEmpty, "\(text)")
+      #expect(result.stderr.hasPrefix("\(file):\(message)"), "\(text): \(result.stderr)")
+      #expect(result.stderr.contains("\n\(caret)"), "\(text): \(result.stderr)")
+      #expect(result.stderr.contains("note: a trace file is what trace PIPELINE to: \"F.trace\" writes"))
+    }
+    let missing = try Pipesh.run(["-c", "replay \"\(directory.path)/none.trace\""])
+    #expect(missing.status == 1 && missing.stderr.contains("give a file that trace PIPELINE to: \"F.trace\" wrote"))
+  }
+}
