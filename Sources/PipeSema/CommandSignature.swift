@@ -10,8 +10,9 @@ public enum CommandForm: Sendable {
   /// Exactly one job number: `inspect 1`.
   case job
   /// A pipeline; `partial` allows one without a source or a sink (`check map { $0 }`); after it,
-  /// the labelled durations `options` name (`draw … tick: 0.5`).
-  case pipeline(partial: Bool, options: [String] = [])
+  /// the labelled durations `options` name (`draw … tick: 0.5`). With `savedTrace`, a saved trace's
+  /// file may stand instead of the pipeline (`draw "F.trace"`).
+  case pipeline(partial: Bool, options: [String] = [], savedTrace: Bool = false)
   /// A channel name and constants: `send c 1 2`.
   case values
   /// One bare word; `choices` limits it (`clock real`), `missing` says what to give. With
@@ -35,6 +36,8 @@ public enum CommandArguments: Sendable {
   case jobs([Int])
   case allJobs
   case pipeline(CheckedPipeline, options: CommandOptions)
+  /// A saved trace's file where a pipeline could stand, and the options after it.
+  case savedTrace(String, options: CommandOptions)
   case values(channel: String, [Value])
   case word(String)
   case topic(String?)
@@ -82,7 +85,7 @@ public struct CommandSignature: Sendable {
 
   /// The labels that end the command's pipeline and start its own options.
   public var options: [String] {
-    if case .pipeline(_, let options) = form { return options }
+    if case .pipeline(_, let options, _) = form { return options }
     return []
   }
 }
@@ -146,9 +149,9 @@ extension Checker {
     case .bare: read = reading.bare()
     case .jobs(let all, let missing): read = reading.jobs(all: all, missing: missing)
     case .job: read = reading.job()
-    case .pipeline(let partial, let options):
+    case .pipeline(let partial, let options, let savedTrace):
       guard let pipeline else {
-        read = reading.fail("expected a pipeline")
+        read = savedTrace ? reading.savedTrace(options, source: source) : reading.fail("expected a pipeline")
         break
       }
       let checked =
@@ -282,6 +285,20 @@ struct CommandReading {
       parts.count == 1, case .text(let path) = parts[0]
     else { return fail("give the file as a string, as in \(signature.name) \"demo.pipe\"") }
     return .file(path)
+  }
+
+  /// `"F.trace" OPTIONS`: a saved trace instead of a pipeline (`draw "F.trace" tick: 0.5`).
+  mutating func savedTrace(_ names: [String], source: SourceFile) -> CommandArguments? {
+    guard let first = arguments.first, first.label == nil, case .string(let parts) = first.value.kind,
+      parts.count == 1, case .text(let path) = parts[0], !path.isEmpty
+    else { return fail("expected a pipeline, or a saved trace's file as a string (\(signature.name) \"run.trace\")") }
+    let rest = CommandReading(signature: signature, arguments: Array(arguments.dropFirst()), range: range)
+    var reading = rest
+    defer { diagnostics += reading.diagnostics }
+    guard let options = reading.options(names.filter { $0 != CommandOptions.fileLabel }, source: source) else {
+      return nil
+    }
+    return .savedTrace(path, options: options)
   }
 
   /// `"FILE" [speed: X]`, X a number more than zero.

@@ -102,11 +102,17 @@ final class DrawObserver: NodeObserver {
   /// events as one group). The first column also holds the start (time 0): not a collision.
   func finestTick(_ tick: Duration) -> Duration {
     let times = events.withLock { events in
-      events.byNode.values.map { recorded in
-        recorded.events.compactMap { time, kind -> Duration? in
-          if case .start = kind { return nil }
-          return time > .zero ? time : nil
-        }
+      events.byNode.values.map { recorded in recorded.events.map { time, kind in (time, TraceFile.EventKind(kind)) } }
+    }
+    return Self.finestTick(tick, lanes: times)
+  }
+
+  /// The finest tick for lanes of events (a live run's or a saved trace's).
+  static func finestTick(_ tick: Duration, lanes: [[(Duration, TraceFile.EventKind)]]) -> Duration {
+    let times = lanes.map { lane in
+      lane.compactMap { time, kind -> Duration? in
+        if case .start = kind { return nil }
+        return time > .zero ? time : nil
       }
     }
     for divisor in [1, 2, 4, 5, 10, 20, 50, 100] {
@@ -133,11 +139,16 @@ final class DrawObserver: NodeObserver {
 
   func line(for node: Node, tick: Duration) -> String {
     let recorded = events.withLock { $0.byNode[ObjectIdentifier(node)]?.events ?? [] }
+    return Self.line(recorded.map { time, kind in (time, TraceFile.EventKind(kind)) }, tick: tick)
+  }
+
+  /// A lane of marbles for a node's events (a live run's or a saved trace's).
+  static func line(_ events: [(Duration, TraceFile.EventKind)], tick: Duration) -> String {
     var recorder = DiagramRecorder(tick: tick)
-    for (time, kind) in recorded {
+    for (time, kind) in events {
       switch kind {
       case .start: continue
-      case .element(let value): recorder.add(time, .value(value.printed))
+      case .element(let value): recorder.add(time, .value(value))
       case .finished: recorder.add(time, .finish)
       case .failed: recorder.add(time, .fail)
       case .cancelled: recorder.add(time, .cancel)

@@ -142,7 +142,8 @@ public struct Parser {
     {
       let name = Identifier(current.text, current.range)
       advance()
-      if let options = grammar.pipelineCommands[name.name] {
+      // No pipeline starts with a string: `draw "F.trace"` names a saved trace.
+      if let options = grammar.pipelineCommands[name.name], current.kind != .string {
         commandOptions = options
         let pipeline = parsePipeline()
         commandOptions = []

@@ -91,6 +91,23 @@ struct Command: Sendable {
       { shell, read in await run(shell, read.0, read.1) })
   }
 
+  /// A command on a pipeline or on a saved trace's file in its place (`draw "F.trace"`).
+  static func pipelineOrTrace(
+    _ name: String, usage: String, summary: String, options: [String],
+    run: @escaping @Sendable (Shell, CheckedPipeline, CommandOptions) async -> Void,
+    runTrace: @escaping @Sendable (Shell, String, CommandOptions) async -> Void
+  ) -> Command {
+    let signature = CommandSignature(
+      name, .pipeline(partial: false, options: options, savedTrace: true), usage: usage, summary: summary)
+    return Command(signature) { shell, arguments in
+      switch arguments {
+      case .pipeline(let pipeline, let options): await run(shell, pipeline, options)
+      case .savedTrace(let path, let options): await runTrace(shell, path, options)
+      default: misread(shell, name, arguments)
+      }
+    }
+  }
+
   /// A command on a channel and constants.
   static func values(
     _ name: String, usage: String, summary: String,

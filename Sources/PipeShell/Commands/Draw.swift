@@ -6,13 +6,15 @@ import VirtualTime
 extension Commands {
   /// `draw PIPELINE`: runs it on a virtual clock of its own and draws one marble line per stage.
   enum Draw {
-    static let entry = Command.pipeline(
-      "draw", usage: "draw PIPELINE [tick: D] [until: D] [to: \"F.svg\"|\"F.html\"]",
+    static let entry = Command.pipelineOrTrace(
+      "draw", usage: "draw PIPELINE|\"F.trace\" [tick: D] [until: D] [to: \"F.svg\"|\"F.html\"]",
       summary:
-        "runs a pipeline on the virtual clock and draws one marble line per stage under a time ruler: a column per tick (tick:, else the first marble's, else 1s; finer when events less than a tick apart would share a column), until 60 ticks (until:); lines wider than the screen are cut at its edge; to: writes an SVG picture (exact times, each node's lifetime under its lane) or a web page instead",
+        "runs a pipeline on the virtual clock and draws one marble line per stage under a time ruler: a column per tick (tick:, else the first marble's, else 1s; finer when events less than a tick apart would share a column), until 60 ticks (until:); lines wider than the screen are cut at its edge; to: writes an SVG picture (exact times, each node's lifetime under its lane) or a web page instead; a saved trace's file in place of the pipeline draws its events without running anything",
       options: ["tick", "until", CommandOptions.fileLabel]
     ) { shell, pipeline, options in
       await shell.draw(pipeline, tick: options["tick"], until: options["until"], to: options.file)
+    } runTrace: { shell, path, options in
+      shell.drawSaved(path, tick: options["tick"], until: options["until"])
     }.example("draw timer 1 | take 3 | map { $0 * 10 }")
   }
 }
@@ -39,6 +41,23 @@ extension Shell {
     if drawn.tick != horizon.tick { note(Self.finerNote("draw", drawn.tick, horizon.tick), width: width) }
     if cut { note(Self.cutNote("draw", width: width), width: width) }
     if let stop = drawn.stop { note(stop.message("draw", horizon), width: width) }
+  }
+
+  /// `draw "F.trace"`: a saved trace's events drawn as `draw` draws a run, a lane per node (per job
+  /// and node in a recording of a session), times from the trace's first event, up to `until`.
+  func drawSaved(_ path: String, tick chosen: Duration?, until: Duration?) {
+    guard let recording = readTrace(path, command: "draw") else { return }
+    let lanes = TraceLanes(recording, until: until)
+    guard !lanes.rows.isEmpty else {
+      return commandFailed("draw: \(path) has no node events to draw; save one with trace PIPELINE to: \"F.trace\"")
+    }
+    let tick = chosen ?? DrawObserver.finestTick(.seconds(1), lanes: lanes.rows.map(\.events))
+    let width = Format.screenWidth
+    let rows = lanes.rows.map { (text: $0.label, line: DrawObserver.line($0.events, tick: tick)) }
+    let (lines, cut) = Self.drawing(rows, tick: tick, width: width)
+    for line in lines { console.line(line) }
+    if chosen == nil, tick != .seconds(1) { note(Self.finerNote("draw", tick, .seconds(1)), width: width) }
+    if cut { note(Self.cutNote("draw", width: width), width: width) }
   }
 
   /// `draw`'s lines in `width` columns: a ruler, then a labelled lane per node on one grid; a
@@ -197,5 +216,68 @@ extension Shell {
       rows: nodes.map { ($0.text, observer.line(for: $0, tick: tick)) }, tick: tick, stop: stop,
       recorded: Recorded(
         observer: observer, nodes: nodes, roots: job.nodes, implicitSink: implicitSink, horizon: horizon.end))
+  }
+}
+
+/// A saved trace's node events as lanes: one per node, in the order of the labels its job was
+/// traced with (a node `trace` did not name, such as a `flatMap`'s inner pipeline's, after
+/// them), the jobs in the order they came; times from the first event.
+struct TraceLanes {
+  struct Row {
+    let label: String
+    var events: [(Duration, TraceFile.EventKind)]
+  }
+
+  private(set) var rows: [Row] = []
+
+  init(_ recording: TraceFile.Recording, until: Duration?) {
+    let origin = recording.events.first?.time ?? .zero
+    var labels: [Int: [String]] = [:]
+    var byNode: [[Int]: Int] = [:]
+    var nodes: [(job: Int, id: Int, label: String)] = []
+    for event in recording.events {
+      switch event.what {
+      case .job(_, let jobLabels): labels[event.job] = jobLabels
+      case .output: continue
+      case .node(let id, let label, let kind):
+        let time = event.time - origin
+        if let until, time > until { continue }
+        let key = [event.job, id]
+        if byNode[key] == nil {
+          byNode[key] = rows.count
+          rows.append(Row(label: label, events: []))
+          nodes.append((event.job, id, label))
+        }
+        if let index = byNode[key] { rows[index].events.append((time, kind)) }
+      }
+    }
+    let jobs = nodes.reduce(into: [Int]()) { jobs, node in if !jobs.contains(node.job) { jobs.append(node.job) } }
+    let many = jobs.count > 1
+    var order: [Int] = []
+    for job in jobs {
+      var left = nodes.indices.filter { nodes[$0].job == job }.sorted { nodes[$0].id < nodes[$1].id }
+      var named: [Int] = []
+      for label in labels[job] ?? recording.labels {
+        guard let found = left.firstIndex(where: { nodes[$0].label == label }) else { continue }
+        named.append(left.remove(at: found))
+      }
+      // The rest are a flatMap's pipelines, `STAGE ($0 = V)`: as `draw` does, before the node whose
+      // body holds the stage.
+      for index in named {
+        let owned = left.filter { Self.stage(of: nodes[$0].label).map(nodes[index].label.contains) ?? false }
+        order += owned + [index]
+        left.removeAll(where: owned.contains)
+      }
+      order += left
+    }
+    rows = order.map { index in
+      Row(label: many ? "[\(nodes[index].job)] \(rows[index].label)" : rows[index].label, events: rows[index].events)
+    }
+  }
+
+  /// The stage text of a node of a flatMap's pipeline: its label without ` ($0 = V)`.
+  private static func stage(of label: String) -> String? {
+    guard let suffix = label.ranges(of: " ($0 = ").last else { return nil }
+    return String(label[..<suffix.lowerBound])
   }
 }

@@ -12,19 +12,7 @@ extension Commands {
       summary:
         "shows a trace saved by trace PIPELINE to: \"F.trace\" again, as trace printed it; speed: X plays it back in time, X times as fast (Ctrl-C stops it)"
     ) { shell, path, speed in
-      let text: String
-      switch TextFile.read(path) {
-      case .success(let read): text = read
-      case .failure(let failure):
-        return shell.commandFailed("replay: \(failure); give a file that trace PIPELINE to: \"F.trace\" wrote")
-      }
-      let recording: TraceFile.Recording
-      switch TraceFile.parse(text) {
-      case .success(let read): recording = read
-      case .failure(let problem):
-        shell.anyFailed.store(true, ordering: .relaxed)
-        return shell.report([problem], in: SourceFile(name: path, text: text))
-      }
+      guard let recording = shell.readTrace(path, command: "replay") else { return }
       let printer = ReplayPrinter(console: shell.console, labels: recording.labels)
       guard let speed else {
         for event in recording.events { printer.show(event) }
@@ -77,6 +65,26 @@ final class ReplayPrinter: Sendable {
     case .output(let text): console.line(text)
     case .job(_, let labels):
       jobs.withLock { $0[event.job] = TraceObserver(console: console, labels: labels) }
+    }
+  }
+}
+
+extension Shell {
+  /// A saved trace, read for `command`; nil when it cannot be read or is not one (said, with where).
+  func readTrace(_ path: String, command: String) -> TraceFile.Recording? {
+    let text: String
+    switch TextFile.read(path) {
+    case .success(let read): text = read
+    case .failure(let failure):
+      commandFailed("\(command): \(failure); give a file that trace PIPELINE to: \"F.trace\" wrote")
+      return nil
+    }
+    switch TraceFile.parse(text) {
+    case .success(let recording): return recording
+    case .failure(let problem):
+      anyFailed.store(true, ordering: .relaxed)
+      report([problem], in: SourceFile(name: path, text: text))
+      return nil
     }
   }
 }
