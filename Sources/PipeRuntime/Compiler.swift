@@ -39,7 +39,7 @@ struct PipelineCompiler {
 
   /// The node of a pipeline's sink, after the nodes `build` made.
   mutating func sinkNode(_ stage: CheckedStage) -> Node {
-    Node(id: newNodeID(), text: stage.text, inputs: [], isSink: true)
+    Node(id: newNodeID(), text: stage.text, name: stage.name, inputs: [], isSink: true)
   }
 
   /// The pipeline's last non-sink node and the nodes of its stages, source first.
@@ -99,9 +99,11 @@ struct PipelineCompiler {
         detail = input.detail.withLock { $0 }
         children = input.children.withLock { $0 }
       }
+      var dropsBeyond: Int?
+      if case .buffer(.count(let count), let policy) = stage.operation, policy != .bounded { dropsBeyond = count }
       let node = Node(
-        id: id, text: stage.text, inputs: inputNodes, detail: detail, children: children,
-        inputFinishing: inputFinishing)
+        id: id, text: stage.text, name: stage.name, inputs: inputNodes, detail: detail, children: children,
+        inputFinishing: inputFinishing, dropsBeyond: dropsBeyond)
       nodes.last?.downstream = node
       nodes.append(node)
       upstream = sequence.recorded(
@@ -148,11 +150,11 @@ struct PipelineCompiler {
     guard steps.count >= 2 || sourceStage != nil else { return nil }
     var sourceNode: Node?
     if let sourceStage {
-      sourceNode = Node(id: newNodeID(), text: sourceStage.text, inputs: [])
+      sourceNode = Node(id: newNodeID(), text: sourceStage.text, name: sourceStage.name, inputs: [])
     }
     var fused: [Node] = []
     for stage in fusedStages {
-      fused.append(Node(id: newNodeID(), text: stage.text, inputs: []))
+      fused.append(Node(id: newNodeID(), text: stage.text, name: stage.name, inputs: []))
     }
     let chain = [previous, sourceNode].compactMap { $0 } + fused
     for (node, next) in zip(chain, chain.dropFirst()) { node.downstream = next }

@@ -74,6 +74,10 @@ final class ObserverPair: NodeObserver {
 public final class Node: Sendable {
   public let id: Int
   public let text: String
+  /// The operator's name (`debounce`), for the lints.
+  public let name: String
+  /// For a `buffer` that drops (`newest N`, `oldest N`): N, the elements it holds before it drops.
+  public let dropsBeyond: Int?
   /// What the node is built on, where the stage's text does not say it (`AsyncThrowingChannel`).
   public let detail: String?
   /// The nodes of each input pipeline of a combinator, group or shared fragment.
@@ -110,10 +114,12 @@ public final class Node: Sendable {
   let inputFinishing: InputFinishing
 
   init(
-    id: Int, text: String, inputs: [[Node]], isSink: Bool = false, detail: String? = nil,
-    children: ChildPipelines? = nil, inputFinishing: InputFinishing = .endsNothing
+    id: Int, text: String, name: String, inputs: [[Node]], isSink: Bool = false, detail: String? = nil,
+    children: ChildPipelines? = nil, inputFinishing: InputFinishing = .endsNothing, dropsBeyond: Int? = nil
   ) {
     self.id = id
+    self.name = name
+    self.dropsBeyond = dropsBeyond
     self.children = children
     self.isSink = isSink
     self.text = text

@@ -5,7 +5,8 @@ import PipeSyntax
 /// Every shell command, once, in the order `help` lists them.
 public enum Commands {
   static let all: [Command] = [
-    Jobs.entry, Cancel.entry, Wait.entry, Inspect.entry, Trace.entry, Replay.entry, Draw.entry, Compare.entry,
+    Jobs.entry, Lint.entry, Cancel.entry, Wait.entry, Inspect.entry, Trace.entry, Replay.entry, Draw.entry,
+    Compare.entry,
     Check.entry,
     Send.entry,
     Close.entry, FailChannel.entry, Sleep.entry, Swift.entry, Help.entry, Ops.entry, Names.entry, Load.entry,

@@ -1,0 +1,118 @@
+import PipeRuntime
+import PipeSema
+
+/// A warning about a job, read from its state at one moment: what looks wrong, and what to do.
+/// `jobs` marks the job and adds a footnote; `lint` lists them.
+struct JobLint: Equatable {
+  enum Kind: String, CaseIterable {
+    case outputNowhere = "output-nowhere"
+    case leak
+    case bufferDrops = "buffer-drops"
+    case debounceStarved = "debounce-starved"
+  }
+
+  let kind: Kind
+  let job: Int
+  /// What looks wrong, in one line.
+  let why: String
+  /// What to do about it, in one line.
+  let fix: String
+}
+
+enum Lints {
+  /// How long a background job runs before it is asked about (a leak?).
+  static let leakAfter = Duration.seconds(60)
+  /// How many elements a `debounce` lets by before its silence is a warning.
+  static let debounceElements = 10
+  /// Sources that never end by themselves.
+  static let endlessSources: Set<String> = ["timer", "never"]
+  /// Operators that end a pipeline whose input does not (`take 3` of a timer).
+  static let ending: Set<String> = ["take", "first", "takeWhile", "timeout"]
+
+  /// The job's warnings now, in a fixed order: the job's own, then its nodes', source first.
+  static func of(_ job: Job) -> [JobLint] {
+    guard job.state == .running else { return [] }
+    var lints: [JobLint] = []
+    let id = job.id
+    let nowhere = job.background && job.nodes.last?.name == "drain" && endless(job.nodes.filter { !$0.isSink })
+    if nowhere {
+      lints.append(
+        JobLint(
+          kind: .outputNowhere, job: id,
+          why: "a background drain of an endless source: what it makes goes nowhere, and it never ends",
+          fix: "cancel \(id) when it has done its work; a take ends it; print shows what it makes"))
+    } else if job.background, job.elapsed >= leakAfter {
+      lints.append(
+        JobLint(
+          kind: .leak, job: id,
+          why:
+            "it has run \(job.elapsed.secondsText) in the background and nobody waited for it or cancelled it (a leak?)",
+          fix: "cancel \(id) if it should have ended (wait \(id) waits for its end)"))
+    }
+    walk(job.nodes) { node, input in
+      guard let input else { return }
+      if let limit = node.dropsBeyond, input - node.output > limit {
+        lints.append(
+          JobLint(
+            kind: .bufferDrops, job: id,
+            why: "\(node.text) has dropped at least \(input - node.output - limit) of \(input) elements: "
+              + "its consumer is slower than its input",
+            fix: "a larger buffer keeps more; buffer \(limit) (bounded) makes the input wait instead"))
+      }
+      if node.name == "debounce", node.state == .running, node.output == 0, input >= debounceElements {
+        lints.append(
+          JobLint(
+            kind: .debounceStarved, job: id,
+            why:
+              "\(node.text) has passed on none of \(input) elements: its input has not paused that long since it started",
+            fix: "debounce passes an element on only after a pause; throttle passes one on per interval instead"))
+      }
+    }
+    return lints
+  }
+
+  /// Every node of a chain and of its inputs and inner pipelines, with what it was handed (the node
+  /// before it passed on, or its inputs together; nil for a source).
+  static func walk(_ chain: [Node], _ body: (Node, Int?) -> Void) {
+    var previous: Node?
+    for node in chain {
+      for branch in node.inputs + (node.children?.all ?? []) { walk(branch, body) }
+      let inputs = node.inputs.compactMap { $0.last?.output }
+      body(node, previous.map(\.output) ?? (inputs.isEmpty ? nil : inputs.reduce(0, +)))
+      previous = node
+    }
+  }
+
+  /// Whether a chain (source first) never ends by itself: its source never does, and no stage ends
+  /// it. A `zip` ends with its shortest input; `merge`, `combineLatest` and `chain` with their
+  /// longest.
+  static func endless(_ chain: [Node]) -> Bool {
+    guard let source = chain.first, !chain.contains(where: { ending.contains($0.name) }) else { return false }
+    guard !source.inputs.isEmpty else { return endlessSources.contains(source.name) }
+    let inputs = source.inputs.map(endless)
+    return source.name == "zip" ? inputs.allSatisfy { $0 } : inputs.contains(true)
+  }
+
+  /// `jobs`' footnotes: each warning once, with the jobs it holds for (`! 1, 2:`), wrapped.
+  static func footnotes(_ lints: [JobLint], width: Int) -> [String] {
+    var order: [String] = []
+    var groups: [String: (text: String, jobs: [Int])] = [:]
+    for lint in lints {
+      let text = "\(lint.why); \(lint.fix)"
+      // The same warning of several jobs is one footnote, its job numbers written N.
+      var general = text
+      for verb in ["cancel", "wait"] { general = general.replacing("\(verb) \(lint.job)", with: "\(verb) N") }
+      if groups[general] == nil { order.append(general) }
+      groups[general, default: (text, [])].jobs.append(lint.job)
+    }
+    return order.flatMap { general -> [String] in
+      guard let (text, ids) = groups[general] else { return [] }
+      let shown =
+        ids.count > 3
+        ? "\(ids[0]), \(ids[1]) … \(ids[ids.count - 1]) (\(ids.count) jobs)"
+        : ids.map(String.init).joined(separator: ", ")
+      let line = "! \(shown): " + (ids.count == 1 ? text : general)
+      return Format.wrapped(line, width: width)
+    }
+  }
+}
