@@ -48,6 +48,17 @@ public final class Console: JobOutput {
     state.withLock { $0.lineWriter = writer }
   }
 
+  /// Routes every line through `writer` (nil: plain writes) and returns the writer before it.
+  func replaceLineWriter(
+    _ writer: (@Sendable (String, Stream) -> Void)?
+  ) -> (@Sendable (String, Stream) -> Void)? {
+    flush()
+    return state.withLock { state in
+      defer { state.lineWriter = writer }
+      return state.lineWriter
+    }
+  }
+
   /// Writes one line (a newline is added). A line to standard error that begins `error:` has that
   /// word in red when standard error is a terminal (`Paint`).
   public func line(_ text: String, to stream: Stream = .output) {

@@ -83,6 +83,12 @@ final class Terminal: @unchecked Sendable {
     master.readabilityHandler = nil
   }
 
+  /// Resizes the terminal, as a window resized would (the kernel tells the process).
+  func resize(columns: UInt16, rows: UInt16) {
+    var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+    _ = ioctl(master.fileDescriptor, UInt(TIOCSWINSZ), &size)
+  }
+
   func type(_ text: String) {
     master.write(Data(text.utf8))
   }

@@ -17,7 +17,7 @@ struct ViewTests {
     "compare channel c of: Int | take 2",
     "compare marble \"abcdefghijklmnopqrstuvwxyz|\" | map { $0 + $0 + $0 } | debounce 0.5",
     "compare marble \"ab|\" | map { \"\(long)\" }",
-    "timer 1 | map { \"\(long)\" } | drain &\nsleep 2\njobs\ninspect 1\ncancel 1",
+    "timer 1 | map { \"\(long)\" } | drain &\nsleep 2\njobs\ninspect 1\ntop\ncancel 1",
     "trace from 1 2 | map { \"\(long): \\($0)\" } | drain",
     "compare marble \"abcdefgh|\" | chunks 3 every: 2.5",
     "compare merge(marble \"a-b^\", marble \"-c-d-e|\") | chunks 2 every: 1.5",

@@ -5,7 +5,7 @@ import PipeSyntax
 /// Every shell command, once, in the order `help` lists them.
 public enum Commands {
   static let all: [Command] = [
-    Jobs.entry, Lint.entry, Cancel.entry, Wait.entry, Inspect.entry, Trace.entry, Replay.entry, Draw.entry,
+    Jobs.entry, Lint.entry, Top.entry, Cancel.entry, Wait.entry, Inspect.entry, Trace.entry, Replay.entry, Draw.entry,
     Compare.entry,
     Check.entry,
     Send.entry,

@@ -1,0 +1,189 @@
+import PipeRuntime
+import PipeSema
+
+/// What `top` has seen of each node from frame to frame: its counts at each frame of the last
+/// seconds (for a rate) and when its count last changed (for the time since its last element).
+struct TopHistory {
+  struct Key: Hashable {
+    let job: Int
+    let node: Int
+  }
+
+  private var samples: [Key: [(time: Duration, count: Int)]] = [:]
+  private var changed: [Key: Duration] = [:]
+  /// When a node was first seen, for one whose count has not changed since.
+  private var firstSeen: [Key: Duration] = [:]
+  /// The seconds a rate is taken over.
+  static let window = Duration.seconds(5)
+
+  /// Records every node's count at `now`.
+  mutating func sample(_ jobs: [Job], at now: Duration) {
+    for job in jobs {
+      Lints.walk(job.nodes) { node, _ in
+        let key = Key(job: job.id, node: node.id)
+        let count = node.isSink ? node.input : node.output
+        var list = samples[key] ?? []
+        if firstSeen[key] == nil { firstSeen[key] = now }
+        if let last = list.last, last.count != count { changed[key] = now }
+        list.append((now, count))
+        list.removeAll { now - $0.time > Self.window }
+        samples[key] = list
+      }
+    }
+  }
+
+  /// Elements a second over the window, once two frames have seen the node.
+  func rate(_ key: Key) -> Double? {
+    guard let list = samples[key], let first = list.first, let last = list.last, last.time > first.time else {
+      return nil
+    }
+    return Double(last.count - first.count) / (last.time - first.time).inSecondsValue
+  }
+
+  /// How long since the node's count last changed, as far as the frames saw: `>` when it has not
+  /// changed since top first saw it (nil in a snapshot: one look cannot tell).
+  func sinceLast(_ key: Key, now: Duration) -> String? {
+    if let changed = changed[key] { return (now - changed).secondsText }
+    guard let first = firstSeen[key], now > first else { return nil }
+    return ">" + (now - first).secondsText
+  }
+}
+
+/// `top`'s screen, made from the jobs at one moment: a row per job and, for an expanded job, a
+/// row per node in its tree as `inspect` draws it; the warnings under the table.
+struct TopView {
+  enum Column: Int, CaseIterable {
+    case id = 1, state, time, out, rate
+
+    var title: String {
+      switch self {
+      case .id: "ID"
+      case .state: "STATE"
+      case .time: "TIME"
+      case .out: "OUT"
+      case .rate: "RATE/s"
+      }
+    }
+  }
+
+  var sort = Column.id
+  var descending = false
+  var filter = ""
+  var expanded: Set<Int> = []
+  var expandAll = false
+  /// The selected job's id.
+  var selected: Int?
+
+  /// The jobs shown, in the order sorted: running ones whose text holds the filter.
+  func shown(_ jobs: [Job], _ history: TopHistory) -> [Job] {
+    let running = jobs.filter { $0.state == .running && (filter.isEmpty || $0.text.contains(filter)) }
+    func key(_ job: Job) -> Double {
+      switch sort {
+      case .id: Double(job.id)
+      case .state: Double(Lints.of(job).count)
+      case .time: job.elapsed.inSecondsValue
+      case .out: Double(job.output)
+      case .rate: sinkKey(job).flatMap(history.rate) ?? -1
+      }
+    }
+    let sorted = running.sorted { left, right in
+      let (a, b) = (key(left), key(right))
+      return a == b ? left.id < right.id : (a < b) != descending
+    }
+    return sorted
+  }
+
+  private func sinkKey(_ job: Job) -> TopHistory.Key? {
+    job.nodes.last.map { TopHistory.Key(job: job.id, node: $0.id) }
+  }
+
+  /// The lines of one frame in `width` × `height` (a snapshot: every job expanded, no height).
+  func lines(
+    _ jobs: [Job], _ history: TopHistory, now: Duration, clock: String, width: Int, height: Int?
+  ) -> [String] {
+    let shown = shown(jobs, history)
+    let sortText = "sort: \(sort.title) \(descending ? "↓" : "↑")"
+    let filterText = filter.isEmpty ? "" : " · filter: \(filter)"
+    var lines = [
+      Format.shortened(
+        "pipesh top · \(shown.count) running · \(now.stampText) (\(clock) clock) · \(sortText)\(filterText)", to: width)
+    ]
+    var rows = [["", "ID", "STATE", "TIME", "IN", "OUT", "RATE/s", "LAST", "WAITS ON", "PIPELINE"]]
+    var lints: [JobLint] = []
+    for job in shown {
+      let warnings = Lints.of(job)
+      lints += warnings
+      let sink = sinkKey(job)
+      rows.append([
+        job.id == selected ? ">" : "", String(job.id) + (warnings.isEmpty ? "" : "!"), job.state.rawValue,
+        job.elapsed.secondsText, "", String(job.output), rateText(sink.flatMap(history.rate)),
+        sinceText(sink.flatMap { history.sinceLast($0, now: now) }), "", job.text,
+      ])
+      guard height == nil || expandAll || expanded.contains(job.id) else { continue }
+      nodeRows(job, history, now: now, into: &rows)
+    }
+    lines += Format.table(rows, fitting: width, shrinking: 9)
+    if shown.isEmpty { lines.append(filter.isEmpty ? "no running jobs" : "no running job holds '\(filter)'") }
+    lines += Lints.footnotes(lints, width: width)
+    guard let height else { return lines }
+    let help = "q quit · ↑↓ select · enter expand · e/c all · 1-5 sort (again: reverse) · / filter"
+    var fitted = Array(lines.prefix(max(1, height - 1)))
+    if lines.count > height - 1, let last = fitted.indices.last { fitted[last] = "… \(lines.count - last) more lines" }
+    return fitted + [Format.shortened(help, to: width)]
+  }
+
+  /// A job's nodes, indented as `inspect` draws its tree.
+  private func nodeRows(_ job: Job, _ history: TopHistory, now: Duration, into rows: inout [[String]]) {
+    func add(_ chain: [Node], prefix: String, branch: String) {
+      var previous: Node?
+      for (index, node) in chain.enumerated() {
+        let key = TopHistory.Key(job: job.id, node: node.id)
+        let inputs = node.inputs.compactMap { $0.last?.output }
+        let input = node.isSink ? node.input : previous?.output ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
+        let state = node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue
+        rows.append([
+          "", "", state, "", input.map(String.init) ?? "-", String(node.isSink ? node.input : node.output),
+          rateText(history.rate(key)), sinceText(history.sinceLast(key, now: now)),
+          node.state == .running ? Self.waitsOn(node, first: previous == nil && node.inputs.isEmpty) : "",
+          (index == 0 ? branch : prefix) + node.text,
+        ])
+        let branches = node.inputs + (node.children?.all ?? [])
+        for (index, branch) in branches.enumerated() {
+          let last = index == branches.count - 1
+          add(branch, prefix: prefix + (last ? "   " : "│  "), branch: prefix + (last ? "└─ " : "├─ "))
+        }
+        previous = node
+      }
+    }
+    add(job.nodes, prefix: "  ", branch: "  ")
+  }
+
+  /// What a running node waits on, as its kind says: a source on its clock or a sender, any other
+  /// node on its upstream's `next()` (and, for one with a clock, on its clock too).
+  static func waitsOn(_ node: Node, first: Bool) -> String {
+    if first {
+      switch node.name {
+      case "timer", "marble": return "the clock"
+      case "channel", "stream", "subject": return "a send"
+      case "stdin": return "standard input"
+      case "never": return "nothing (never)"
+      default: return "-"
+      }
+    }
+    switch node.name {
+    case "debounce", "throttle", "delay", "timeout", "chunks": return "upstream, the clock"
+    case "into": return "upstream, a consumer"
+    default: return "upstream next()"
+    }
+  }
+
+  private func rateText(_ rate: Double?) -> String {
+    guard let rate else { return "-" }
+    let tenths = Int((rate * 10).rounded())
+    return "\(tenths / 10).\(abs(tenths % 10))"
+  }
+
+  private func sinceText(_ text: String?) -> String {
+    text ?? "-"
+  }
+}

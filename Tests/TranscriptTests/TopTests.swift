@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// `top` in a pseudo-terminal: a full screen of the running jobs that moves on, answers its keys,
+/// follows a resize, and gives the screen back on `q` and on Ctrl-C; not on a terminal, one
+/// snapshot.
+@Suite("top, the live view")
+struct TopTests {
+  static let enter = "\u{1B}[?1049h"
+  static let leave = "\u{1B}[?1049l"
+
+  /// On the virtual clock a frame is a virtual second: the clock in the header moves on and the
+  /// rates are the jobs' own; the keys expand, sort and filter; `q` gives the screen back.
+  @Test func aLiveScreenOnTheVirtualClock() throws {
+    let terminal = try Terminal(arguments: ["--virtual-time"])
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("zip(timer 0.1 | buffer 2 policy: newest, timer 1) | print &\r")
+    try terminal.expect("]> ")
+    terminal.type("channel orders of: Int | map { $0 + 1 } | print &\r")
+    try terminal.expect("]> ")
+    terminal.type("top\r")
+    try terminal.expect(Self.enter)
+    try terminal.expect("pipesh top · 2 running · ")
+    try terminal.expect("ID  STATE    TIME")
+    try terminal.expect("RATE/s  LAST  WAITS ON")
+    // A frame later the zip has a rate: one pair a second.
+    try terminal.expect("1.0 ")
+    try terminal.expect("! 1: buffer 2 policy: newest has dropped at least")
+    terminal.type("e")
+    try terminal.expect("10.0")
+    try terminal.expect("the clock")
+    try terminal.expect("a send")
+    terminal.type("/orders\r")
+    try terminal.expect("· filter: orders")
+    try terminal.expect("channel orders of: Int")
+    // Narrower, the lines are cut to the new width: the keys' line too.
+    terminal.resize(columns: 60, rows: 12)
+    let help = "q quit · ↑↓ select · enter expand · e/c all · 1-5 sort (again: reverse) · / filter"
+    try terminal.expect(String(help.prefix(59)) + "…")
+    terminal.type("q")
+    try terminal.expect(Self.leave)
+    // What the jobs printed while top showed comes after it.
+    try terminal.expect("[1] (")
+    terminal.type("cancel all\r")
+    try terminal.expect("]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
+  /// On the real clock, Ctrl-C leaves top (not the shell) and gives the screen back.
+  @Test func ctrlCLeavesTopOnTheRealClock() throws {
+    let terminal = try Terminal()
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("timer 0.2 | drain &\r")
+    try terminal.expect("]> ")
+    terminal.type("top\r")
+    try terminal.expect("(real clock)")
+    try terminal.expect("timer 0.2 | drain")
+    terminal.type("\u{3}")
+    try terminal.expect(Self.leave)
+    try terminal.expect("pipesh[1]> ")
+    terminal.type("cancel 1\r")
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+}
