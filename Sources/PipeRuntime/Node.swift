@@ -78,6 +78,20 @@ public final class Node: Sendable {
   public let name: String
   /// For a `buffer` that drops (`newest N`, `oldest N`): N, the elements it holds before it drops.
   public let dropsBeyond: Int?
+  /// Since when (session time, in nanoseconds) an `into` has waited for a consumer to take its
+  /// element; -1 while it does not wait.
+  private let waitingSinceStorage = Atomic<Int64>(-1)
+
+  /// Since when the node has waited for a consumer (`into`), nil while it does not.
+  public var waitingSince: Duration? {
+    let nanoseconds = waitingSinceStorage.load(ordering: .relaxed)
+    return nanoseconds < 0 ? nil : .nanoseconds(nanoseconds)
+  }
+
+  func waits(since time: Duration?) {
+    let nanoseconds = time.map { $0.components.seconds * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000 }
+    waitingSinceStorage.store(nanoseconds ?? -1, ordering: .relaxed)
+  }
   /// What the node is built on, where the stage's text does not say it (`AsyncThrowingChannel`).
   public let detail: String?
   /// The nodes of each input pipeline of a combinator, group or shared fragment.

@@ -9,6 +9,7 @@ struct JobLint: Equatable {
     case leak
     case bufferDrops = "buffer-drops"
     case debounceStarved = "debounce-starved"
+    case sendWaiting = "send-waiting"
   }
 
   let kind: Kind
@@ -24,6 +25,8 @@ enum Lints {
   static let leakAfter = Duration.seconds(60)
   /// How many elements a `debounce` lets by before its silence is a warning.
   static let debounceElements = 10
+  /// How long an `into` waits for a consumer before it is a warning.
+  static let sendWaitingAfter = Duration.seconds(5)
   /// Sources that never end by themselves.
   static let endlessSources: Set<String> = ["timer", "never"]
   /// Operators that end a pipeline whose input does not (`take 3` of a timer).
@@ -34,6 +37,7 @@ enum Lints {
     guard job.state == .running else { return [] }
     var lints: [JobLint] = []
     let id = job.id
+    let now = job.context.sessionTime
     let nowhere = job.background && job.nodes.last?.name == "drain" && endless(job.nodes.filter { !$0.isSink })
     if nowhere {
       lints.append(
@@ -58,6 +62,14 @@ enum Lints {
             why: "\(node.text) has dropped at least \(input - node.output - limit) of \(input) elements: "
               + "its consumer is slower than its input",
             fix: "a larger buffer keeps more; buffer \(limit) (bounded) makes the input wait instead"))
+      }
+      if let since = node.waitingSince, now - since >= sendWaitingAfter {
+        lints.append(
+          JobLint(
+            kind: .sendWaiting, job: id,
+            why: "\(node.text) has waited \((now - since).secondsText) for a consumer to take an element: "
+              + "nothing reads the channel, or its readers are slow",
+            fix: "start a consumer of the channel (channel NAME of: TYPE | print &), or cancel \(id)"))
       }
       if node.name == "debounce", node.state == .running, node.output == 0, input >= debounceElements {
         lints.append(

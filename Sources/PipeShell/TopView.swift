@@ -144,7 +144,7 @@ struct TopView {
         rows.append([
           "", "", state, "", input.map(String.init) ?? "-", String(node.isSink ? node.input : node.output),
           rateText(history.rate(key)), sinceText(history.sinceLast(key, now: now)),
-          node.state == .running ? Self.waitsOn(node, first: previous == nil && node.inputs.isEmpty) : "",
+          node.state == .running ? Self.waitsOn(node, first: previous == nil && node.inputs.isEmpty, now: now) : "",
           (index == 0 ? branch : prefix) + node.text,
         ])
         let branches = node.inputs + (node.children?.all ?? [])
@@ -159,8 +159,10 @@ struct TopView {
   }
 
   /// What a running node waits on, as its kind says: a source on its clock or a sender, any other
-  /// node on its upstream's `next()` (and, for one with a clock, on its clock too).
-  static func waitsOn(_ node: Node, first: Bool) -> String {
+  /// node on its upstream's `next()` (and, for one with a clock, on its clock too); an `into`
+  /// that waits for a consumer, on that, as it records.
+  static func waitsOn(_ node: Node, first: Bool, now: Duration) -> String {
+    if let since = node.waitingSince { return "a consumer (\((now - since).secondsText))" }
     if first {
       switch node.name {
       case "timer", "marble": return "the clock"
@@ -172,7 +174,6 @@ struct TopView {
     }
     switch node.name {
     case "debounce", "throttle", "delay", "timeout", "chunks": return "upstream, the clock"
-    case "into": return "upstream, a consumer"
     default: return "upstream next()"
     }
   }

@@ -110,6 +110,25 @@ final class Terminal: @unchecked Sendable {
     }
   }
 
+  /// Waits until a line after what earlier expectations matched satisfies `test` (lines of a
+  /// full-screen view: split at line ends and at its erase-to-end-of-line codes).
+  func expectLine(_ what: String, within seconds: Double = 60, _ test: (String) -> Bool) throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    condition.lock()
+    defer { condition.unlock() }
+    while true {
+      let rest = String(decoding: output.utf8.dropFirst(consumed), as: UTF8.self)
+      let lines = rest.replacingOccurrences(of: "\u{1B}[K", with: "\n").split(separator: "\n")
+      if let line = lines.first(where: { test(String($0)) }), let range = rest.range(of: String(line)) {
+        consumed += rest.utf8[..<range.upperBound].count
+        return
+      }
+      if !condition.wait(until: deadline) {
+        throw Timeout(expected: what, output: output)
+      }
+    }
+  }
+
   /// Types Ctrl-C until `text` appears: one typed before the command began to wait finds nothing
   /// to stop (the shell is still between reading the line and running it).
   func interrupt(until text: String) throws {

@@ -29,7 +29,10 @@ struct IntoChannel: SinkBody {
 
   func receive(_ value: Value, _ output: SinkOutput) async throws -> Bool {
     guard !session.isEnded(channel) else { throw closed(value) }
+    // Seen by lint and top while no consumer takes it.
+    output.node.waits(since: output.context.sessionTime)
     await channel.send(value)
+    output.node.waits(since: nil)
     // `send` also returns when the channel ends meanwhile: then nobody took the value.
     guard !session.isEnded(channel) || Task.isCancelled else { throw closed(value) }
     output.emit(value, print: false)
