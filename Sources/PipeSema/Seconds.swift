@@ -6,7 +6,7 @@ extension Duration {
   public var secondsText: String {
     let seconds = inSecondsValue
     guard seconds > 0, seconds < 0.05 else { return String((seconds * 10).rounded() / 10) + "s" }
-    let nanoseconds = components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    let nanoseconds = wholeNanoseconds
     if nanoseconds >= 1_000_000 { return "\((nanoseconds + 500_000) / 1_000_000)ms" }
     if nanoseconds >= 1_000 { return "\((nanoseconds + 500) / 1_000)µs" }
     return "\(nanoseconds)ns"
@@ -19,6 +19,11 @@ extension Duration {
     let millis = seconds * 1000 + (attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
     let fraction = String(millis % 1000)
     return "+\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + "s"
+  }
+
+  /// The duration in whole nanoseconds (a saved trace's `ns`).
+  public var wholeNanoseconds: Int64 {
+    components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
   }
 
   public var inSecondsValue: Double {

@@ -83,14 +83,13 @@ enum Lints {
     return lints
   }
 
-  /// Every node of a chain and of its inputs and inner pipelines, with what it was handed (the node
-  /// before it passed on, or its inputs together; nil for a source).
+  /// Every node of a chain and of its inputs and inner pipelines, with what it was handed
+  /// (`Node.handed`).
   static func walk(_ chain: [Node], _ body: (Node, Int?) -> Void) {
     var previous: Node?
     for node in chain {
       for branch in node.inputs + (node.children?.all ?? []) { walk(branch, body) }
-      let inputs = node.inputs.compactMap { $0.last?.output }
-      body(node, previous.map(\.output) ?? (inputs.isEmpty ? nil : inputs.reduce(0, +)))
+      body(node, node.handed(after: previous))
       previous = node
     }
   }

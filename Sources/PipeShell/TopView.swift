@@ -138,8 +138,7 @@ struct TopView {
       var previous: Node?
       for (index, node) in chain.enumerated() {
         let key = TopHistory.Key(job: job.id, node: node.id)
-        let inputs = node.inputs.compactMap { $0.last?.output }
-        let input = node.isSink ? node.input : previous?.output ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
+        let input = node.handed(after: previous)
         let state = node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue
         rows.append([
           "", "", state, "", input.map(String.init) ?? "-", String(node.isSink ? node.input : node.output),

@@ -79,7 +79,7 @@ public enum TraceFile {
 
   static func line(_ event: NodeEvent) -> String {
     var line =
-      "{\"ns\":\(nanoseconds(event.time)),\"job\":\(event.jobID),\"node\":\(event.node.id),\"label\":\(quoted(event.node.text)),"
+      "{\"ns\":\(event.time.wholeNanoseconds),\"job\":\(event.jobID),\"node\":\(event.node.id),\"label\":\(quoted(event.node.text)),"
     switch EventKind(event.kind) {
     case .start: line += "\"event\":\"start\""
     case .element(let value): line += "\"event\":\"element\",\"value\":\(quoted(value))"
@@ -93,16 +93,12 @@ public enum TraceFile {
   /// A job started in a recorded session (`pipesh --record`), with the labels its lines are
   /// aligned to.
   static func job(_ id: Int, pipeline: String, labels: [String], time: Duration) -> String {
-    "{\"ns\":\(nanoseconds(time)),\"job\":\(id),\"event\":\"job\",\"pipeline\":\(quoted(pipeline)),"
+    "{\"ns\":\(time.wholeNanoseconds),\"job\":\(id),\"event\":\"job\",\"pipeline\":\(quoted(pipeline)),"
       + "\"labels\":[\(labels.map(quoted).joined(separator: ","))]}"
   }
 
   static func output(_ text: String, time: Duration, jobID: Int) -> String {
-    "{\"ns\":\(nanoseconds(time)),\"job\":\(jobID),\"event\":\"output\",\"text\":\(quoted(text))}"
-  }
-
-  private static func nanoseconds(_ time: Duration) -> Int64 {
-    time.components.seconds * 1_000_000_000 + time.components.attoseconds / 1_000_000_000
+    "{\"ns\":\(time.wholeNanoseconds),\"job\":\(jobID),\"event\":\"output\",\"text\":\(quoted(text))}"
   }
 
   /// A JSON string: `"`, `\` and control characters escaped; the rest as it is (UTF-8).

@@ -21,7 +21,8 @@ struct ViewTests {
     "trace from 1 2 | map { \"\(long): \\($0)\" } | drain",
     "compare marble \"abcdefgh|\" | chunks 3 every: 2.5",
     "compare merge(marble \"a-b^\", marble \"-c-d-e|\") | chunks 2 every: 1.5",
-    "help", "help draw", "help compare", "help closures", "help throttle",
+    "timer 1 | map { \"\(long)\" } | drain &\nzip(timer 0.1 | buffer 2 policy: newest, timer 1) | drain &\nsleep 2\nlint\ncancel all",
+    "help", "help draw", "help compare", "help closures", "help throttle", "help top", "help lint",
   ]
 
   @Test(arguments: [80, 100])

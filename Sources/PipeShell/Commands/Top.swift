@@ -57,7 +57,7 @@ extension Shell {
     var size = TerminalSize.current()
     var lastFrame: Duration?
     var frame = ContinuousClock.now
-    draw: while true {
+    showing: while true {
       let now = sessionNow
       if lastFrame != now {
         history.sample(jobs.all, at: now)
@@ -67,34 +67,45 @@ extension Shell {
       if view.selected.map({ id in !shown.contains { $0.id == id } }) ?? true { view.selected = shown.first?.id }
       let lines = view.lines(jobs.all, history, now: now, clock: clockName, width: size.columns, height: size.rows)
       Console.writeNow("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
-      // Keys and resizes redraw at once; otherwise a frame a second (a virtual second on the
-      // virtual clock, which moves on while top waits).
-      while true {
-        if let key = keys.next() {
-          guard handle(key, &view, shown: shown, keys: keys) else { break draw }
-          continue draw
-        }
-        let newSize = TerminalSize.current()
-        if newSize != size {
-          size = newSize
-          continue draw
-        }
-        if ContinuousClock.now - frame >= .seconds(1) {
-          frame = ContinuousClock.now
-          if case .virtual(let driver) = nextClock {
-            await waitFor(on: driver, interruptible: false) {
-              try? await driver.sleep(until: driver.now.advanced(by: .seconds(1)))
-            }
-          }
-          continue draw
-        }
-        try? await Task.sleep(for: .milliseconds(50))
+      switch await nextTopEvent(keys, size: size, since: frame) {
+      case .key(let key): if !handle(key, &view, shown: shown, keys: keys) { break showing }
+      case .resized(let newSize): size = newSize
+      case .frame: frame = ContinuousClock.now
       }
     }
     keys.stop()
     Console.writeNow("\u{1B}[?25h\u{1B}[?1049l")
     console.setLineWriter(previous)
     for (text, stream) in held.withLock({ $0 }) { console.line(text, to: stream) }
+  }
+
+  private enum TopEvent {
+    case key(KeyReader.Key)
+    case resized(TerminalSize)
+    case frame
+  }
+
+  /// What redraws `top`: a key or a resize at once, else the next frame a second after the last
+  /// (a virtual second on the virtual clock, which moves on while top waits).
+  private func nextTopEvent(
+    _ keys: KeyReader, size: TerminalSize, since frame: ContinuousClock.Instant
+  ) async
+    -> TopEvent
+  {
+    while true {
+      if let key = keys.next() { return .key(key) }
+      let newSize = TerminalSize.current()
+      if newSize != size { return .resized(newSize) }
+      if ContinuousClock.now - frame >= .seconds(1) {
+        if case .virtual(let driver) = nextClock {
+          await waitFor(on: driver, interruptible: false) {
+            try? await driver.sleep(until: driver.now.advanced(by: .seconds(1)))
+          }
+        }
+        return .frame
+      }
+      try? await Task.sleep(for: .milliseconds(50))
+    }
   }
 
   /// Acts on a key; false to quit.
