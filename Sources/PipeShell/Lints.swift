@@ -3,7 +3,7 @@ import PipeSema
 
 /// A warning about a job, read from its state at one moment: what looks wrong, and what to do.
 /// `jobs` marks the job and adds a footnote; `lint` lists them.
-struct JobLint: Equatable {
+struct JobLint: Sendable {
   enum Kind: String, CaseIterable {
     case outputNowhere = "output-nowhere"
     case leak
@@ -16,8 +16,12 @@ struct JobLint: Equatable {
   let job: Int
   /// What looks wrong, in one line.
   let why: String
-  /// What to do about it, in one line.
-  let fix: String
+  /// What to do about it, in one line, for a job numbered as given (`cancel 3`, or `cancel N` in
+  /// a footnote of several jobs).
+  let fixing: @Sendable (String) -> String
+
+  /// What to do about this job.
+  var fix: String { fixing(String(job)) }
 }
 
 enum Lints {
@@ -44,14 +48,14 @@ enum Lints {
         JobLint(
           kind: .outputNowhere, job: id,
           why: "a background drain of an endless source: what it makes goes nowhere, and it never ends",
-          fix: "cancel \(id) when it has done its work; a take ends it; print shows what it makes"))
+          fixing: { "cancel \($0) when it has done its work; a take ends it; print shows what it makes" }))
     } else if job.background, job.elapsed >= leakAfter {
       lints.append(
         JobLint(
           kind: .leak, job: id,
           why:
             "it has run \(job.elapsed.secondsText) in the background and nobody waited for it or cancelled it (a leak?)",
-          fix: "cancel \(id) if it should have ended (wait \(id) waits for its end)"))
+          fixing: { "cancel \($0) if it should have ended (wait \($0) waits for its end)" }))
     }
     walk(job.nodes) { node, input in
       guard let input else { return }
@@ -61,7 +65,7 @@ enum Lints {
             kind: .bufferDrops, job: id,
             why: "\(node.text) has dropped at least \(input - node.output - limit) of \(input) elements: "
               + "its consumer is slower than its input",
-            fix: "a larger buffer keeps more; buffer \(limit) (bounded) makes the input wait instead"))
+            fixing: { _ in "a larger buffer keeps more; buffer \(limit) (bounded) makes the input wait instead" }))
       }
       if let since = node.waitingSince, now - since >= sendWaitingAfter {
         lints.append(
@@ -69,7 +73,7 @@ enum Lints {
             kind: .sendWaiting, job: id,
             why: "\(node.text) has waited \((now - since).secondsText) for a consumer to take an element: "
               + "nothing reads the channel, or its readers are slow",
-            fix: "start a consumer of the channel (channel NAME of: TYPE | print &), or cancel \(id)"))
+            fixing: { "start a consumer of the channel (channel NAME of: TYPE | print &), or cancel \($0)" }))
       }
       if node.name == "debounce", node.state == .running, node.output == 0, input >= debounceElements {
         lints.append(
@@ -77,7 +81,9 @@ enum Lints {
             kind: .debounceStarved, job: id,
             why:
               "\(node.text) has passed on none of \(input) elements: its input has not paused that long since it started",
-            fix: "debounce passes an element on only after a pause; throttle passes one on per interval instead"))
+            fixing: { _ in
+              "debounce passes an element on only after a pause; throttle passes one on per interval instead"
+            }))
       }
     }
     return lints
@@ -109,12 +115,13 @@ enum Lints {
     var order: [String] = []
     var groups: [String: (text: String, jobs: [Int])] = [:]
     for lint in lints {
-      let text = "\(lint.why); \(lint.fix)"
       // The same warning of several jobs is one footnote, its job numbers written N.
-      var general = text
-      for verb in ["cancel", "wait"] { general = general.replacing("\(verb) \(lint.job)", with: "\(verb) N") }
-      if groups[general] == nil { order.append(general) }
-      groups[general, default: (text, [])].jobs.append(lint.job)
+      let general = "\(lint.why); \(lint.fixing("N"))"
+      if groups[general] == nil {
+        order.append(general)
+        groups[general] = ("\(lint.why); \(lint.fix)", [])
+      }
+      groups[general]?.jobs.append(lint.job)
     }
     return order.flatMap { general -> [String] in
       guard let (text, ids) = groups[general] else { return [] }
