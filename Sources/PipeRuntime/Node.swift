@@ -82,15 +82,6 @@ public final class Node: Sendable {
   /// element; -1 while it does not wait.
   private let waitingSinceStorage = Atomic<Int64>(-1)
 
-  /// What the node was handed: a sink what it received, any other node what the node before it
-  /// passed on, or its inputs together (nil for a source).
-  public func handed(after previous: Node?) -> Int? {
-    if isSink { return input }
-    if let previous { return previous.output }
-    let inputs = self.inputs.compactMap { $0.last?.output }
-    return inputs.isEmpty ? nil : inputs.reduce(0, +)
-  }
-
   /// Since when the node has waited for a consumer (`into`), nil while it does not.
   public var waitingSince: Duration? {
     let nanoseconds = waitingSinceStorage.load(ordering: .relaxed)

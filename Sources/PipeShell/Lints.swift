@@ -57,13 +57,12 @@ enum Lints {
             "it has run \(job.elapsed.secondsText) in the background and nobody waited for it or cancelled it (a leak?)",
           fixing: { "cancel \($0) if it should have ended (wait \($0) waits for its end)" }))
     }
-    walk(job.nodes) { node, input in
-      guard let input else { return }
-      if let limit = node.dropsBeyond, input - node.output > limit {
+    for case .node(let node, _, let input?, let output) in Inspector.tree(job.nodes) {
+      if let limit = node.dropsBeyond, input - output > limit {
         lints.append(
           JobLint(
             kind: .bufferDrops, job: id,
-            why: "\(node.text) has dropped at least \(input - node.output - limit) of \(input) elements: "
+            why: "\(node.text) has dropped at least \(input - output - limit) of \(input) elements: "
               + "its consumer is slower than its input",
             fixing: { _ in "a larger buffer keeps more; buffer \(limit) (bounded) makes the input wait instead" }))
       }
@@ -75,7 +74,7 @@ enum Lints {
               + "nothing reads the channel, or its readers are slow",
             fixing: { "start a consumer of the channel (channel NAME of: TYPE | print &), or cancel \($0)" }))
       }
-      if node.name == "debounce", node.state == .running, node.output == 0, input >= debounceElements {
+      if node.name == "debounce", node.state == .running, output == 0, input >= debounceElements {
         lints.append(
           JobLint(
             kind: .debounceStarved, job: id,
@@ -87,17 +86,6 @@ enum Lints {
       }
     }
     return lints
-  }
-
-  /// Every node of a chain and of its inputs and inner pipelines, with what it was handed
-  /// (`Node.handed`).
-  static func walk(_ chain: [Node], _ body: (Node, Int?) -> Void) {
-    var previous: Node?
-    for node in chain {
-      for branch in node.inputs + (node.children?.all ?? []) { walk(branch, body) }
-      body(node, node.handed(after: previous))
-      previous = node
-    }
   }
 
   /// Whether a chain (source first) never ends by itself: its source never does, and no stage ends

@@ -181,27 +181,31 @@ enum Inspector {
     return counts
   }
 
-  static func lines(_ job: Job) -> [String] {
-    let colour = Paint.isOn(for: 1)
-    var rows: [[String]] = [["NODE", "STATE", "IN", "OUT"]]
-    let counts = counts(job.nodes)
+  /// A row of a job's node tree: a node, with the tree's lines before its text and its counts as
+  /// read at one moment (`counts`), or the note of a flatMap's earlier pipelines.
+  enum TreeRow {
+    case node(Node, lead: String, input: Int?, output: Int)
+    case earlier(String)
+  }
+
+  /// The job's nodes as `inspect` draws them: each chain's nodes in order, a node's inputs and the
+  /// pipelines a flatMap built under it, `prefix` before every row (`branch` before a chain's first).
+  static func tree(_ nodes: [Node], prefix: String = "", branch: String = "") -> [TreeRow] {
+    let counts = counts(nodes)
     func output(_ node: Node) -> Int { counts[node.id]?.output ?? node.output }
+    var rows: [TreeRow] = []
     func add(_ nodes: [Node], prefix: String, branch: String) {
       var previousOut: Int?
       for (index, node) in nodes.enumerated() {
-        let lead = index == 0 ? branch : prefix
         let inputs = node.inputs.compactMap { $0.last.map(output) }
-        let inCount =
+        let input =
           node.isSink
           ? counts[node.id]?.input ?? node.input : previousOut ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
-        let state = Paint.state(
-          node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue, on: colour)
-        let text = node.text + (node.detail.map { " (\($0))" } ?? "")
-        rows.append([lead + text, state, inCount.map(String.init) ?? "-", String(output(node))])
+        rows.append(.node(node, lead: index == 0 ? branch : prefix, input: input, output: output(node)))
         // Its inputs, then the pipelines a flatMap built, one per element.
         let branches = node.inputs + (node.children?.all ?? [])
         if let earlier = node.children?.earlier, earlier > 0 {
-          rows.append([prefix + "├─ … \(earlier) earlier pipelines", "", "", ""])
+          rows.append(.earlier(prefix + "├─ … \(earlier) earlier pipelines"))
         }
         for (index, branch) in branches.enumerated() {
           let last = index == branches.count - 1
@@ -210,7 +214,23 @@ enum Inspector {
         previousOut = output(node)
       }
     }
-    add(job.nodes, prefix: "", branch: "")
+    add(nodes, prefix: prefix, branch: branch)
+    return rows
+  }
+
+  static func lines(_ job: Job) -> [String] {
+    let colour = Paint.isOn(for: 1)
+    var rows: [[String]] = [["NODE", "STATE", "IN", "OUT"]]
+    for row in tree(job.nodes) {
+      switch row {
+      case .node(let node, let lead, let input, let output):
+        let state = Paint.state(
+          node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue, on: colour)
+        let text = node.text + (node.detail.map { " (\($0))" } ?? "")
+        rows.append([lead + text, state, input.map(String.init) ?? "-", String(output)])
+      case .earlier(let text): rows.append([text, "", "", ""])
+      }
+    }
     let width = Format.screenWidth
     let header =
       "[\(job.id)] \(Paint.state(job.state.rawValue, on: colour)) after \(job.elapsed.secondsText): \(job.text)"

@@ -19,9 +19,10 @@ struct TopHistory {
   /// Records every node's count at `now`.
   mutating func sample(_ jobs: [Job], at now: Duration) {
     for job in jobs {
-      Lints.walk(job.nodes) { node, _ in
+      for case .node(let node, _, let input, let output) in Inspector.tree(job.nodes) {
         let key = Key(job: job.id, node: node.id)
-        let count = node.isSink ? node.input : node.output
+        // A sink's rate is of what it received.
+        let count = node.isSink ? input ?? 0 : output
         var list = samples[key] ?? []
         if firstSeen[key] == nil { firstSeen[key] = now }
         if let last = list.last, last.count != count { changed[key] = now }
@@ -74,23 +75,30 @@ struct TopView {
   /// The selected job's id.
   var selected: Int?
 
+  /// A job shown, with its warnings (worked out once a frame).
+  struct Shown {
+    let job: Job
+    let lints: [JobLint]
+  }
+
   /// The jobs shown, in the order sorted: running ones whose text holds the filter.
-  func shown(_ jobs: [Job], _ history: TopHistory) -> [Job] {
+  func shown(_ jobs: [Job], _ history: TopHistory) -> [Shown] {
     let running = jobs.filter { $0.state == .running && (filter.isEmpty || $0.text.contains(filter)) }
-    func key(_ job: Job) -> Double {
+    let shown = running.map { Shown(job: $0, lints: Lints.of($0)) }
+    let keys = shown.map { shown -> Double in
+      let job = shown.job
       switch sort {
-      case .id: Double(job.id)
-      case .state: Double(Lints.of(job).count)
-      case .time: job.elapsed.inSecondsValue
-      case .out: Double(job.output)
-      case .rate: sinkKey(job).flatMap(history.rate) ?? -1
+      case .id: return Double(job.id)
+      case .state: return Double(shown.lints.count)
+      case .time: return job.elapsed.inSecondsValue
+      case .out: return Double(job.output)
+      case .rate: return sinkKey(job).flatMap(history.rate) ?? -1
       }
     }
-    let sorted = running.sorted { left, right in
-      let (a, b) = (key(left), key(right))
-      return a == b ? left.id < right.id : (a < b) != descending
-    }
-    return sorted
+    return shown.indices.sorted { left, right in
+      let (a, b) = (keys[left], keys[right])
+      return a == b ? shown[left].job.id < shown[right].job.id : (a < b) != descending
+    }.map { shown[$0] }
   }
 
   private func sinkKey(_ job: Job) -> TopHistory.Key? {
@@ -99,9 +107,8 @@ struct TopView {
 
   /// The lines of one frame in `width` × `height` (a snapshot: every job expanded, no height).
   func lines(
-    _ jobs: [Job], _ history: TopHistory, now: Duration, clock: String, width: Int, height: Int?
+    _ shown: [Shown], _ history: TopHistory, now: Duration, clock: String, width: Int, height: Int?
   ) -> [String] {
-    let shown = shown(jobs, history)
     let sortText = "sort: \(sort.title) \(descending ? "↓" : "↑")"
     let filterText = filter.isEmpty ? "" : " · filter: \(filter)"
     var lines = [
@@ -110,8 +117,7 @@ struct TopView {
     ]
     var rows = [["", "ID", "STATE", "TIME", "IN", "OUT", "RATE/s", "LAST", "WAITS ON", "PIPELINE"]]
     var lints: [JobLint] = []
-    for job in shown {
-      let warnings = Lints.of(job)
+    for (job, warnings) in shown.map({ ($0.job, $0.lints) }) {
       lints += warnings
       let sink = sinkKey(job)
       rows.append([
@@ -132,29 +138,22 @@ struct TopView {
     return fitted + [Format.shortened(help, to: width)]
   }
 
-  /// A job's nodes, indented as `inspect` draws its tree.
+  /// A job's nodes, indented as `inspect` draws its tree, with its counts.
   private func nodeRows(_ job: Job, _ history: TopHistory, now: Duration, into rows: inout [[String]]) {
-    func add(_ chain: [Node], prefix: String, branch: String) {
-      var previous: Node?
-      for (index, node) in chain.enumerated() {
+    for row in Inspector.tree(job.nodes, prefix: "  ", branch: "  ") {
+      switch row {
+      case .node(let node, let lead, let input, let output):
         let key = TopHistory.Key(job: job.id, node: node.id)
-        let input = node.handed(after: previous)
         let state = node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue
+        // A node handed nothing is a source.
+        let waits = node.state == .running ? Self.waitsOn(node, first: input == nil, now: now) : ""
         rows.append([
-          "", "", state, "", input.map(String.init) ?? "-", String(node.isSink ? node.input : node.output),
-          rateText(history.rate(key)), sinceText(history.sinceLast(key, now: now)),
-          node.state == .running ? Self.waitsOn(node, first: previous == nil && node.inputs.isEmpty, now: now) : "",
-          (index == 0 ? branch : prefix) + node.text,
+          "", "", state, "", input.map(String.init) ?? "-", String(output), rateText(history.rate(key)),
+          sinceText(history.sinceLast(key, now: now)), waits, lead + node.text,
         ])
-        let branches = node.inputs + (node.children?.all ?? [])
-        for (index, branch) in branches.enumerated() {
-          let last = index == branches.count - 1
-          add(branch, prefix: prefix + (last ? "   " : "│  "), branch: prefix + (last ? "└─ " : "├─ "))
-        }
-        previous = node
+      case .earlier(let text): rows.append(["", "", "", "", "", "", "", "", "", text])
       }
     }
-    add(job.nodes, prefix: "  ", branch: "  ")
   }
 
   /// What a running node waits on, as its kind says: a source on its clock or a sender, any other

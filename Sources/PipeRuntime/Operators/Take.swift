@@ -28,16 +28,18 @@ extension Operators {
       var isSatisfied: Bool { taken >= count }
 
       func apply(_ value: Value) -> FusedOutcome {
-        taken += 1
-        return .pass(value)
+        passes() ? .pass(value) : .skip
       }
 
       var intStep: IntStep? {
         guard overInts else { return nil }
-        return .filter { _, _ in
-          self.taken += 1
-          return true
-        }
+        return .filter { _, _ in self.passes() }
+      }
+
+      /// Counts the element; every one passes (`isSatisfied` stops the run after N).
+      private func passes() -> Bool {
+        taken += 1
+        return true
       }
     }
   }

@@ -39,8 +39,8 @@ extension Shell {
     var history = TopHistory()
     guard isatty(0) == 1, isatty(1) == 1, interactive else {
       history.sample(jobs.all, at: sessionNow)
-      for line in view.lines(
-        jobs.all, history, now: sessionNow, clock: clockName, width: Format.screenWidth, height: nil)
+      let shown = view.shown(jobs.all, history)
+      for line in view.lines(shown, history, now: sessionNow, clock: clockName, width: Format.screenWidth, height: nil)
       {
         console.line(line)
       }
@@ -64,11 +64,13 @@ extension Shell {
         lastFrame = now
       }
       let shown = view.shown(jobs.all, history)
-      if view.selected.map({ id in !shown.contains { $0.id == id } }) ?? true { view.selected = shown.first?.id }
-      let lines = view.lines(jobs.all, history, now: now, clock: clockName, width: size.columns, height: size.rows)
+      if view.selected.map({ id in !shown.contains { $0.job.id == id } }) ?? true {
+        view.selected = shown.first?.job.id
+      }
+      let lines = view.lines(shown, history, now: now, clock: clockName, width: size.columns, height: size.rows)
       Console.writeNow("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
       switch await nextTopEvent(keys, size: size, since: frame) {
-      case .key(let key): if !handle(key, &view, shown: shown, keys: keys) { break showing }
+      case .key(let key): if !(await handle(key, &view, shown: shown.map(\.job), keys: keys)) { break showing }
       case .resized(let newSize): size = newSize
       case .frame: frame = ContinuousClock.now
       }
@@ -109,7 +111,7 @@ extension Shell {
   }
 
   /// Acts on a key; false to quit.
-  private func handle(_ key: KeyReader.Key, _ view: inout TopView, shown: [Job], keys: KeyReader) -> Bool {
+  private func handle(_ key: KeyReader.Key, _ view: inout TopView, shown: [Job], keys: KeyReader) async -> Bool {
     let index = shown.firstIndex { $0.id == view.selected }
     switch key {
     case .character("q"), .interrupt: return false
@@ -135,7 +137,7 @@ extension Shell {
       guard let number = Int(String(character)), let column = TopView.Column(rawValue: number) else { break }
       if view.sort == column { view.descending.toggle() } else { (view.sort, view.descending) = (column, false) }
     case .character("/"):
-      view.filter = keys.readLine(prompt: "filter: ", current: view.filter) ?? view.filter
+      view.filter = await keys.readLine(prompt: "filter: ", current: view.filter) ?? view.filter
     default: break
     }
     return true
@@ -196,11 +198,11 @@ final class KeyReader: Sendable {
   }
 
   /// A line typed at the bottom of the screen (`/` filter); nil on escape.
-  func readLine(prompt: String, current: String) -> String? {
+  func readLine(prompt: String, current: String) async -> String? {
     var text = current
     while true {
       Console.writeNow("\r\u{1B}[K" + prompt + text)
-      guard let key = waitNext() else { return nil }
+      guard let key = await waitNext() else { return nil }
       switch key {
       case .enter: return text
       case .escape, .interrupt: return nil
@@ -211,10 +213,10 @@ final class KeyReader: Sendable {
     }
   }
 
-  private func waitNext() -> Key? {
+  private func waitNext() async -> Key? {
     while running.withLock({ $0 }) {
       if let key = next() { return key }
-      usleep(20_000)
+      try? await Task.sleep(for: .milliseconds(20))
     }
     return nil
   }
