@@ -9,7 +9,8 @@ import PipeSema
 /// Compiles a checked pipeline into a tree of real async-sequence nodes, each wrapped to keep its
 /// `Node` record.
 struct PipelineCompiler {
-  let context: JobContext
+  /// The job's context, or while building the hot part of a `share` fragment, one nobody cancels.
+  private(set) var context: JobContext
   private(set) var nextNodeID = 0
   /// Where the nodes being built count as live: the job's count, or the session's while building
   /// the hot part of a `share` fragment, which outlives the job that built it.
@@ -62,6 +63,8 @@ struct PipelineCompiler {
       var detail: String?
       var children: ChildPipelines?
       var inputFinishing = InputFinishing.endsNothing
+      var shareLedger: ShareLedger?
+      var fragment: [Node] = []
       let sequence: ValueSequence
       switch stage.node {
       case .group:
@@ -69,16 +72,16 @@ struct PipelineCompiler {
         inputNodes = [innerNodes]
         sequence = inner
       case .shared(let bindingID):
-        var shareNodes: [Node] = []
-        sequence = try context.session.shared(bindingID, name: stage.text) { fragmentOwner in
-          let jobOwner = owner
-          owner = fragmentOwner
-          defer { owner = jobOwner }
-          let (inner, innerNodes) = try build(stage.inputs[0])
-          shareNodes = innerNodes
-          return inner
+        var built = false
+        (sequence, fragment) = try context.session.shared(bindingID, name: stage.text) { fragmentOwner in
+          let (jobOwner, jobContext) = (owner, context)
+          (owner, context) = (fragmentOwner, context.sharedFragment())
+          defer { (owner, context) = (jobOwner, jobContext) }
+          built = true
+          return try build(stage.inputs[0])
         }
-        inputNodes = shareNodes.isEmpty ? [] : [shareNodes]
+        // The nodes are this job's inputs where it built them (their events are its events).
+        inputNodes = built ? [fragment] : []
       case .operation:
         var inputs: [ValueSequence] = []
         for input in stage.inputs {
@@ -98,16 +101,18 @@ struct PipelineCompiler {
         inputFinishing = finishing
         detail = input.detail.withLock { $0 }
         children = input.children.withLock { $0 }
+        shareLedger = input.shareLedger.withLock { $0 }
       }
       var dropsBeyond: Int?
       if case .buffer(.count(let count), let policy) = stage.operation, policy != .bounded { dropsBeyond = count }
       let node = Node(
         id: id, text: stage.text, name: stage.name, inputs: inputNodes, detail: detail, children: children,
-        inputFinishing: inputFinishing, dropsBeyond: dropsBeyond)
+        inputFinishing: inputFinishing, dropsBeyond: dropsBeyond, shareLedger: shareLedger, fragment: fragment)
       nodes.last?.downstream = node
       nodes.append(node)
       upstream = sequence.recorded(
-        as: NodeRecord(node: node, context: context, lifetime: NodeLifetime(owner)))
+        as: NodeRecord(
+          node: node, context: context, lifetime: NodeLifetime(owner), manyReaders: shareLedger != nil))
     }
     return (upstream, nodes)
   }

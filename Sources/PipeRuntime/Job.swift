@@ -50,6 +50,9 @@ public final class Job: Sendable {
   /// Elements the sink received.
   public var output: Int { nodes.last { $0.isSink }?.input ?? 0 }
 
+  /// Whether anyone has waited for it (`wait`), even if the waiting was stopped.
+  public var waitedFor: Bool { status.withLock { $0.nextWaiter > 0 } }
+
   /// Run time so far, or until it ended.
   public var elapsed: Duration { status.withLock { $0.elapsedAtEnd } ?? context.elapsed }
 

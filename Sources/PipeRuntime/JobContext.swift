@@ -47,6 +47,15 @@ public final class JobContext: Sendable {
     self.observer = observer
   }
 
+  /// The context of the hot part of a `share` fragment this job builds, which other jobs read too:
+  /// the same, but one nobody cancels. Cancelling one reader must not stop the others; the share
+  /// stops when its last reader stops asking.
+  func sharedFragment() -> JobContext {
+    JobContext(
+      jobID: jobID, clock: clock, background: background, console: console, session: session, observer: observer,
+      fusing: fusing)
+  }
+
   /// The channels this job uses, each looked up once: a `flatMap` body built after `close` removed
   /// the name sees the channel the job started with (now closed), not a new one nobody sends to.
   private let channels = Locked<[String: SessionChannel]>([:])
@@ -130,6 +139,8 @@ public final class Session: Sendable {
   private struct SharedFragment {
     let name: String
     let sequence: ValueSequence
+    /// Its nodes, shown in the tree of every job that reads it.
+    let nodes: [Node]
     /// Its nodes still alive: they outlive the jobs that built them.
     let liveNodes: LiveCount
   }
@@ -202,15 +213,17 @@ public final class Session: Sendable {
 
   public var channelNames: [String] { channels.withLock { Array($0.keys).sorted() } }
 
-  /// The shared sequence of binding `id` (fragment `name`), built by `build` on first use with the
-  /// count its nodes are live in.
-  func shared(_ id: Int, name: String, build: (LiveCount) throws -> ValueSequence) throws -> ValueSequence {
+  /// The shared sequence of binding `id` (fragment `name`) and its nodes, built by `build` on first
+  /// use with the count its nodes are live in.
+  func shared(
+    _ id: Int, name: String, build: (LiveCount) throws -> (ValueSequence, [Node])
+  ) throws -> (ValueSequence, [Node]) {
     try shared.withLock { table in
-      if let fragment = table[id] { return fragment.sequence }
+      if let fragment = table[id] { return (fragment.sequence, fragment.nodes) }
       let liveNodes = LiveCount()
-      let sequence = try build(liveNodes)
-      table[id] = SharedFragment(name: name, sequence: sequence, liveNodes: liveNodes)
-      return sequence
+      let (sequence, nodes) = try build(liveNodes)
+      table[id] = SharedFragment(name: name, sequence: sequence, nodes: nodes, liveNodes: liveNodes)
+      return (sequence, nodes)
     }
   }
 

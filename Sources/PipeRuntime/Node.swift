@@ -91,6 +91,47 @@ public final class Node: Sendable {
   func waits(since time: Duration?) {
     waitingSinceStorage.store(time?.wholeNanoseconds ?? -1, ordering: .relaxed)
   }
+
+  /// When (session time, in nanoseconds) a sink last printed or sent a result; -1 before its first.
+  private let lastResultStorage = Atomic<Int64>(-1)
+
+  /// When a sink last printed or sent a result (the leak lint's "produced nothing"), nil before
+  /// its first.
+  public var lastResult: Duration? {
+    let nanoseconds = lastResultStorage.load(ordering: .relaxed)
+    return nanoseconds < 0 ? nil : .nanoseconds(nanoseconds)
+  }
+
+  func produced(at time: Duration) {
+    lastResultStorage.store(time.wholeNanoseconds, ordering: .relaxed)
+  }
+
+  /// Whether its consumer is inside its `next()` now: 0 while nobody has asked it through its
+  /// own box (a fused run's node, an idle one), 1 while asked, 2 between questions.
+  private let askedStorage = Atomic<UInt8>(0)
+
+  /// Whether its consumer is waiting for its next element now; nil where pipesh cannot see it (a
+  /// fused run's node, a `share` several consumers ask).
+  public var isAsked: Bool? {
+    switch askedStorage.load(ordering: .relaxed) {
+    case 1: true
+    case 2: false
+    default: nil
+    }
+  }
+
+  func asked(_ now: Bool) {
+    askedStorage.store(now ? 1 : 2, ordering: .relaxed)
+  }
+
+  /// For a `share`: what it holds for consumers that have not taken it yet.
+  public let shareLedger: ShareLedger?
+  /// For a `share`: its readers' boxes still alive (it stops when the last one goes).
+  let readers = Atomic<Int>(0)
+  /// For a job's reading of a `share` fragment (`t` of `let t = timer 1 | share`): the fragment's
+  /// nodes, which every job that reads it shows in `inspect`, `top` and `lint`. They are `inputs`
+  /// only in the job that built them, whose events they record (`trace`, `draw`).
+  public let fragment: [Node]
   /// What the node is built on, where the stage's text does not say it (`AsyncThrowingChannel`).
   public let detail: String?
   /// The nodes of each input pipeline of a combinator, group or shared fragment.
@@ -128,9 +169,12 @@ public final class Node: Sendable {
 
   init(
     id: Int, text: String, name: String, inputs: [[Node]], isSink: Bool = false, detail: String? = nil,
-    children: ChildPipelines? = nil, inputFinishing: InputFinishing = .endsNothing, dropsBeyond: Int? = nil
+    children: ChildPipelines? = nil, inputFinishing: InputFinishing = .endsNothing, dropsBeyond: Int? = nil,
+    shareLedger: ShareLedger? = nil, fragment: [Node] = []
   ) {
     self.id = id
+    self.shareLedger = shareLedger
+    self.fragment = fragment
     self.name = name
     self.dropsBeyond = dropsBeyond
     self.children = children
@@ -172,6 +216,7 @@ public final class Node: Sendable {
   func cancelCause(jobCancelled: Bool) -> CancelCause? {
     if jobCancelled { return .jobCancelled }
     if isSink { return nil }
+    if shareLedger != nil { return .noReaders }
     if record.withLock({ $0.superseded }) { return .newerElement }
     if let combinator = downstream, feedsCombinatorStorage.load(ordering: .relaxed) {
       let siblings = combinator.inputs.compactMap(\.last).filter { $0 !== self }
@@ -189,6 +234,7 @@ public final class Node: Sendable {
     case .newerElement: return "newer element"
     case .siblingFinished: return "sibling finished"
     case .siblingFailed: return "sibling failed"
+    case .noReaders: return "no readers left"
     case .downstream:
       guard let downstream else { return "downstream finished" }
       switch downstream.record.withLock({ ($0.state, $0.cause) }) {
@@ -252,6 +298,8 @@ enum CancelCause: Sendable {
   case siblingFailed
   /// Its consumer stopped asking: the consumer finished, failed or was cancelled.
   case downstream
+  /// A `share` whose last reader stopped asking (each of its readers is a job of its own).
+  case noReaders
 }
 
 /// When one input of a combinator finishing ends the combinator, and so cancels the others.

@@ -7,6 +7,9 @@ struct NodeRecord: Sendable {
   let node: Node
   let context: JobContext
   let lifetime: NodeLifetime
+  /// Whether several consumers ask it at once (a `share`): its count is added to atomically, and
+  /// it ends when the last of them stops asking.
+  let manyReaders: Bool
 }
 
 /// A node's output with its `Node` record kept: start, elements out, and how it ended. An iterator
@@ -28,6 +31,7 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
   fileprivate init(_ record: NodeRecord, ask: @escaping (NodeIteratorBox) async throws -> Value?) {
     self.ask = ask
     self.record = record
+    if record.manyReaders { record.node.readers.add(1, ordering: .relaxed) }
   }
 
   // `next()` is every element's path through every node, and its frame sits in the job task's
@@ -49,6 +53,7 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
       asked = true
       record.context.begin(record.node)
     }
+    if !record.manyReaders { record.node.asked(true) }
     // A job cancelled from another thread while its virtual clock's thread is busy in a loop
     // that never suspends: the flag is seen before the task's cancellation can be delivered.
     if record.context.cancelRequested {
@@ -59,19 +64,25 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
 
   @inline(never)
   private func answered(_ value: Value?) -> Value? {
+    if !record.manyReaders { record.node.asked(false) }
     guard let value else {
       if Task.isCancelled {
-        record.context.cancel(record.node)
+        // One reader of a share stopping ends its node only when it is the last (deinit).
+        if !record.manyReaders { record.context.cancel(record.node) }
       } else {
         record.context.finish(record.node)
       }
       return nil
     }
     // A load and a store, not an atomic add (a locked instruction per element per node): one
-    // iterator at a time asks a node, so this is its count's one writer.
+    // iterator at a time asks a node, so this is its count's one writer; a share's readers add.
     if counting {
       let node = record.node
-      node.counters.store(node.counters.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+      if record.manyReaders {
+        node.counters.add(1, ordering: .relaxed)
+      } else {
+        node.counters.store(node.counters.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+      }
     }
     if record.context.observing { record.context.record(record.node, .element(value)) }
     return value
@@ -79,8 +90,9 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
 
   @inline(never)
   private func ended(by error: any Error) -> any Error {
+    if !record.manyReaders { record.node.asked(false) }
     if error is CancellationError {
-      record.context.cancel(record.node)
+      if !record.manyReaders { record.context.cancel(record.node) }
       return CancellationError()
     }
     record.context.fail(record.node, error)
@@ -101,6 +113,8 @@ where Base.Element == Value {
   /// Runs before the upstream iterator `base` is released: the upstream then sees this node
   /// already cancelled.
   deinit {
+    // A share stops when its last reader stops asking.
+    if record.manyReaders, record.node.readers.subtract(1, ordering: .relaxed).newValue > 0 { return }
     record.context.cancel(record.node)
   }
 }

@@ -17,6 +17,7 @@ struct SinkOutput {
   /// Passes on one result: prints `text` for it, or with `print: false` only counts it (`into`).
   func emit(_ value: Value, text: String? = nil, print: Bool = true) {
     node.counters.add(1, ordering: .relaxed)
+    node.produced(at: context.sessionTime)
     if context.observing { context.record(node, .element(value)) }
     if print { context.emit(text ?? value.printed) }
   }

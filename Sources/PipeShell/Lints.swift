@@ -10,6 +10,7 @@ struct JobLint: Sendable {
     case bufferDrops = "buffer-drops"
     case debounceStarved = "debounce-starved"
     case sendWaiting = "send-waiting"
+    case shareSlowConsumer = "share-slow-consumer"
   }
 
   let kind: Kind
@@ -25,8 +26,10 @@ struct JobLint: Sendable {
 }
 
 enum Lints {
-  /// How long a background job runs before it is asked about (a leak?).
+  /// How long a background job produces nothing before it is asked about (a leak?).
   static let leakAfter = Duration.seconds(60)
+  /// How many elements a `share` holds for a slow reader before it is a warning.
+  static let shareHeldBeyond = 10
   /// How many elements a `debounce` lets by before its silence is a warning.
   static let debounceElements = 10
   /// How long an `into` waits for a consumer before it is a warning.
@@ -49,13 +52,6 @@ enum Lints {
           kind: .outputNowhere, job: id,
           why: "a background drain of an endless source: what it makes goes nowhere, and it never ends",
           fixing: { "cancel \($0) when it has done its work; a take ends it; print shows what it makes" }))
-    } else if job.background, job.elapsed >= leakAfter {
-      lints.append(
-        JobLint(
-          kind: .leak, job: id,
-          why:
-            "it has run \(job.elapsed.secondsText) in the background and nobody waited for it or cancelled it (a leak?)",
-          fixing: { "cancel \($0) if it should have ended (wait \($0) waits for its end)" }))
     }
     for case .node(let node, _, let input?, let output) in Inspector.tree(job.nodes) {
       if let limit = node.dropsBeyond, input - output > limit {
@@ -74,6 +70,16 @@ enum Lints {
               + "nothing reads the channel, or its readers are slow",
             fixing: { "start a consumer of the channel (channel NAME of: TYPE | print &), or cancel \($0)" }))
       }
+      if let ledger = node.shareLedger, node.state == .running, ledger.held > shareHeldBeyond {
+        lints.append(
+          JobLint(
+            kind: .shareSlowConsumer, job: id,
+            why: "\(node.text) holds \(ledger.held) elements one of its \(ledger.consumers) readers has not taken: "
+              + "the slowest reader holds them for all, and they grow as it falls behind",
+            fixing: { _ in
+              "start the slow reader with buffer 10 policy: newest (it then drops, not the share), or give it its own source"
+            }))
+      }
       if node.name == "debounce", node.state == .running, output == 0, input >= debounceElements {
         lints.append(
           JobLint(
@@ -85,7 +91,25 @@ enum Lints {
             }))
       }
     }
+    // An into waiting for a consumer says why the job produces nothing.
+    if !nowhere, !lints.contains(where: { $0.kind == .sendWaiting }), let leak = leak(job, now: now) {
+      lints.insert(leak, at: 0)
+    }
     return lints
+  }
+
+  /// A background job nobody waited for that has produced nothing (printed or sent no result) for
+  /// `leakAfter`: running since, or since its last result.
+  private static func leak(_ job: Job, now: Duration) -> JobLint? {
+    guard job.background, !job.waitedFor, let sink = job.nodes.last else { return nil }
+    let idle = sink.lastResult.map { now - $0 } ?? job.elapsed
+    guard idle >= leakAfter else { return nil }
+    let quiet = sink.lastResult == nil ? "" : " for the last \(idle.secondsText)"
+    return JobLint(
+      kind: .leak, job: job.id,
+      why: "it has run \(job.elapsed.secondsText) in the background and produced nothing\(quiet); "
+        + "nobody waited for it or cancelled it (a leak?)",
+      fixing: { "cancel \($0) if it should have ended (wait \($0) waits for its end)" })
   }
 
   /// Whether a chain (source first) never ends by itself: its source never does, and no stage ends
@@ -93,8 +117,8 @@ enum Lints {
   /// longest.
   static func endless(_ chain: [Node]) -> Bool {
     guard let source = chain.first, !chain.contains(where: { ending.contains($0.name) }) else { return false }
-    guard !source.inputs.isEmpty else { return endlessSources.contains(source.name) }
-    let inputs = source.inputs.map(endless)
+    guard !source.treeInputs.isEmpty else { return endlessSources.contains(source.name) }
+    let inputs = source.treeInputs.map(endless)
     return source.name == "zip" ? inputs.allSatisfy { $0 } : inputs.contains(true)
   }
 

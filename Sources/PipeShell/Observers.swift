@@ -169,12 +169,12 @@ enum Inspector {
   /// published after its upstream's (a fused run publishes upstream first too), so a node read
   /// before its upstream is never seen with more than its upstream passed on: the table shows one
   /// possible moment of a running job.
-  static func counts(_ nodes: [Node]) -> [Int: (input: Int, output: Int)] {
-    var counts: [Int: (input: Int, output: Int)] = [:]
+  static func counts(_ nodes: [Node]) -> [ObjectIdentifier: (input: Int, output: Int)] {
+    var counts: [ObjectIdentifier: (input: Int, output: Int)] = [:]
     func read(_ nodes: [Node]) {
       for node in nodes.reversed() {
-        counts[node.id] = (node.input, node.output)
-        for branch in (node.inputs + (node.children?.all ?? [])).reversed() { read(branch) }
+        counts[ObjectIdentifier(node)] = (node.input, node.output)
+        for branch in (node.treeInputs + (node.children?.all ?? [])).reversed() { read(branch) }
       }
     }
     read(nodes)
@@ -192,18 +192,21 @@ enum Inspector {
   /// pipelines a flatMap built under it, `prefix` before every row (`branch` before a chain's first).
   static func tree(_ nodes: [Node], prefix: String = "", branch: String = "") -> [TreeRow] {
     let counts = counts(nodes)
-    func output(_ node: Node) -> Int { counts[node.id]?.output ?? node.output }
+    func output(_ node: Node) -> Int { counts[ObjectIdentifier(node)]?.output ?? node.output }
     var rows: [TreeRow] = []
     func add(_ nodes: [Node], prefix: String, branch: String) {
       var previousOut: Int?
       for (index, node) in nodes.enumerated() {
         let inputs = node.inputs.compactMap { $0.last.map(output) }
+        // A job reading a share fragment took what it shows as its output; the share's output is
+        // what all its readers took.
         let input =
           node.isSink
-          ? counts[node.id]?.input ?? node.input : previousOut ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
+          ? counts[ObjectIdentifier(node)]?.input ?? node.input
+          : !node.fragment.isEmpty ? output(node) : previousOut ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
         rows.append(.node(node, lead: index == 0 ? branch : prefix, input: input, output: output(node)))
         // Its inputs, then the pipelines a flatMap built, one per element.
-        let branches = node.inputs + (node.children?.all ?? [])
+        let branches = node.treeInputs + (node.children?.all ?? [])
         if let earlier = node.children?.earlier, earlier > 0 {
           rows.append(.earlier(prefix + "├─ … \(earlier) earlier pipelines"))
         }
@@ -218,6 +221,12 @@ enum Inspector {
     return rows
   }
 
+  /// What a running share holds for readers that have not taken it yet.
+  private static func held(_ node: Node) -> String {
+    guard let ledger = node.shareLedger, node.state == .running, ledger.held > 0 else { return "" }
+    return " (holds \(ledger.held) for its slowest reader)"
+  }
+
   static func lines(_ job: Job) -> [String] {
     let colour = Paint.isOn(for: 1)
     var rows: [[String]] = [["NODE", "STATE", "IN", "OUT"]]
@@ -226,7 +235,7 @@ enum Inspector {
       case .node(let node, let lead, let input, let output):
         let state = Paint.state(
           node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue, on: colour)
-        let text = node.text + (node.detail.map { " (\($0))" } ?? "")
+        let text = node.text + (node.detail.map { " (\($0))" } ?? "") + held(node)
         rows.append([lead + text, state, input.map(String.init) ?? "-", String(output)])
       case .earlier(let text): rows.append([text, "", "", ""])
       }
@@ -246,5 +255,13 @@ extension CheckedPipeline {
       for input in stage.inputs { if let tick = input.marbleTick { return tick } }
     }
     return nil
+  }
+}
+
+extension Node {
+  /// The node's inputs as `inspect`, `top` and `lint` show them: a job's reading of a share
+  /// fragment shows the fragment's nodes in every job that reads it.
+  var treeInputs: [[Node]] {
+    inputs.isEmpty && !fragment.isEmpty ? [fragment] : inputs
   }
 }

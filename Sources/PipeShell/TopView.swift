@@ -6,7 +6,8 @@ import PipeSema
 struct TopHistory {
   struct Key: Hashable {
     let job: Int
-    let node: Int
+    /// The node (a share fragment's nodes are in the tree of every job that reads it).
+    let node: ObjectIdentifier
   }
 
   private var samples: [Key: [(time: Duration, count: Int)]] = [:]
@@ -20,7 +21,7 @@ struct TopHistory {
   mutating func sample(_ jobs: [Job], at now: Duration) {
     for job in jobs {
       for case .node(let node, _, let input, let output) in Inspector.tree(job.nodes) {
-        let key = Key(job: job.id, node: node.id)
+        let key = Key(job: job.id, node: ObjectIdentifier(node))
         // A sink's rate is of what it received.
         let count = node.isSink ? input ?? 0 : output
         var list = samples[key] ?? []
@@ -102,7 +103,7 @@ struct TopView {
   }
 
   private func sinkKey(_ job: Job) -> TopHistory.Key? {
-    job.nodes.last.map { TopHistory.Key(job: job.id, node: $0.id) }
+    job.nodes.last.map { TopHistory.Key(job: job.id, node: ObjectIdentifier($0)) }
   }
 
   /// The lines of one frame in `width` × `height` (a snapshot: every job expanded, no height).
@@ -143,7 +144,7 @@ struct TopView {
     for row in Inspector.tree(job.nodes, prefix: "  ", branch: "  ") {
       switch row {
       case .node(let node, let lead, let input, let output):
-        let key = TopHistory.Key(job: job.id, node: node.id)
+        let key = TopHistory.Key(job: job.id, node: ObjectIdentifier(node))
         let state = node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue
         // A node handed nothing is a source.
         let waits = node.state == .running ? Self.waitsOn(node, first: input == nil, now: now) : ""
@@ -156,11 +157,17 @@ struct TopView {
     }
   }
 
-  /// What a running node waits on, as its kind says: a source on its clock or a sender, any other
-  /// node on its upstream's `next()` (and, for one with a clock, on its clock too); an `into`
-  /// that waits for a consumer, on that, as it records.
+  /// What a running node waits on. As it records: an `into` waiting for a consumer to take its
+  /// element; a node its consumer is not asking (the consumer is busy with its last element); a
+  /// `share` holding elements for its slowest reader. A node that is asked, as its kind says: a
+  /// source on its clock or a sender, any other node on its upstream's `next()` (and, for one
+  /// with a clock, on its clock too).
   static func waitsOn(_ node: Node, first: Bool, now: Duration) -> String {
     if let since = node.waitingSince { return "a consumer (\((now - since).secondsText))" }
+    if node.isAsked == false { return "its consumer to ask" }
+    if let ledger = node.shareLedger, ledger.held > 0 {
+      return "its slowest reader (\(ledger.held) held)"
+    }
     if first {
       switch node.name {
       case "timer", "marble": return "the clock"

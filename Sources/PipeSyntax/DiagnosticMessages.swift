@@ -86,6 +86,17 @@ public enum DiagnosticMessages {
       notes: ["stages are separated by '|' and statements by ';' or a new line"])
   }
 
+  /// `send c 1 &`: only a pipeline runs in the background.
+  static func backgroundCommand(_ token: Token, command: String) -> Diagnostic {
+    let note =
+      command == "send"
+      ? "a pipeline sends in the background: from 1 2 | into NAME & (top and lint show it waiting)"
+      : "run it without '&'; only a pipeline runs as a background job"
+    return Diagnostic(
+      id: "unexpected-token", message: "'&' after the command '\(command)': a command runs in the foreground",
+      range: token.range, notes: [note])
+  }
+
   public static func emptyClosure(_ range: SourceRange) -> Diagnostic {
     Diagnostic(
       id: "bad-closure", message: "empty closure", range: range,

@@ -44,7 +44,11 @@ public struct Parser {
         statements.append(statement)
       }
       if !parser.atStatementEnd {
-        parser.diagnostics.append(DiagnosticMessages.unexpectedToken(parser.current, after: "at end of statement"))
+        if case .command(let name, _, _)? = statement?.kind, parser.current.isPunctuation("&") {
+          parser.diagnostics.append(DiagnosticMessages.backgroundCommand(parser.current, command: name.name))
+        } else {
+          parser.diagnostics.append(DiagnosticMessages.unexpectedToken(parser.current, after: "at end of statement"))
+        }
         parser.skipStatement()
       }
       if parser.position == before { parser.advance() }

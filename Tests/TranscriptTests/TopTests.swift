@@ -50,6 +50,37 @@ struct TopTests {
     try terminal.expectExit(0)
   }
 
+  /// What the nodes wait on, watched: a stalled `into` on a consumer, a share on its slowest reader,
+  /// the share's reader that a `zip` is not asking on its consumer; with their warnings.
+  @Test func whatNodesWaitOnAndTheirWarnings() throws {
+    let terminal = try Terminal(arguments: ["--virtual-time"])
+    terminal.resize(columns: 110, rows: 40)
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("from 1 2 3 | into stalled &\r")
+    try terminal.expect("]> ")
+    terminal.type("let ticks = timer 1 | share\r")
+    try terminal.expect("]> ")
+    terminal.type("ticks | map { $0 * 2 } | print &\r")
+    try terminal.expect("]> ")
+    terminal.type("zip(ticks, timer 5) | drain &\r")
+    try terminal.expect("]> ")
+    terminal.type("top\r")
+    try terminal.expect(Self.enter)
+    try terminal.expect("pipesh top · 3 running · ")
+    terminal.type("e")
+    try terminal.expect("a consumer (")
+    try terminal.expect("its slowest reader (")
+    try terminal.expect("its consumer to ask")
+    try terminal.expect("! 1: into stalled has waited")
+    try terminal.expect("! 2, 3: share holds")
+    terminal.type("q")
+    try terminal.expect(Self.leave)
+    terminal.type("cancel all\r")
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
   /// On the real clock, Ctrl-C leaves top (not the shell) and gives the screen back; what the job
   /// printed while top showed comes after it.
   @Test func ctrlCLeavesTopOnTheRealClock() throws {

@@ -45,6 +45,8 @@ struct StageInput {
   let detail = Locked<String?>(nil)
   /// The pipelines a `flatMap { … }` node builds per element, for its node's children.
   let children = Locked<ChildPipelines?>(nil)
+  /// A `share`'s ledger of what it holds, for its node.
+  let shareLedger = Locked<ShareLedger?>(nil)
 
   var clock: PipeClock { context.clock }
 

@@ -36,10 +36,11 @@ struct StoppableShare: AsyncSequence, Sendable {
 
   private let owner: Owner
 
-  init(upstream: ValueSequence) {
+  init(upstream: ValueSequence, ledger: ShareLedger) {
     let gate = ShareGate()
     owner = Owner(
-      shared: GatedUpstream(base: upstream, gate: gate).share(bufferingPolicy: .unbounded), gate: gate)
+      shared: GatedUpstream(base: upstream, gate: gate, ledger: ledger).share(bufferingPolicy: .unbounded),
+      gate: gate, ledger: ledger)
   }
 
   func makeAsyncIterator() -> Iterator { Iterator(owner: owner) }
@@ -47,15 +48,20 @@ struct StoppableShare: AsyncSequence, Sendable {
   final class Iterator: AsyncIteratorProtocol {
     private var side: ValueSequence.Iterator?
     private let owner: Owner
+    /// This consumer's place in the share's ledger.
+    private let ledgerSide: Int
 
     init(owner: Owner) {
       self.owner = owner
       side = owner.shared.makeAsyncIterator()
+      ledgerSide = owner.ledger.register()
     }
 
     func next() async throws -> Value? {
       do {
-        return try await side?.next()
+        let value = try await side?.next()
+        if value != nil { owner.ledger.took(ledgerSide) }
+        return value
       } catch ShareEnd.finished {
         return nil
       }
@@ -64,6 +70,7 @@ struct StoppableShare: AsyncSequence, Sendable {
     deinit {
       // The side first, then (with the stored properties) the owner.
       side = nil
+      owner.ledger.unregister(ledgerSide)
     }
   }
 
@@ -71,10 +78,13 @@ struct StoppableShare: AsyncSequence, Sendable {
   final class Owner: Sendable {
     let shared: ValueSequence
     private let gate: ShareGate
+    let ledger: ShareLedger
 
-    init<Shared: AsyncSequence & Sendable>(shared: Shared, gate: ShareGate) where Shared.Element == Value {
+    init<Shared: AsyncSequence & Sendable>(shared: Shared, gate: ShareGate, ledger: ShareLedger)
+    where Shared.Element == Value {
       self.shared = ValueSequence(shared)
       self.gate = gate
+      self.ledger = ledger
     }
 
     deinit {
@@ -168,12 +178,14 @@ struct GatedUpstream: AsyncSequence, Sendable {
   typealias Element = Value
   let base: ValueSequence
   let gate: ShareGate
+  let ledger: ShareLedger
 
-  func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator(), gate: gate) }
+  func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator(), gate: gate, ledger: ledger) }
 
   struct Iterator: AsyncIteratorProtocol {
     var base: ValueSequence.Iterator
     let gate: ShareGate
+    let ledger: ShareLedger
 
     mutating func next() async throws -> Value? {
       guard gate.enter() else { throw ShareEnd.stopped }
@@ -186,6 +198,7 @@ struct GatedUpstream: AsyncSequence, Sendable {
       }
       guard gate.leave() else { throw ShareEnd.stopped }
       guard let value else { throw ShareEnd.finished }
+      ledger.pulled()
       return value
     }
   }
