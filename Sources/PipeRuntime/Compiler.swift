@@ -73,7 +73,7 @@ struct PipelineCompiler {
         sequence = inner
       case .shared(let bindingID):
         var built = false
-        (sequence, fragment) = try context.session.shared(bindingID, name: stage.text) { fragmentOwner in
+        (sequence, fragment) = try context.fragments.shared(bindingID, name: stage.text) { fragmentOwner in
           let (jobOwner, jobContext) = (owner, context)
           (owner, context) = (fragmentOwner, context.sharedFragment())
           defer { (owner, context) = (jobOwner, jobContext) }

@@ -13,6 +13,8 @@ public final class JobContext: Sendable {
   public let background: Bool
   let console: any JobOutput
   let session: Session
+  /// Where its `share` fragments' hot parts are: the session's, or a `draw`'s own.
+  let fragments: ShareFragments
   let observer: (any NodeObserver)?
   private let cancelFlag = Atomic<Bool>(false)
 
@@ -35,8 +37,9 @@ public final class JobContext: Sendable {
 
   init(
     jobID: Int, clock: PipeClock, background: Bool, console: any JobOutput, session: Session,
-    observer: (any NodeObserver)?, fusing: Bool
+    fragments: ShareFragments, observer: (any NodeObserver)?, fusing: Bool
   ) {
+    self.fragments = fragments
     self.fusing = fusing
     self.jobID = jobID
     self.clock = clock
@@ -52,8 +55,8 @@ public final class JobContext: Sendable {
   /// stops when its last reader stops asking.
   func sharedFragment() -> JobContext {
     JobContext(
-      jobID: jobID, clock: clock, background: background, console: console, session: session, observer: observer,
-      fusing: fusing)
+      jobID: jobID, clock: clock, background: background, console: console, session: session,
+      fragments: fragments, observer: observer, fusing: fusing)
   }
 
   /// The channels this job uses, each looked up once: a `flatMap` body built after `close` removed
@@ -133,17 +136,8 @@ public final class Session: Sendable {
   private let failing = Locked<Set<String>>([])
   /// Names declared as streams and subjects: made so on first use.
   private let endpoints = Locked<[String: Endpoint]>([:])
-  private let shared = Locked<[Int: SharedFragment]>([:])
-
-  /// The hot part of a `share` fragment, built by the first job that uses it.
-  private struct SharedFragment {
-    let name: String
-    let sequence: ValueSequence
-    /// Its nodes, shown in the tree of every job that reads it.
-    let nodes: [Node]
-    /// Its nodes still alive: they outlive the jobs that built them.
-    let liveNodes: LiveCount
-  }
+  /// The hot parts of the session's `share` fragments.
+  let fragments = ShareFragments()
   /// Set by the interactive shell: standard input is the terminal the line editor reads, and no
   /// job may read it (it would take the keys typed at the prompt).
   public let terminalInputIsTheEditors = Atomic<Bool>(false)
@@ -213,26 +207,8 @@ public final class Session: Sendable {
 
   public var channelNames: [String] { channels.withLock { Array($0.keys).sorted() } }
 
-  /// The shared sequence of binding `id` (fragment `name`) and its nodes, built by `build` on first
-  /// use with the count its nodes are live in.
-  func shared(
-    _ id: Int, name: String, build: (LiveCount) throws -> (ValueSequence, [Node])
-  ) throws -> (ValueSequence, [Node]) {
-    try shared.withLock { table in
-      if let fragment = table[id] { return (fragment.sequence, fragment.nodes) }
-      let liveNodes = LiveCount()
-      let (sequence, nodes) = try build(liveNodes)
-      table[id] = SharedFragment(name: name, sequence: sequence, nodes: nodes, liveNodes: liveNodes)
-      return (sequence, nodes)
-    }
-  }
-
   /// The `share` fragments whose hot part has nodes alive, by name, with how many.
-  public var liveSharedNodes: [(fragment: String, nodes: Int)] {
-    shared.withLock { table in
-      table.values.map { ($0.name, $0.liveNodes.value) }.filter { $0.1 > 0 }.sorted { $0.0 < $1.0 }
-    }
-  }
+  public var liveSharedNodes: [(fragment: String, nodes: Int)] { fragments.liveNodes }
 }
 
 /// What a name `send` and `close` reach: swift-async-algorithms' `AsyncChannel`, or, for a
@@ -301,4 +277,41 @@ struct ChannelFailure: Error, CustomStringConvertible {
   let message: String
 
   var description: String { message }
+}
+
+/// The hot parts of `share` fragments, built by the first job that reads each: the session's, or
+/// a `draw`'s own (it runs on a clock of its own, where the session's would never move).
+final class ShareFragments: Sendable {
+  private let shared = Locked<[Int: SharedFragment]>([:])
+
+  /// The hot part of a `share` fragment, built by the first job that uses it.
+  private struct SharedFragment {
+    let name: String
+    let sequence: ValueSequence
+    /// Its nodes, shown in the tree of every job that reads it.
+    let nodes: [Node]
+    /// Its nodes still alive: they outlive the jobs that built them.
+    let liveNodes: LiveCount
+  }
+
+  /// The shared sequence of binding `id` (fragment `name`) and its nodes, built by `build` on first
+  /// use with the count its nodes are live in.
+  func shared(
+    _ id: Int, name: String, build: (LiveCount) throws -> (ValueSequence, [Node])
+  ) throws -> (ValueSequence, [Node]) {
+    try shared.withLock { table in
+      if let fragment = table[id] { return (fragment.sequence, fragment.nodes) }
+      let liveNodes = LiveCount()
+      let (sequence, nodes) = try build(liveNodes)
+      table[id] = SharedFragment(name: name, sequence: sequence, nodes: nodes, liveNodes: liveNodes)
+      return (sequence, nodes)
+    }
+  }
+
+  /// The `share` fragments whose hot part has nodes alive, by name, with how many.
+  var liveNodes: [(fragment: String, nodes: Int)] {
+    shared.withLock { table in
+      table.values.map { ($0.name, $0.liveNodes.value) }.filter { $0.1 > 0 }.sorted { $0.0 < $1.0 }
+    }
+  }
 }

@@ -56,11 +56,12 @@ public final class JobTable: Sendable {
 
   /// Starts a job for `pipeline` (which must end with a sink) and returns it at once. On a
   /// virtual clock the job's task only runs while someone runs that clock. `fusing: false` builds
-  /// every stage as its own node (as `PIPESH_FUSION=off` does).
+  /// every stage as its own node (as `PIPESH_FUSION=off` does). `ownShares` builds the hot parts
+  /// of its `share` fragments for it alone (`draw`, on a clock of its own), not the session's.
   @discardableResult
   public func start(
     _ pipeline: CheckedPipeline, background: Bool, clock choice: ClockChoice, observer: (any NodeObserver)? = nil,
-    fusing: Bool = Instrumentation.fusion
+    fusing: Bool = Instrumentation.fusion, ownShares: Bool = false
   ) -> Job {
     let id = state.withLock { state -> Int in
       defer { state.nextID += 1 }
@@ -77,8 +78,8 @@ public final class JobTable: Sendable {
       observer = observer.map { ObserverPair($0, recorder) } ?? recorder
     }
     let context = JobContext(
-      jobID: id, clock: clock, background: background, console: console, session: session, observer: observer,
-      fusing: fusing)
+      jobID: id, clock: clock, background: background, console: console, session: session,
+      fragments: ownShares ? ShareFragments() : session.fragments, observer: observer, fusing: fusing)
     context.resolveChannels(of: pipeline)
     var compiler = PipelineCompiler(context: context, fusing: fusing)
     let built = Result { try compiler.build(pipeline) }

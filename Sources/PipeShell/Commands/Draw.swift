@@ -195,7 +195,8 @@ extension Shell {
     let drained = pipeline.withQuietSinkIfImplicit()
     let clock = VirtualDriver()
     defer { clock.shutdown() }
-    let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer)
+    // Its share fragments are its own: the session's run on the session's clock, which stands still.
+    let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer, ownShares: true)
     observer.onLimit.withLock { $0 = { job.cancel() } }
     // A pipeline that does not end is stopped once it has filled the widest diagram.
     let context = job.context
