@@ -70,11 +70,11 @@ enum Lints {
               + "nothing reads the channel, or its readers are slow",
             fixing: { "start a consumer of the channel (channel NAME of: TYPE | print &), or cancel \($0)" }))
       }
-      if let ledger = node.shareLedger, node.state == .running, ledger.held > shareHeldBeyond {
+      if let ledger = node.shareLedger, node.state == .running, case let held = ledger.held, held > shareHeldBeyond {
         lints.append(
           JobLint(
             kind: .shareSlowConsumer, job: id,
-            why: "\(node.text) holds \(ledger.held) elements one of its \(ledger.consumers) readers has not taken: "
+            why: "\(node.text) holds \(held) elements one of its \(ledger.consumers) readers has not taken: "
               + "the slowest reader holds them for all, and they grow as it falls behind",
             fixing: { _ in
               "start the slow reader with buffer 10 policy: newest (it then drops, not the share), or give it its own source"

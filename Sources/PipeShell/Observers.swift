@@ -223,8 +223,8 @@ enum Inspector {
 
   /// What a running share holds for readers that have not taken it yet.
   private static func held(_ node: Node) -> String {
-    guard let ledger = node.shareLedger, node.state == .running, ledger.held > 0 else { return "" }
-    return " (holds \(ledger.held) for its slowest reader)"
+    guard let held = node.shareLedger?.held, node.state == .running, held > 0 else { return "" }
+    return " (holds \(held) for its slowest reader)"
   }
 
   static func lines(_ job: Job) -> [String] {

@@ -165,8 +165,8 @@ struct TopView {
   static func waitsOn(_ node: Node, first: Bool, now: Duration) -> String {
     if let since = node.waitingSince { return "a consumer (\((now - since).secondsText))" }
     if node.isAsked == false { return "its consumer to ask" }
-    if let ledger = node.shareLedger, ledger.held > 0 {
-      return "its slowest reader (\(ledger.held) held)"
+    if let held = node.shareLedger?.held, held > 0 {
+      return "its slowest reader (\(held) held)"
     }
     if first {
       switch node.name {

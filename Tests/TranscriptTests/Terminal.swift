@@ -93,6 +93,12 @@ final class Terminal: @unchecked Sendable {
     master.write(Data(text.utf8))
   }
 
+  /// Types a line at the prompt and waits for the next prompt (any job count).
+  func enter(_ line: String) throws {
+    type(line + "\r")
+    try expect("]> ")
+  }
+
   /// Waits until `text` appears after what earlier expectations matched.
   func expect(_ text: String, within seconds: Double = 60) throws {
     let deadline = Date().addingTimeInterval(seconds)

@@ -14,10 +14,8 @@ struct TopTests {
   @Test func aLiveScreenOnTheVirtualClock() throws {
     let terminal = try Terminal(arguments: ["--virtual-time"])
     try terminal.expect("pipesh[0]> ")
-    terminal.type("zip(timer 0.1 | buffer 2 policy: newest, timer 1) | drain &\r")
-    try terminal.expect("]> ")
-    terminal.type("channel orders of: Int | map { $0 + 1 } | print &\r")
-    try terminal.expect("]> ")
+    try terminal.enter("zip(timer 0.1 | buffer 2 policy: newest, timer 1) | drain &")
+    try terminal.enter("channel orders of: Int | map { $0 + 1 } | print &")
     terminal.type("top\r")
     try terminal.expect(Self.enter)
     try terminal.expect("pipesh top · 2 running · ")
@@ -42,12 +40,7 @@ struct TopTests {
     terminal.resize(columns: 60, rows: 12)
     let help = "q quit · ↑↓ select · enter expand · e/c all · 1-5 sort (again: reverse) · / filter"
     try terminal.expect(String(help.prefix(59)) + "…")
-    terminal.type("q")
-    try terminal.expect(Self.leave)
-    terminal.type("cancel all\r")
-    try terminal.expect("pipesh[0]> ")
-    terminal.type("\u{4}")
-    try terminal.expectExit(0)
+    try Self.quit(terminal)
   }
 
   /// What the nodes wait on, watched: a stalled `into` on a consumer, a share on its slowest reader,
@@ -56,14 +49,10 @@ struct TopTests {
     let terminal = try Terminal(arguments: ["--virtual-time"])
     terminal.resize(columns: 110, rows: 40)
     try terminal.expect("pipesh[0]> ")
-    terminal.type("from 1 2 3 | into stalled &\r")
-    try terminal.expect("]> ")
-    terminal.type("let ticks = timer 1 | share\r")
-    try terminal.expect("]> ")
-    terminal.type("ticks | map { $0 * 2 } | print &\r")
-    try terminal.expect("]> ")
-    terminal.type("zip(ticks, timer 5) | drain &\r")
-    try terminal.expect("]> ")
+    try terminal.enter("from 1 2 3 | into stalled &")
+    try terminal.enter("let ticks = timer 1 | share")
+    try terminal.enter("ticks | map { $0 * 2 } | print &")
+    try terminal.enter("zip(ticks, timer 5) | drain &")
     terminal.type("top\r")
     try terminal.expect(Self.enter)
     try terminal.expect("pipesh top · 3 running · ")
@@ -73,6 +62,11 @@ struct TopTests {
     try terminal.expect("its consumer to ask")
     try terminal.expect("! 1: into stalled has waited")
     try terminal.expect("! 2, 3: share holds")
+    try Self.quit(terminal)
+  }
+
+  /// `q` leaves top and gives the screen back; then the jobs are cancelled and the shell ends.
+  static func quit(_ terminal: Terminal) throws {
     terminal.type("q")
     try terminal.expect(Self.leave)
     terminal.type("cancel all\r")
@@ -86,8 +80,7 @@ struct TopTests {
   @Test func ctrlCLeavesTopOnTheRealClock() throws {
     let terminal = try Terminal()
     try terminal.expect("pipesh[0]> ")
-    terminal.type("timer 0.2 | map { \"tick \\($0)\" } | print &\r")
-    try terminal.expect("]> ")
+    try terminal.enter("timer 0.2 | map { \"tick \\($0)\" } | print &")
     terminal.type("top\r")
     try terminal.expect(Self.enter)
     try terminal.expect("(real clock)")

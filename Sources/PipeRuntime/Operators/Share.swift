@@ -55,7 +55,9 @@ public final class ShareLedger: Sendable {
 
   func took(_ side: Int) {
     state.withLock { state in
-      state.sides[side, default: state.start] += 1
+      // A reader that has gone takes nothing more.
+      guard let position = state.sides[side] else { return }
+      state.sides[side] = position + 1
       state.trim()
     }
   }
