@@ -225,20 +225,7 @@ struct SwiftExpression {
 
   /// Text for inside a Swift string literal.
   static func escaped(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    text.escapingQuotesAndControls { "\\u{" + String($0.value, radix: 16, uppercase: true) + "}" }
   }
 
   /// A string literal of `text`: a raw one (`#"…"#`) where that reads better.

@@ -31,19 +31,7 @@ public enum Value: Sendable, Hashable {
   }
 
   static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      case "\0": out += "\\0"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
+    "\"" + text.escapingQuotesAndControls { $0 == "\0" ? "\\0" : String($0) } + "\""
   }
 
   /// The value as one of `type`: an Int where a Double is wanted (`merge(from 1, from 2.5)` joins
@@ -67,5 +55,26 @@ extension Value {
   public var isTrue: Bool {
     if case .bool(true) = self { return true }
     return false
+  }
+}
+
+extension String {
+  /// The text with `"`, `\`, newline, carriage return and tab escaped as Swift and JSON write them
+  /// (`\"`, `\\`, `\n`, `\r`, `\t`), and every other control character (below 0x20, and DEL) as
+  /// `control` writes it: Swift's debug text, a Swift literal and JSON differ only there.
+  public func escapingQuotesAndControls(_ control: (Unicode.Scalar) -> String) -> String {
+    var out = ""
+    for scalar in unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += control(scalar)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
   }
 }

@@ -103,21 +103,11 @@ public enum TraceFile {
 
   /// A JSON string: `"`, `\` and control characters escaped; the rest as it is (UTF-8).
   static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
+    let escaped = text.escapingQuotesAndControls { scalar in
+      let hex = String(scalar.value, radix: 16)
+      return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
-    return out + "\""
+    return "\"" + escaped + "\""
   }
 
   // MARK: reading
