@@ -10,15 +10,33 @@ extension Operators {
         build: { input in
           switch try bounds(from, through, by, input) {
           case .integers(let from, let through, let by):
-            return ValueSequence(stride(from: from, through: through, by: by).lazy.map { Value.int($0) }.async)
+            return ValueSequence(Elements(stride: stride(from: from, through: through, by: by), make: Value.int).async)
           case .numbers(let from, let through, let by):
-            return ValueSequence(stride(from: from, through: through, by: by).lazy.map { Value.double($0) }.async)
+            return ValueSequence(
+              Elements(stride: stride(from: from, through: through, by: by), make: Value.double).async)
           }
         },
         fusedSource: { input in
           guard case .integers(let from, let through, let by) = try bounds(from, through, by, input) else { return nil }
           return .integers(from: from, through: through, by: by)
         })
+    }
+
+    /// The stride's values, made one at a time. (A `.lazy.map` of the stride is not `Sendable`,
+    /// and in a throwing closure resolved to the eager `Sequence.map`: an array of every element
+    /// was built before the first.)
+    struct Elements<Bound: Strideable & Sendable>: Sequence, Sendable where Bound.Stride: Sendable {
+      let stride: StrideThrough<Bound>
+      let make: @Sendable (Bound) -> Value
+
+      func makeIterator() -> Iterator { Iterator(base: stride.makeIterator(), make: make) }
+
+      struct Iterator: IteratorProtocol {
+        var base: StrideThroughIterator<Bound>
+        let make: @Sendable (Bound) -> Value
+
+        mutating func next() -> Value? { base.next().map(make) }
+      }
     }
 
     /// Integers when A, B and S all are; Doubles otherwise.

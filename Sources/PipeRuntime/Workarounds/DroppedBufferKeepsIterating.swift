@@ -45,7 +45,8 @@ struct CancellingWhenDropped<Base: AsyncSequence & Sendable>: AsyncSequence, Sen
         if value == nil { base = nil }
         return value
       } catch {
-        base = nil
+        // Kept: the error may be the wrapped operator's own (`delay`'s cancelled sleep) while the
+        // buffer's task still waits on its upstream, so a dropped iterator is stopped as above.
         throw error
       }
     }
