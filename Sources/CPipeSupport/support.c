@@ -14,7 +14,14 @@ void pipe_set_current_driver(void *driver) { current_driver = driver; }
 
 static int signal_pipe[2] = {-1, -1};
 
+// Whether a handler of pipesh's own takes SIGINT (from the first `pipe_signal_pipe_install` for it).
+// Before that, a Ctrl-C ends pipesh at once with status 130: nothing has run yet, and a Ctrl-C in
+// the first milliseconds (or while a script named on the command line blocks in open(), a FIFO
+// with no writer) must not be lost.
+static volatile sig_atomic_t interrupt_handled = 0;
+
 static void pipe_on_signal(int signal) {
+  if (signal == SIGINT && !interrupt_handled) _exit(130);
   int saved = errno;
   unsigned char byte = (unsigned char)signal;
   ssize_t ignored = write(signal_pipe[1], &byte, 1);
@@ -34,7 +41,19 @@ int pipe_signal_pipe_install(int signal) {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
   if (sigaction(signal, &action, NULL) != 0) return -1;
+  if (signal == SIGINT) interrupt_handled = 1;
   return signal_pipe[0];
+}
+
+// From the start, even when SIGINT was ignored by whoever started pipesh (`pipesh … &` in a
+// script): a Ctrl-C ends it (`pipe_on_signal` above), until a handler of its own takes over.
+__attribute__((constructor)) static void pipe_take_interrupt_from_the_start(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = pipe_on_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &action, NULL);
 }
 
 // Standard descriptors closed when pipesh started (`pipesh >&-`), noted before anything else can

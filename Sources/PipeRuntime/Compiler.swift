@@ -40,7 +40,8 @@ struct PipelineCompiler {
 
   /// The node of a pipeline's sink, after the nodes `build` made.
   mutating func sinkNode(_ stage: CheckedStage) -> Node {
-    Node(id: newNodeID(), text: stage.text, name: stage.name, inputs: [], isSink: true)
+    Node(
+      id: newNodeID(), text: stage.text, name: stage.name, facts: stage.operation?.facts, inputs: [], isSink: true)
   }
 
   /// The pipeline's last non-sink node and the nodes of its stages, source first.
@@ -106,7 +107,8 @@ struct PipelineCompiler {
       var dropsBeyond: Int?
       if case .buffer(.count(let count), let policy) = stage.operation, policy != .bounded { dropsBeyond = count }
       let node = Node(
-        id: id, text: stage.text, name: stage.name, inputs: inputNodes, detail: detail, children: children,
+        id: id, text: stage.text, name: stage.name, facts: stage.operation?.facts, inputs: inputNodes, detail: detail,
+        children: children,
         inputFinishing: inputFinishing, dropsBeyond: dropsBeyond, shareLedger: shareLedger, fragment: fragment)
       nodes.last?.downstream = node
       nodes.append(node)
@@ -155,11 +157,14 @@ struct PipelineCompiler {
     guard steps.count >= 2 || sourceStage != nil else { return nil }
     var sourceNode: Node?
     if let sourceStage {
-      sourceNode = Node(id: newNodeID(), text: sourceStage.text, name: sourceStage.name, inputs: [])
+      sourceNode = Node(
+        id: newNodeID(), text: sourceStage.text, name: sourceStage.name, facts: sourceStage.operation?.facts,
+        inputs: [])
     }
     var fused: [Node] = []
     for stage in fusedStages {
-      fused.append(Node(id: newNodeID(), text: stage.text, name: stage.name, inputs: []))
+      fused.append(
+        Node(id: newNodeID(), text: stage.text, name: stage.name, facts: stage.operation?.facts, inputs: []))
     }
     let chain = [previous, sourceNode].compactMap { $0 } + fused
     for (node, next) in zip(chain, chain.dropFirst()) { node.downstream = next }

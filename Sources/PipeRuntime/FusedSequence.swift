@@ -292,6 +292,11 @@ struct FusedSequence: AsyncSequence, Sendable {
       try await nextElement()
     }
 
+    private func markAsked(_ asked: Bool) {
+      sourceNode?.asked(asked)
+      for node in nodes { node.asked(asked) }
+    }
+
     private func begin() {
       guard !started else { return }
       started = true
@@ -313,6 +318,9 @@ struct FusedSequence: AsyncSequence, Sendable {
     nonisolated(nonsending) func nextElement() async throws -> Value? {
       if ended { return nil }
       begin()
+      // Its nodes are asked as one, while its consumer waits in here (`top`'s WAITS ON).
+      markAsked(true)
+      defer { markAsked(false) }
       do {
         while true {
           if isCancelled(onQuestion: !isSkipping) {
@@ -374,6 +382,7 @@ struct FusedSequence: AsyncSequence, Sendable {
     func push(to sinkNode: Node, _ sink: (Value) throws -> Bool) throws {
       guard !ended else { return }
       begin()
+      markAsked(true)
       self.sinkNode = sinkNode
       let chain = self.chain
       while true {

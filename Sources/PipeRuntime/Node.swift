@@ -74,8 +74,11 @@ final class ObserverPair: NodeObserver {
 public final class Node: Sendable {
   public let id: Int
   public let text: String
-  /// The operator's name (`debounce`), for the lints.
+  /// The operator's name (`debounce`).
   public let name: String
+  /// What views need to know of its operator (what it waits on, whether it ends by itself); nil
+  /// for a node that stands for a group or a shared fragment.
+  public let facts: OperatorFacts?
   /// For a `buffer` that drops (`newest N`, `oldest N`): N, the elements it holds before it drops.
   public let dropsBeyond: Int?
   /// Since when (session time, in nanoseconds) an `into` has waited for a consumer to take its
@@ -168,7 +171,8 @@ public final class Node: Sendable {
   let inputFinishing: InputFinishing
 
   init(
-    id: Int, text: String, name: String, inputs: [[Node]], isSink: Bool = false, detail: String? = nil,
+    id: Int, text: String, name: String, facts: OperatorFacts?, inputs: [[Node]], isSink: Bool = false,
+    detail: String? = nil,
     children: ChildPipelines? = nil, inputFinishing: InputFinishing = .endsNothing, dropsBeyond: Int? = nil,
     shareLedger: ShareLedger? = nil, fragment: [Node] = []
   ) {
@@ -176,6 +180,7 @@ public final class Node: Sendable {
     self.shareLedger = shareLedger
     self.fragment = fragment
     self.name = name
+    self.facts = facts
     self.dropsBeyond = dropsBeyond
     self.children = children
     self.isSink = isSink

@@ -34,18 +34,15 @@ enum Lints {
   static let debounceElements = 10
   /// How long an `into` waits for a consumer before it is a warning.
   static let sendWaitingAfter = Duration.seconds(5)
-  /// Sources that never end by themselves.
-  static let endlessSources: Set<String> = ["timer", "never"]
-  /// Operators that end a pipeline whose input does not (`take 3` of a timer).
-  static let ending: Set<String> = ["take", "first", "takeWhile", "timeout"]
-
   /// The job's warnings now, in a fixed order: the job's own, then its nodes', source first.
   static func of(_ job: Job) -> [JobLint] {
     guard job.state == .running else { return [] }
     var lints: [JobLint] = []
     let id = job.id
     let now = job.context.sessionTime
-    let nowhere = job.background && job.nodes.last?.name == "drain" && endless(job.nodes.filter { !$0.isSink })
+    let nowhere =
+      job.background && job.nodes.last?.facts?.kind == .drain
+      && endless(job.nodes.filter { !$0.isSink })
     if nowhere {
       lints.append(
         JobLint(
@@ -80,7 +77,7 @@ enum Lints {
               "start the slow reader with buffer 10 policy: newest (it then drops, not the share), or give it its own source"
             }))
       }
-      if node.name == "debounce", node.state == .running, output == 0, input >= debounceElements {
+      if node.facts?.kind == .debounce, node.state == .running, output == 0, input >= debounceElements {
         lints.append(
           JobLint(
             kind: .debounceStarved, job: id,
@@ -114,12 +111,45 @@ enum Lints {
 
   /// Whether a chain (source first) never ends by itself: its source never does, and no stage ends
   /// it. A `zip` ends with its shortest input; `merge`, `combineLatest` and `chain` with their
-  /// longest.
-  static func endless(_ chain: [Node]) -> Bool {
-    guard let source = chain.first, !chain.contains(where: { ending.contains($0.name) }) else { return false }
-    guard !source.treeInputs.isEmpty else { return endlessSources.contains(source.name) }
-    let inputs = source.treeInputs.map(endless)
-    return source.name == "zip" ? inputs.allSatisfy { $0 } : inputs.contains(true)
+  /// longest. With `closable: false` (nothing can send any more), a channel, stream or subject
+  /// never ends either.
+  static func endless(_ chain: [Node], closable: Bool = true) -> Bool {
+    neverEndingSource(chain, closable: closable) != nil
+  }
+
+  /// The source that keeps a chain from ending (`endless`), nil when the chain ends.
+  static func neverEndingSource(_ chain: [Node], closable: Bool) -> Node? {
+    guard let source = chain.first, !chain.contains(where: { $0.facts?.endsInputEarly == true }) else { return nil }
+    guard !source.treeInputs.isEmpty else {
+      guard let facts = source.facts, facts.endless || (!closable && facts.endsWhenClosed) else { return nil }
+      return source
+    }
+    let inputs = source.treeInputs.map { neverEndingSource($0, closable: closable) }
+    if source.facts?.endsWithShortestInput == true {
+      return inputs.allSatisfy { $0 != nil } ? inputs.first ?? nil : nil
+    }
+    return inputs.lazy.compactMap { $0 }.first
+  }
+
+  /// Whether a chain (source first) never waits for anything: an endless source that answers at
+  /// once (`random` without `count:`), and after it only stages that ask their upstream and
+  /// nothing else, none of which ends it. A `zip` never waits when none of its inputs does; the
+  /// other combinators when one of them does not.
+  static func neverWaits(_ chain: [Node]) -> Bool {
+    guard let source = chain.first else { return false }
+    for node in chain.dropFirst() {
+      guard let facts = node.facts, !facts.endsInputEarly else { return false }
+      switch facts.waitsOn {
+      case .upstream: continue
+      case .nothing, .clock, .send, .file, .standardInput, .forever, .upstreamAndClock: return false
+      }
+    }
+    guard !source.treeInputs.isEmpty else {
+      guard let facts = source.facts else { return false }
+      return facts.endless && facts.waitsOn == .nothing
+    }
+    let inputs = source.treeInputs.map(neverWaits)
+    return source.facts?.endsWithShortestInput == true ? inputs.allSatisfy { $0 } : inputs.contains(true)
   }
 
   /// `jobs`' footnotes: each warning once, with the jobs it holds for (`! 1, 2:`), wrapped.

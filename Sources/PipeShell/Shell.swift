@@ -36,7 +36,7 @@ public final class Shell: @unchecked Sendable {
   /// Set by `quit`/`exit`.
   public private(set) var quitRequested = false
 
-  private let foreground = Locked<Job?>(nil)
+  let foreground = Locked<Job?>(nil)
   let anyFailed = Atomic<Bool>(false)
   /// A `load` found errors before running: the script's status is 2.
   private let loadFailed = Atomic<Bool>(false)
@@ -133,6 +133,9 @@ public final class Shell: @unchecked Sendable {
     interrupts.add(1, ordering: .relaxed)
     let job = foreground.withLock { $0 }
     job?.cancel()
+    // A script ends on Ctrl-C: its jobs are cancelled now, from this thread, so a job that never
+    // gives its virtual clock's thread back (an endless loop over `random`) sees it and stops.
+    if !interactive { jobs.cancelAll() }
     let waiting = waitingTask.withLock { $0 }
     waiting?.cancel()
     return job != nil || waiting != nil
@@ -147,7 +150,7 @@ public final class Shell: @unchecked Sendable {
     let status = await runScriptInline(source)
     // Ctrl-C stops this wait for the background jobs too, and so does a deadlock; they are
     // cancelled then, and end promptly.
-    if !(quitRequested || wasInterrupted) { await waitForAll(jobs.all, deadlock: "deadlock at the end of the script") }
+    if !(quitRequested || wasInterrupted) { await waitForTheScriptsJobs() }
     if quitRequested || wasInterrupted || !jobs.running.isEmpty {
       jobs.cancelAll()
     }

@@ -26,6 +26,7 @@ extension Shell {
     // The task, and whether a deadlock came before it was stored here (it is cancelled then).
     let waiting = Locked<(task: Task<Void, Never>?, deadlocked: Bool)>((nil, false))
     if runningClock, let driver = clock ?? driverBox.withLock({ $0 }) {
+      cancelJobsThatNeverWait(on: driver)
       var onStall: (@Sendable () -> Void)?
       if let onDeadlock {
         onStall = { [self] in
@@ -65,6 +66,62 @@ extension Shell {
     }
   }
 
+  /// Cancels, with an error, the background jobs on `driver` that never wait (an endless source
+  /// that answers at once, and nothing after it that waits or ends it: `random 1 10 | drain &`).
+  /// On the virtual clock time passes only when every task waits: while such a job runs, no timer
+  /// fires and no wait on the clock ends, so it would hold every other job and the shell for ever.
+  /// It is caught before the clock first runs it, so what it did is the same in every run.
+  private func cancelJobsThatNeverWait(on driver: VirtualDriver) {
+    let waitedFor = foreground.withLock { $0 }
+    for job in jobs.running
+    where job !== waitedFor && job.context.clock.driver === driver && Lints.neverWaits(job.nodes.filter { !$0.isSink })
+    {
+      anyFailed.store(true, ordering: .relaxed)
+      console.line(
+        "error: [\(job.id)] \(job.text) never waits: on the virtual clock time passes only when every "
+          + "job waits, so nothing else could run: cancelled (give it an end: take N, or random's count:)",
+        to: .error)
+      job.cancel()
+    }
+  }
+
+  /// The end of a script: waits for its background jobs. Those that can never end (an endless
+  /// source nothing ends, or a channel, stream or subject nothing can send to any more) are named
+  /// at once, with why. On the virtual clock, once only they are left, the clock stops (running it
+  /// would only spin) and the script waits for Ctrl-C; a job that waits on a channel alone is a
+  /// deadlock, as before.
+  func waitForTheScriptsJobs() async {
+    let deadlock = "deadlock at the end of the script"
+    let neverEnding = jobs.running.compactMap { job in
+      Lints.neverEndingSource(job.nodes.filter { !$0.isSink }, closable: false).map { (job, $0) }
+    }
+    let virtual = driverBox.withLock { $0 } != nil
+    // On the virtual clock only a job whose clock keeps running spins; the others (a channel,
+    // `never`) wait on nothing that can come: the deadlock's to name.
+    let spinning = neverEnding.filter { !virtual || $0.1.facts?.waitsOn == .clock }
+    guard !spinning.isEmpty else { return await waitForAll(jobs.all, deadlock: deadlock) }
+    for (job, source) in neverEnding {
+      let why =
+        source.facts?.endless == true
+        ? "\(source.text) never ends by itself, and nothing after it ends it"
+        : "nothing can send to or close \(source.text) any more"
+      console.line("pipesh: the script is done, but job \(job.id) never ends: \(why) (\(job.text))", to: .error)
+    }
+    guard virtual else {
+      console.line("pipesh: waiting for it to end; Ctrl-C stops it", to: .error)
+      return await waitForAll(jobs.all)
+    }
+    let ending = jobs.running.filter { job in !neverEnding.contains { $0.0 === job } }
+    await waitForAll(ending, deadlock: deadlock)
+    guard !wasInterrupted, !jobs.running.isEmpty else { return }
+    console.line(
+      "pipesh: the virtual clock stops here (it would run for ever); Ctrl-C ends the script", to: .error)
+    console.flush()
+    await waitFor(runningClock: false) {
+      while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+    }
+  }
+
   /// Why a wait on the virtual clock is a deadlock, the end of every deadlock message.
   static let nothingCanRun = "every job waits and no timer is due"
 
@@ -86,11 +143,19 @@ extension Shell {
       for input in node.inputs { places += waitingNodes(input) }
       for child in node.children?.all ?? [] { places += waitingNodes(child) }
       guard node.state == .running else { continue }
-      let waitsOutside = node.detail?.hasSuffix("Channel") == true || node.text == "never"
-      if index == 0 && waitsOutside { places.append(node.text) }
-      if node.isSink && node.text.hasPrefix("into ") { places.append(node.text) }
+      if index == 0, let facts = node.facts, Self.waitsOutsideTheJob(facts.waitsOn) { places.append(node.text) }
+      if node.facts?.kind == .into { places.append(node.text) }
     }
     return places
+  }
+
+  /// Whether a source waiting there waits for something outside the job: a send, a file, or
+  /// nothing ever.
+  private static func waitsOutsideTheJob(_ place: WaitPlace) -> Bool {
+    switch place {
+    case .send, .forever, .file, .standardInput: true
+    case .nothing, .clock, .upstream, .upstreamAndClock: false
+    }
   }
 
   /// Runs synchronous work that asks `Task.isCancelled` now and then (compare's Combine side) in a

@@ -168,18 +168,17 @@ struct TopView {
     if let held = node.shareLedger?.held, held > 0 {
       return "its slowest reader (\(held) held)"
     }
-    if first {
-      switch node.name {
-      case "timer", "marble": return "the clock"
-      case "channel", "stream", "subject": return "a send"
-      case "stdin": return "standard input"
-      case "never": return "nothing (never)"
-      default: return "-"
-      }
-    }
-    switch node.name {
-    case "debounce", "throttle", "delay", "timeout", "chunks": return "upstream, the clock"
-    default: return "upstream next()"
+    guard let facts = node.facts else { return "-" }
+    switch facts.waitsOn {
+    case .nothing: return "-"
+    case .clock: return "the clock"
+    case .send: return "a send"
+    case .standardInput: return "standard input"
+    case .file: return "its file"
+    case .forever: return "nothing (never)"
+    // A combinator asks its inputs (shown under it).
+    case .upstream: return first ? "-" : "upstream next()"
+    case .upstreamAndClock: return "upstream, the clock"
     }
   }
 

@@ -44,6 +44,73 @@ struct InterruptTests {
     }
   }
 
+  /// A script whose background jobs never end says so at once, naming each job and why, and
+  /// ends on Ctrl-C; on the virtual clock it stops the clock rather than spin.
+  @Test(arguments: [["--virtual-time"], []])
+  func aScriptSaysWhichJobsNeverEnd(_ clock: [String]) throws {
+    let script = "timer 1 | drain &\nchannel c of: Int | print &\nfrom 1 | into c"
+    let marker = clock.isEmpty ? "Ctrl-C stops it" : "Ctrl-C ends the script"
+    let result = try Self.interruptedWhenItSays(marker, clock + ["-c", script])
+    #expect(!result.timedOut, "did not end after SIGINT")
+    #expect(result.status == 130)
+    let told = [
+      "pipesh: the script is done, but job 1 never ends: timer 1 never ends by itself, and nothing after it ends it (timer 1 | drain)",
+      "pipesh: the script is done, but job 2 never ends: nothing can send to or close channel c of: Int any more (channel c of: Int | print)",
+    ]
+    for line in told { #expect(result.stdout.contains(line + "\n"), "\(result.stdout)") }
+  }
+
+  /// A Ctrl-C as soon as pipesh takes SIGINT, even with SIGINT ignored by whoever started it (a
+  /// job started with `&` by a script), and while it opens a script that is a FIFO with no writer
+  /// (`pipesh FIFO`, `pipesh --check FIFO`): each ends it with status 130. pipesh takes SIGINT
+  /// before its main code runs, so the FIFO cases wait in vain (and fail) without that.
+  @Test func sigintAtOnceEndsPipesh() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-fifo-\(UUID())").path
+    #expect(mkfifo(path, 0o600) == 0)
+    defer { unlink(path) }
+    for arguments in [
+      ["-c", "timer 1 | print"], ["--virtual-time", "-c", "timer 1 | print"], [path], ["--check", path],
+    ] {
+      let quoted = ([Pipesh.executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", "trap '' INT; exec \(quoted)"]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let pid = process.processIdentifier
+      // SIGINT is sent once pipesh catches it (its SigCgt mask in /proc), at most 10 s later.
+      var caught = false
+      for _ in 0..<10_000 where !caught {
+        caught = Self.catchesSIGINT(pid)
+        if !caught { usleep(1000) }
+      }
+      #expect(caught, "\(arguments): pipesh does not catch SIGINT")
+      kill(pid, caught ? SIGINT : SIGKILL)
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 130, "\(arguments)")
+    }
+  }
+
+  /// Whether the process's SIGINT handler is installed (bit 2 of SigCgt in /proc/PID/status).
+  static func catchesSIGINT(_ pid: pid_t) -> Bool {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+      let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+    else { return false }
+    return mask & (1 << (UInt64(SIGINT) - 1)) != 0
+  }
+
+  /// Runs pipesh through `sh` (standard error joined to standard output), sends SIGINT once the output shows `marker`.
+  static func interruptedWhenItSays(_ marker: String, _ arguments: [String]) throws -> Pipesh.Result {
+    let quoted = ([Pipesh.executable.path] + arguments).map {
+      "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+    let command = "exec " + quoted.joined(separator: " ") + " 2>&1"
+    return try Pipesh.run(
+      ["-c", command], limit: 20, executable: URL(fileURLWithPath: "/bin/sh"), interruptWhen: marker)
+  }
+
   /// Runs pipesh, sends SIGINT once it printed `ready`, and waits for its end (killed after 20 s).
   static func interrupted(_ arguments: [String]) throws -> Pipesh.Result {
     try Pipesh.run(arguments, limit: 20, interruptWhen: "ready\n")
