@@ -66,7 +66,7 @@ public final class JobContext: Sendable {
   /// The session's channel `name`, as this job first saw it.
   func channel(_ name: String) -> SessionChannel {
     if let known = channels.withLock({ $0[name] }) { return known }
-    let channel = session.channel(name)
+    let channel = session.read(name)
     return channels.withLock { channels in
       if let known = channels[name] { return known }
       channels[name] = channel
@@ -132,6 +132,9 @@ public final class Session: Sendable {
   private let channels = Locked<[String: SessionChannel]>([:])
   /// Channels closed or failed (they stay ended; their names may be used again for new ones).
   private let ended = Locked<Set<ObjectIdentifier>>([])
+  /// Streams closed and not read again since: an `AsyncStream` yields nothing once finished, so a
+  /// `send` to one is an error (a consumer's use of the name makes a new stream).
+  private let closedStreams = Locked<Set<String>>([])
   /// Channels some statement fails (`fail NAME "…"`): made as `AsyncThrowingChannel`s.
   private let failing = Locked<Set<String>>([])
   /// Names declared as streams and subjects: made so on first use.
@@ -180,8 +183,20 @@ public final class Session: Sendable {
   /// Finishes the channel; a later use of the name makes a new one.
   public func close(_ name: String) {
     let channel = channels.withLock { $0.removeValue(forKey: name) }
+    if case .stream = channel { closedStreams.withLock { _ = $0.insert(name) } }
     if let channel { ended.withLock { _ = $0.insert(channel.identity) } }
     channel?.finish()
+  }
+
+  /// Whether `name` is a stream closed since it was last read.
+  public func isClosedStream(_ name: String) -> Bool {
+    closedStreams.withLock { $0.contains(name) }
+  }
+
+  /// A job reads `name`: a closed stream of that name is made anew.
+  func read(_ name: String) -> SessionChannel {
+    closedStreams.withLock { _ = $0.remove(name) }
+    return channel(name)
   }
 
   /// Whether the channel was closed or failed.

@@ -258,6 +258,15 @@ public final class Shell: @unchecked Sendable {
   private func executeUntimed(_ statement: CheckedStatement, source: SourceFile) async {
     switch statement {
     case .run(let pipeline, let background):
+      if !background, pipeline.hasImplicitSink, pipeline.stages.count == 2,
+        let source = pipeline.stages.first?.operation, source.facts.endsWhenClosed
+      {
+        // Written as one declares a variable: say what it is before it waits.
+        console.line(
+          "note: '\(pipeline.stages[0].text)' is a source, not a declaration: this job prints what is sent "
+            + "until it is closed or cancelled (Ctrl-C); to read it in the background: \(pipeline.text) | print &",
+          to: .error)
+      }
       let job = jobs.start(pipeline, background: background, clock: nextClock, fusing: fusing)
       if background {
         if interactive { console.line("[\(job.id)] \(pipeline.text)") }

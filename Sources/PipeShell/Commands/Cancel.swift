@@ -17,6 +17,12 @@ extension Commands {
           shell.commandFailed("cancel: no job \(id)")
           continue
         }
+        guard job.state == .running else {
+          // Nothing to cancel: said, with what the job was (a `trace` or `draw` takes a number too).
+          shell.console.line(
+            "cancel: job \(id) (\(job.text)) had already \(Shell.endNotice(job)); nothing to cancel", to: .error)
+          continue
+        }
         job.cancel()
         await shell.waitFor { await job.wait() }
       }

@@ -21,6 +21,11 @@ extension Shell {
   /// real clock it says so after a second and goes on waiting (someone may still come); Ctrl-C
   /// stops the sending.
   func send(_ values: [Value], to name: String) async {
+    if session.isClosedStream(name) {
+      return commandFailed(
+        "send: stream '\(name)' is closed: \(values.map(\.printed).joined(separator: " ")) went nowhere "
+          + "(a finished AsyncStream yields nothing); a new 'stream \(name)' consumer makes a new stream")
+    }
     let channel = session.channel(name)
     switch channel {
     case .stream(let stream): return await yield(values, into: stream, name: name)
