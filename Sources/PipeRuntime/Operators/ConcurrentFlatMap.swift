@@ -87,22 +87,32 @@ struct ConcurrentFlatMapSequence: AsyncSequence, Sendable {
     do {
       try await withThrowingTaskGroup(of: Void.self) { group in
         var running = 0
-        for try await element in upstream {
-          if running == limit {
-            try await group.next()
-            running -= 1
-          }
-          let pipeline = transform(element)
-          group.addTask {
-            do {
-              for try await value in pipeline { await channel.send(value) }
-            } catch {
-              // At once, not when the group is next asked: the upstream may be slow to come.
-              channel.fail(error)
-              throw error
+        do {
+          for try await element in upstream {
+            if running == limit {
+              try await group.next()
+              running -= 1
             }
+            let pipeline = transform(element)
+            group.addTask {
+              do {
+                for try await value in pipeline { await channel.send(value) }
+              } catch is CancellationError {
+                // The group is being torn down (by an error, or the consumer): not the failure.
+                throw CancellationError()
+              } catch {
+                // At once, not when the group is next asked: the upstream may be slow to come.
+                channel.fail(error)
+                throw error
+              }
+            }
+            running += 1
           }
-          running += 1
+        } catch {
+          // Before the group cancels the pipelines still running, whose cancellation would
+          // otherwise reach the consumer first and pass for its own (no error, status 0).
+          channel.fail(error)
+          throw error
         }
         try await group.waitForAll()
       }
