@@ -208,12 +208,12 @@ public struct Checker {
           note: "an input of a combinator, a group, a fragment or a flatMap body ends without a sink"))
       return nil
     }
-    return CheckedPipeline(stages: stages, text: source.text(of: pipeline.range))
+    return CheckedPipeline(stages: stages, text: source.displayText(of: pipeline.range))
   }
 
   /// Checks one stage; a fragment expands to several.
   private mutating func checkStage(_ stage: Stage, input: ValueType?, isSourcePosition: Bool) -> [CheckedStage]? {
-    let text = source.text(of: stage.range)
+    let text = source.displayText(of: stage.range)
     switch stage.kind {
     case .missing:
       return nil
@@ -329,7 +329,7 @@ public struct Checker {
     diagnostics.append(contentsOf: typing.diagnostics)
     guard let output, typing.diagnostics.isEmpty else { return nil }
     return self.stage(
-      kind: signature.kind, role: signature.role, text: source.text(of: stage.range), range: stage.range,
+      kind: signature.kind, role: signature.role, text: source.displayText(of: stage.range), range: stage.range,
       arguments: typing.checked, inputs: [], inputType: input, outputType: output, body: body)
   }
 

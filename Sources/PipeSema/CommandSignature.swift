@@ -127,7 +127,7 @@ extension Checker {
     guard let argument = arguments.first(where: { $0.label.map { labels.contains($0.name) } ?? false }),
       let label = argument.label?.name
     else { return nil }
-    let written = source.text(of: pipeline.range)
+    let written = source.displayText(of: pipeline.range)
     let option = source.text(of: argument.range)
     return (
       "'\(label):' here could be \(stage.name)'s or \(command)'s: write (\(written) \(option)) for \(stage.name)'s, "

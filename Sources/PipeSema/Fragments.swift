@@ -40,7 +40,7 @@ extension Checker {
       return checked.stages
     }
     let hot = CheckedPipeline(
-      stages: Array(checked.stages[...shareIndex]), text: binding.source.text(of: binding.pipeline.range))
+      stages: Array(checked.stages[...shareIndex]), text: binding.source.displayText(of: binding.pipeline.range))
     let shared = CheckedStage(
       node: .shared(binding.id), text: binding.name, range: stage.range, inputs: [hot], outputType: hot.elementType)
     return [shared] + checked.stages[(shareIndex + 1)...]

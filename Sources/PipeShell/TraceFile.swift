@@ -40,7 +40,7 @@ public enum TraceFile {
     var described: String {
       switch self {
       case .start: "start"
-      case .element(let value): "→ \(value)"
+      case .element(let value): "→ \(value.showingControlCharacters)"
       case .finished: "finished"
       case .failed(let reason): "failed: \(reason)"
       case .cancelled(let reason): reason.isEmpty ? "cancelled" : "cancelled (\(reason))"

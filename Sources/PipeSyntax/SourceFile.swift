@@ -45,6 +45,12 @@ public struct SourceFile: Sendable {
     let end = max(start, min(range.end, bytes.count))
     return String(decoding: bytes[start..<end], as: UTF8.self)
   }
+
+  /// The text of `range` as views show it (`jobs`, `inspect`, `trace`, `draw`'s labels), its
+  /// control characters made visible (`showingControlCharacters`).
+  public func displayText(of range: SourceRange) -> String {
+    text(of: range).showingControlCharacters
+  }
 }
 
 /// A point in a source file.
@@ -67,5 +73,31 @@ public struct SourceRange: Sendable, Hashable {
   /// The smallest range covering both.
   public func union(_ other: SourceRange) -> SourceRange {
     SourceRange(min(start, other.start), max(end, other.end))
+  }
+}
+
+extension String {
+  /// The text with each control character other than a line break or a tab (C0, DEL, C1) shown as
+  /// Swift writes it, `\u{1B}`: an ESC or a BEL written raw in a string literal, or in a value a
+  /// trace shows, never reaches the terminal.
+  public var showingControlCharacters: String {
+    guard unicodeScalars.contains(where: Self.isHidden) else { return self }
+    var shown = ""
+    for scalar in unicodeScalars {
+      if Self.isHidden(scalar) {
+        shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      } else {
+        shown.unicodeScalars.append(scalar)
+      }
+    }
+    return shown
+  }
+
+  private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x09, 0x0A, 0x0D: false
+    case 0x00...0x1F, 0x7F...0x9F: true
+    default: false
+    }
   }
 }
