@@ -107,7 +107,8 @@ struct PipelineCompiler {
       var dropsBeyond: Int?
       if case .buffer(.count(let count), let policy) = stage.operation, policy != .bounded { dropsBeyond = count }
       let node = Node(
-        id: id, text: stage.text, name: stage.name, facts: stage.operation?.facts, inputs: inputNodes, detail: detail,
+        id: id, text: stage.text, name: stage.name, facts: stage.operation?.facts, channelName: stage.channelName,
+        inputs: inputNodes, detail: detail,
         children: children,
         inputFinishing: inputFinishing, dropsBeyond: dropsBeyond, shareLedger: shareLedger, fragment: fragment)
       nodes.last?.downstream = node

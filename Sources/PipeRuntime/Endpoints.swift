@@ -3,17 +3,30 @@ import PipeEvaluator
 import PipeSema
 
 /// `stream NAME`: an `AsyncStream` and its continuation. `send` yields (never waits: a full buffer
-/// drops by the policy), `close` finishes. An `AsyncStream` allows one consumer (a second one
-/// iterating at once traps in the standard library), so the first consumer claims it and any
-/// other fails its job with an error instead.
+/// drops by the policy), `close` finishes. As in Swift (checked with 6.3), several consumers
+/// iterating one `AsyncStream` at once split its elements, each element going to one of them, and
+/// a consumer cancelled while it waits terminates the stream for all. The stream is held by its
+/// consumers only, not here: once every one has stopped it has ended (and `yield` says so).
 public final class StreamEndpoint: Sendable {
   let name: String
   public let buffering: StreamBuffering
   private let continuation: AsyncStream<Value>.Continuation
-  /// The stream until its consumer takes it, then the job that did. The stream is handed over,
-  /// not kept: an `AsyncStream` ends (and `yield` says so) only once nothing holds it or its
-  /// iterator.
-  private let state: Locked<(stream: AsyncStream<Value>?, consumer: Int?)>
+  /// The stream until its first consumer takes it, then (weakly) what its consumers hold.
+  private let state: Locked<(stream: AsyncStream<Value>?, consumed: Weak)>
+
+  /// The stream as its consumers hold it, with how many iterate it now.
+  final class Consumed: Sendable {
+    let stream: AsyncStream<Value>
+    let consumers = Locked(0)
+
+    init(_ stream: AsyncStream<Value>) {
+      self.stream = stream
+    }
+  }
+
+  struct Weak: Sendable {
+    weak var consumed: Consumed?
+  }
 
   init(name: String, buffering: StreamBuffering) {
     self.name = name
@@ -26,7 +39,7 @@ public final class StreamEndpoint: Sendable {
       }
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: policy)
     self.continuation = continuation
-    state = Locked((stream, nil))
+    state = Locked((stream, Weak()))
   }
 
   /// What one `send` of a value did.
@@ -34,7 +47,7 @@ public final class StreamEndpoint: Sendable {
     case enqueued
     /// The buffer was full: this value was dropped (the newest one or the oldest buffered).
     case dropped(Value)
-    /// The stream has ended (closed, or its consumer stopped): nothing takes the value.
+    /// The stream has ended (closed, or its consumers stopped): nothing takes the value.
     case ended
   }
 
@@ -50,24 +63,58 @@ public final class StreamEndpoint: Sendable {
 
   func finish() { continuation.finish() }
 
-  /// The elements, for the one consumer `stage` of job `jobID`; a second consumer gets an error.
+  /// How many consumers iterate it now (`lint` warns of a second: they split the elements).
+  public var consumers: Int {
+    state.withLock { $0.consumed.consumed }?.consumers.withLock { $0 } ?? 0
+  }
+
+  /// The elements, for a consumer `stage` of job `jobID`: the stream, shared with the consumers
+  /// iterating it now; once they have all stopped it has ended, and a new consumer gets an error.
   func elements(for jobID: Int, stage: String, nodeID: Int) -> ValueSequence {
-    let claim = state.withLock { state -> (stream: AsyncStream<Value>?, consumer: Int?) in
-      guard let stream = state.stream else { return (nil, state.consumer) }
-      state = (nil, jobID)
-      return (stream, nil)
+    let consumed = state.withLock { state -> Consumed? in
+      if let consumed = state.consumed.consumed { return consumed }
+      guard let stream = state.stream else { return nil }
+      let consumed = Consumed(stream)
+      state = (nil, Weak(consumed: consumed))
+      return consumed
     }
-    if let stream = claim.stream { return ValueSequence(stream) }
-    let first = claim.consumer ?? jobID
-    let whose = first == jobID ? "this job" : "job \(first)"
+    if let consumed { return ValueSequence(StreamConsumer(consumed: consumed)) }
     return ValueSequence(
       FailSequence(
         error: PipelineError(
           stage: stage,
           message:
-            "stream '\(name)' already has its consumer (\(whose)): an AsyncStream allows one; use 'channel \(name)' "
-            + "(consumers split the values) or share a fragment (every consumer sees each)",
+            "stream '\(name)' has ended: its consumers stopped, and a stopped AsyncStream yields nothing; "
+            + "close '\(name)' and read 'stream \(name)' again for a new one",
           nodeID: nodeID)))
+  }
+}
+
+/// One consumer of a stream: it holds the stream while it may iterate, and counts itself among its
+/// consumers while it does.
+struct StreamConsumer: AsyncSequence, Sendable {
+  typealias Element = Value
+  let consumed: StreamEndpoint.Consumed
+
+  func makeAsyncIterator() -> Iterator { Iterator(consumed) }
+
+  final class Iterator: AsyncIteratorProtocol {
+    private let consumed: StreamEndpoint.Consumed
+    private var base: AsyncStream<Value>.Iterator
+
+    init(_ consumed: StreamEndpoint.Consumed) {
+      self.consumed = consumed
+      base = consumed.stream.makeAsyncIterator()
+      consumed.consumers.withLock { $0 += 1 }
+    }
+
+    func next() async -> Value? {
+      await base.next(isolation: nil)
+    }
+
+    deinit {
+      consumed.consumers.withLock { $0 -= 1 }
+    }
   }
 }
 

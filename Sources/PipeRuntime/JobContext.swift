@@ -89,6 +89,12 @@ public final class JobContext: Sendable {
   /// stamp with it, so lines of different jobs line up).
   public var sessionTime: Duration { clock.now.offset }
 
+  /// How many consumers iterate the session's stream `name` now (0 for another kind of name).
+  public func consumers(ofStream name: String) -> Int {
+    guard case .stream(let stream) = session.existingChannel(name) else { return 0 }
+    return stream.consumers
+  }
+
   func record(_ node: Node, _ kind: NodeEvent.Kind) {
     observer?.record(NodeEvent(time: sessionTime, jobID: jobID, node: node, kind: kind))
   }
@@ -186,6 +192,11 @@ public final class Session: Sendable {
     if case .stream = channel { closedStreams.withLock { _ = $0.insert(name) } }
     if let channel { ended.withLock { _ = $0.insert(channel.identity) } }
     channel?.finish()
+  }
+
+  /// The channel `name` if it is made already (nothing is made here).
+  func existingChannel(_ name: String) -> SessionChannel? {
+    channels.withLock { $0[name] }
   }
 
   /// Whether `name` is a stream closed since it was last read.

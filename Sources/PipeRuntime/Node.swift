@@ -79,6 +79,8 @@ public final class Node: Sendable {
   /// What views need to know of its operator (what it waits on, whether it ends by itself); nil
   /// for a node that stands for a group or a shared fragment.
   public let facts: OperatorFacts?
+  /// The channel, stream or subject a source reads or an `into` sends to.
+  public let channelName: String?
   /// For a `buffer` that drops (`newest N`, `oldest N`): N, the elements it holds before it drops.
   public let dropsBeyond: Int?
   /// Since when (session time, in nanoseconds) an `into` has waited for a consumer to take its
@@ -171,8 +173,8 @@ public final class Node: Sendable {
   let inputFinishing: InputFinishing
 
   init(
-    id: Int, text: String, name: String, facts: OperatorFacts?, inputs: [[Node]], isSink: Bool = false,
-    detail: String? = nil,
+    id: Int, text: String, name: String, facts: OperatorFacts?, channelName: String? = nil, inputs: [[Node]],
+    isSink: Bool = false, detail: String? = nil,
     children: ChildPipelines? = nil, inputFinishing: InputFinishing = .endsNothing, dropsBeyond: Int? = nil,
     shareLedger: ShareLedger? = nil, fragment: [Node] = []
   ) {
@@ -181,6 +183,7 @@ public final class Node: Sendable {
     self.fragment = fragment
     self.name = name
     self.facts = facts
+    self.channelName = channelName
     self.dropsBeyond = dropsBeyond
     self.children = children
     self.isSink = isSink

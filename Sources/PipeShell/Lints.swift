@@ -11,6 +11,7 @@ struct JobLint: Sendable {
     case debounceStarved = "debounce-starved"
     case sendWaiting = "send-waiting"
     case shareSlowConsumer = "share-slow-consumer"
+    case streamConsumers = "stream-consumers"
   }
 
   let kind: Kind
@@ -85,6 +86,21 @@ enum Lints {
               "\(node.text) has passed on none of \(input) elements: its input has not paused that long since it started",
             fixing: { _ in
               "debounce passes an element on only after a pause; throttle passes one on per interval instead"
+            }))
+      }
+    }
+    for node in Node.flattened(job.nodes)
+    where node.facts?.kind == .stream && node.state == .running {
+      if let name = node.channelName,
+        case let consumers = job.context.consumers(ofStream: name), consumers > 1
+      {
+        lints.append(
+          JobLint(
+            kind: .streamConsumers, job: id,
+            why: "stream \(name) has \(consumers) consumers: an AsyncStream gives each element to one of them "
+              + "(they split it), unlike a Combine subject, which gives each to all",
+            fixing: { _ in
+              "for every consumer to see each element, read a share fragment (let s = stream \(name) | share)"
             }))
       }
     }

@@ -256,6 +256,12 @@ public final class Shell: @unchecked Sendable {
   }
 
   private func executeUntimed(_ statement: CheckedStatement, source: SourceFile) async {
+    // On the virtual clock a statement runs once everything due at this instant has happened, as
+    // on the real clock: each job started has run to its first wait, each tick due now has come.
+    if let driver = driverBox.withLock({ $0 }) {
+      cancelJobsThatNeverWait(on: driver)
+      await driver.settle()
+    }
     switch statement {
     case .run(let pipeline, let background):
       if !background, pipeline.hasImplicitSink, pipeline.stages.count == 2,

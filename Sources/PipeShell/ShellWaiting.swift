@@ -71,7 +71,7 @@ extension Shell {
   /// On the virtual clock time passes only when every task waits: while such a job runs, no timer
   /// fires and no wait on the clock ends, so it would hold every other job and the shell for ever.
   /// It is caught before the clock first runs it, so what it did is the same in every run.
-  private func cancelJobsThatNeverWait(on driver: VirtualDriver) {
+  func cancelJobsThatNeverWait(on driver: VirtualDriver) {
     let waitedFor = foreground.withLock { $0 }
     for job in jobs.running
     where job !== waitedFor && job.context.clock.driver === driver && Lints.neverWaits(job.nodes.filter { !$0.isSink })

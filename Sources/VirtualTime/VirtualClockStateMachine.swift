@@ -47,6 +47,9 @@ struct VirtualClockStateMachine {
   private var sleepers: [Int: Sleeper] = [:]
   /// Runs under way, by id, with what to call if the run stalls.
   private var runs: [Int: (@Sendable () -> Void)?] = [:]
+  /// Settles under way: the waiters of runs that end once nothing can happen at the current instant
+  /// any more (no task ready, no sleeper due), without moving time.
+  private var settling: [@Sendable () -> Void] = []
   private var nextRunID = 0
   /// Runs whose task ended before the run was marked started.
   private var endedBeforeStart: Set<Int> = []
@@ -59,7 +62,7 @@ struct VirtualClockStateMachine {
   private(set) var now = PipeInstant(offset: .zero)
 
   /// Whether tasks may run and time may move.
-  private var isRunning: Bool { !runs.isEmpty || shuttingDown }
+  private var isRunning: Bool { !runs.isEmpty || !settling.isEmpty || shuttingDown }
 
   mutating func next() -> Action {
     running = nil
@@ -77,14 +80,22 @@ struct VirtualClockStateMachine {
       sleepers.removeAll()
       return .cancelSleepers(leftovers)
     }
-    if let earliest = sleepers.values.min(by: { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }) {
+    let earliest = sleepers.values.min(by: { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) })
+    // Everything due at this instant has happened: a settle ends here, before time moves.
+    if !settling.isEmpty, earliest.map({ $0.deadline > now }) ?? true {
+      let waiters = settling
+      settling.removeAll()
+      endedRuns.append(contentsOf: waiters.dropFirst())
+      return waiters.first.map { .resumeWaiter($0) } ?? .block
+    }
+    if let earliest, !runs.isEmpty || earliest.deadline <= now {
       if now < earliest.deadline { now = earliest.deadline }
       let due = sleepers.values.filter { $0.deadline <= now }.sorted { $0.sequence < $1.sequence }
       for sleeper in due { sleepers[sleeper.sequence] = nil }
       stallReported = false
       return .wake(due)
     }
-    guard !stallReported else { return .block }
+    guard !stallReported, !runs.isEmpty else { return .block }
     stallReported = true
     return .reportStall(runs.keys.sorted().compactMap { runs[$0] ?? nil })
   }
@@ -124,6 +135,13 @@ struct VirtualClockStateMachine {
   mutating func runEnded(_ id: Int, resume waiter: @escaping @Sendable () -> Void) {
     if runs.removeValue(forKey: id) == nil { endedBeforeStart.insert(id) }
     endedRuns.append(waiter)
+  }
+
+  /// Someone waits until everything that can happen at the current instant has happened: every
+  /// ready task has run as far as it can, and every sleeper due now has woken (and run on).
+  mutating func settleRequested(resume waiter: @escaping @Sendable () -> Void) {
+    settling.append(waiter)
+    stallReported = false
   }
 
   /// A task sleeps until `deadline`; returns false when the deadline has passed already.

@@ -93,6 +93,18 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     }
   }
 
+  /// Lets every task of this clock run as far as it can at the current instant (the tasks ready
+  /// now, and the sleepers due now), then pauses the clock again; time does not move. The shell
+  /// settles the clock before each statement, so a statement sees what the real clock would show
+  /// at that instant: every job started has run to its first wait, every tick due has happened.
+  public func settle() async {
+    let handOver = VisibleResume()
+    defer { handOver.received() }
+    await withUnsafeContinuation { (waiter: UnsafeContinuation<Void, Never>) in
+      update { $0.settleRequested(resume: { handOver.resume(waiter, returning: ()) }) }
+    }
+  }
+
   /// Does `action` on the driver thread, even while the clock is paused: cancellations of tasks
   /// on this clock go this way, so no other thread ever runs their cancellation handlers (which
   /// take the operators' locks) while the driver runs their code.

@@ -147,7 +147,7 @@ public struct ForeignName: Sendable {
       "pipesh's subject behaves as a CurrentValueSubject's .values"),
     ForeignName(
       "AsyncStream", "Swift AsyncStream", pipesh: ["stream"], swift: "AsyncStream.makeStream(bufferingPolicy:)",
-      "yield never waits; a full buffer drops by its policy; one consumer only", alias: true),
+      "yield never waits; a full buffer drops by its policy; several consumers split the elements", alias: true),
     ForeignName(
       "AsyncChannel", "AsyncAlgorithms AsyncChannel", pipesh: ["channel"], swift: "AsyncChannel",
       "send waits until a consumer takes the value", alias: true),

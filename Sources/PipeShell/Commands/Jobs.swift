@@ -30,7 +30,7 @@ extension Commands {
     static let entry = Command.bare(
       "lint",
       summary:
-        "lists the warnings about running jobs, each with why and what to do: a background drain of an endless source (its output goes nowhere), a background job that has produced nothing for a minute (a leak?), a buffer dropping elements, a debounce whose input never pauses, an into waiting 5s or more for a consumer, a share holding more than 10 elements for its slowest reader"
+        "lists the warnings about running jobs, each with why and what to do: a background drain of an endless source (its output goes nowhere), a background job that has produced nothing for a minute (a leak?), a buffer dropping elements, a debounce whose input never pauses, an into waiting 5s or more for a consumer, a share holding more than 10 elements for its slowest reader, a stream read by several consumers at once (they split its elements)"
     ) { shell in
       let lints = shell.jobs.all.flatMap(Lints.of)
       guard !lints.isEmpty else { return shell.console.line("lint: no warnings") }

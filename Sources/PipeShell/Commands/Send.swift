@@ -89,7 +89,7 @@ extension Shell {
     let lost = zip(values, yielded).filter { $0.1 == .ended }.map(\.0)
     if !lost.isEmpty {
       commandFailed(
-        "send: stream '\(name)' has ended (its consumer stopped, and an AsyncStream has one): "
+        "send: stream '\(name)' has ended (its consumers stopped): "
           + "\(lost.map(\.printed).joined(separator: " ")) went nowhere; close it and read 'stream \(name)' again for a new one"
       )
     }

@@ -1,7 +1,7 @@
 import PipeSyntax
 
 extension Catalogue {
-  /// `stream`: emits what 'send NAME …' yields into an AsyncStream; one consumer only.
+  /// `stream`: emits what 'send NAME …' yields into an AsyncStream; several consumers split it.
   public enum Stream: OperatorDefinition {
     public static let name = Parameter.positional("name", .name, "the stream's name")
     public static let count = Parameter.positional(
@@ -14,7 +14,7 @@ extension Catalogue {
     public static let signature = OperatorSignature(
       .stream, .source, usage: "stream NAME [of: TYPE] [buffering: unbounded|newest N|oldest N]",
       summary:
-        "emits what 'send NAME …' yields: send never waits, and a full buffer drops by its policy; one consumer only",
+        "emits what 'send NAME …' yields: send never waits, and a full buffer drops by its policy; several consumers split the elements",
       parameters: [name, count, of, buffering],
       example: "stream s of: Int buffering: newest 2 | collect &\nsend s 1 2 3\nclose s\nwait",
       implementation: "AsyncStream.makeStream(of:bufferingPolicy:): send is the continuation's yield, close its finish",
