@@ -155,6 +155,9 @@ public final class Shell: @unchecked Sendable {
       jobs.cancelAll()
     }
     await waitForAll(jobs.all, interruptible: false)
+    // What the jobs' ends set going at this instant (a share's task letting its upstream go) runs
+    // before the script ends, so `--stats` counts the same in every run.
+    await driverBox.withLock({ $0 })?.settle()
     console.flush()
     if wasInterrupted { return 130 }
     if status != 0 { return status }
