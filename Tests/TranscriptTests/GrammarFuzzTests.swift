@@ -51,7 +51,9 @@ struct StatementGenerator {
     case 0: return "from \(int(-5...5)) \(int(0...9)) \(int(0...3))"
     case 1: return "range \(int(-3...3)) \(int(0...12))"
     case 2: return "timer \(realClock ? "0.002" : pick(["1", "0.5", "2"])) | take \(int(0...5))"
-    case 3: return "marble \"\(pick(["ab-c|", "a--b", "-a-b^", "abc;", "[ab]-c|"]))\" | map { $0.count }"
+    case 3:
+      let tick = realClock ? " tick: 2ms" : ""
+      return "marble \"\(pick(["ab-c|", "a--b", "-a-b^", "abc;", "[ab]-c|"]))\"\(tick) | map { $0.count }"
     case 4: return "random 1 6 count: \(int(0...5)) seed: \(int(1...9))"
     case 5: return "empty"
     case 6: return "fail \"boom\""
@@ -79,9 +81,9 @@ struct StatementGenerator {
     case 12: return "tap \"t\"\(pick(["", " time: true"]))"
     case 13: return "work \(realClock ? "0.001" : pick(["1", "0.5"]))"
     case 14: return "share"
-    case 15: return "flatMap { \(body()) }"
+    case 15: return "flatMap { \(body()) }\(pick(["", " concurrency: \(int(1...3))"]))"
     case 16: return "flatMapLatest { \(body()) }"
-    default: return "map \(pick(["{ $0 + 1 }", "{ 10 / $0 }", "{ -$0 }"]))"
+    default: return "map \(pick(["{ $0 + 1 }", "{ 10 / $0 }", "{ -$0 }", "{ x in x * 2 }"]))"
     }
   }
 
@@ -100,6 +102,7 @@ struct StatementGenerator {
       "map \(closure())", "chunks \(int(1...3))", "adjacentPairs", "enumerated", "interspersed 0",
       "compactMap \(closure())",
       "chunks 2 every: \(realClock ? "0.01" : "2")", "timeout \(realClock ? "5" : "10")", "scan { $0 + $1 }",
+      "reductions 0 { acc, x in acc + x }",
     ])
   }
 
@@ -108,6 +111,27 @@ struct StatementGenerator {
       "", "| print", "| count", "| sum", "| collect", "| first", "| last", "| drain", "| min", "| max",
       "| print label: \"x\" time: true", "| diagram", "| reduce 0 { $0 + $1 }",
     ])
+  }
+
+  /// A script of the third round's words: a stream, subject or channel read in the background while
+  /// statements send to it and close it; or a pipeline traced or drawn to a file (`directory`), then
+  /// replayed and drawn from its trace.
+  mutating func script(in directory: String) -> String {
+    let pipeline = source(depth: 1) + " | " + integerStage()
+    let file = "\(directory)/f\(int(0...9999))"
+    switch int(0...5) {
+    case 0:
+      return
+        "stream s of: Int\(pick(["", " buffering: newest 2", " buffering: oldest 1"])) | \(integerStage()) | print &\n"
+        + "stream s | take \(int(0...3)) | print &\nsend s 1 2 3\nclose s\nsend s 4\nwait"
+    case 1: return "subject v initial: \(int(0...3)) | take \(int(1...3)) | print &\nsend v 5 6\nclose v\nwait"
+    case 2: return "channel c of: Int | \(integerStage()) | print &\nsend c 1 2\nclose c\nwait"
+    case 3:
+      return
+        "trace \(pipeline) to: \"\(file).trace\"\nreplay \"\(file).trace\"\ndraw \"\(file).trace\" to: \"\(file).svg\""
+    case 4 where !realClock: return "draw \(pipeline) to: \"\(file).\(pick(["svg", "html"]))\""
+    default: return "trace \(pipeline) to: \"\(file).\(pick(["svg", "html", "png"]))\""
+    }
   }
 
   /// One statement: a pipeline, now and then `check`, `draw` or `trace` of one, or a mangled one.
@@ -161,12 +185,23 @@ struct GrammarFuzzTests {
     try run(batch: batch, realClock: true)
   }
 
+  /// Every fourth statement gets a Ctrl-C at once: it must end it (no signal, no hang) with 130 or
+  /// the status it had reached.
   func run(batch: Int, realClock: Bool) throws {
     var generator = StatementGenerator(seed: UInt64(batch) &* 7919 &+ (realClock ? 1 : 0), realClock: realClock)
-    for _ in 0..<Self.perBatch {
-      let statement = generator.statement()
-      let result = try Pipesh.run((realClock ? [] : ["--virtual-time"]) + ["-c", statement], limit: 60)
-      #expect(!result.timedOut, "did not end: \(statement)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-fuzz-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for index in 0..<Self.perBatch {
+      let statement = index % 5 == 4 ? generator.script(in: directory.path) : generator.statement()
+      let interrupted = index % 4 == 3
+      let result = try Pipesh.run(
+        (realClock ? [] : ["--virtual-time"]) + ["-c", statement], limit: 60, interruptWhen: interrupted ? "" : nil)
+      #expect(!result.timedOut, "did not end\(interrupted ? " after Ctrl-C" : ""): \(statement)")
+      if interrupted {
+        #expect([0, 1, 2, 130].contains(result.status), "status \(result.status) after Ctrl-C: \(statement)")
+        continue
+      }
       #expect([0, 1, 2].contains(result.status), "status \(result.status): \(statement)\n\(result.stderr)")
       if result.status == 2 { #expect(result.stderr.contains("error: "), "status 2 without an error: \(statement)") }
       if result.status == 1 { #expect(result.stderr.contains("error: "), "status 1 without an error: \(statement)") }
