@@ -5,6 +5,19 @@ import Testing
 /// never exit 0 after an error or lose what it printed.
 @Suite("hostile input")
 struct HostileInputTests {
+  /// An address-space limit too small for the Swift runtime (`ulimit -v 50000`) is said at once,
+  /// with status 2 (libdispatch used to wait and retry its failed allocation for ever). Not under
+  /// ThreadSanitizer, whose runtime maps terabytes of shadow memory before pipesh's code runs.
+  @Test(.enabled(if: !Pipesh.executable.path.contains(".build-tsan")))
+  func tooSmallAnAddressSpaceIsSaid() throws {
+    let result = try Pipesh.run(
+      ["-c", "ulimit -v 50000; exec '\(Pipesh.executable.path)' -c 'from 1'"], limit: 30,
+      executable: URL(fileURLWithPath: "/bin/sh"))
+    #expect(!result.timedOut)
+    #expect(result.status == 2)
+    #expect(result.stderr.hasPrefix("error: pipesh needs at least 256 MB of address space, and the limit is 50000 kB"))
+  }
+
   /// A file in a temporary folder with `text` in it.
   static func file(_ text: String, suffix: String = ".pipe") throws -> String {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-\(UUID())\(suffix)")
