@@ -301,7 +301,13 @@ struct CommandReading {
     return .savedTrace(path, options: options)
   }
 
-  /// `"FILE" [speed: X]`, X a number more than zero.
+  /// The slowest and fastest playback `replay … speed:` takes. The slowest keeps the longest gap a
+  /// trace can hold (2^63 ns, about 292 years) divided by it within what a `Duration` and a clock's
+  /// deadline can hold; a smaller speed (`1e-20`) overflowed and trapped.
+  static let slowestSpeed = 0.000_001
+  static let fastestSpeed = 1_000_000.0
+
+  /// `"FILE" [speed: X]`, X a number from `slowestSpeed` to `fastestSpeed`.
   mutating func recording() -> CommandArguments? {
     guard let first = arguments.first, first.label == nil, case .string(let parts) = first.value.kind,
       parts.count == 1, case .text(let path) = parts[0], !path.isEmpty
@@ -317,8 +323,8 @@ struct CommandReading {
     case .float(let value): speed = value
     default: return fail("'speed:' must be a number, as in speed: 10 (ten times as fast)", option.value.range)
     }
-    guard speed > 0, speed.isFinite, speed <= 1_000_000 else {
-      return fail("'speed:' must be more than 0 and at most 1000000", option.value.range)
+    guard speed >= Self.slowestSpeed, speed <= Self.fastestSpeed else {
+      return fail("'speed:' must be at least 0.000001 and at most 1000000", option.value.range)
     }
     return .recording(path, speed: speed)
   }
