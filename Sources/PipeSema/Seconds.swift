@@ -12,6 +12,19 @@ extension Duration {
     return "\(nanoseconds)ns"
   }
 
+  /// `0.05s`, `1.25s`, `2.0s`, `500µs`, `7ns`: the duration exactly, as an interval argument gave
+  /// it (whole nanoseconds), where `secondsText` rounds to tenths (`timeout 0.05` said `0.1s`).
+  public var exactText: String {
+    let nanoseconds = wholeNanoseconds
+    guard nanoseconds >= 1_000_000 || nanoseconds <= 0 else {
+      return nanoseconds % 1_000 == 0 ? "\(nanoseconds / 1_000)µs" : "\(nanoseconds)ns"
+    }
+    let fraction = String(nanoseconds.magnitude % 1_000_000_000)
+    var digits = String(repeating: "0", count: 9 - fraction.count) + fraction
+    while digits.count > 1, digits.hasSuffix("0") { digits.removeLast() }
+    return "\(nanoseconds / 1_000_000_000).\(digits)s"
+  }
+
   /// `+1.500s`: the time since a job started, to the millisecond, as `print time: true` and `trace`
   /// show it.
   public var stampText: String {
