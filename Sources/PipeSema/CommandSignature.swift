@@ -200,7 +200,8 @@ extension Checker {
         return nil
       }
       guard let joined = ValueType.join(type, valueType), declared == nil || joined == declared else {
-        return reading.fail("channel '\(channel)' carries '\(type)', not '\(valueType)'", argument.range)
+        let noun = environment.endpoints[channel]?.noun ?? "channel"
+        return reading.fail("\(noun) '\(channel)' carries '\(type)', not '\(valueType)'", argument.range)
       }
       type = joined
       values.append(value)
