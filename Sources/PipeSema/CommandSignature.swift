@@ -69,13 +69,23 @@ public struct CommandSignature: Sendable {
   /// Whether its first word names a channel that must exist already (`close`, `fail`): a typo
   /// would otherwise leave the real channel open.
   public let namesKnownChannel: Bool
+  /// The endings a `to: "FILE"` may have (`.svg`, `.html`, and `.trace` for `trace`): any other is
+  /// refused before anything runs (`to: "x.jsonl"` wrote an SVG picture and said it wrote x.jsonl).
+  public let files: [String]
 
-  public init(_ name: String, _ form: CommandForm, usage: String, summary: String, namesKnownChannel: Bool = false) {
+  /// What `to:` writes for most commands: an SVG picture or a web page.
+  public static let pictureFiles = [".svg", ".html"]
+
+  public init(
+    _ name: String, _ form: CommandForm, usage: String, summary: String, namesKnownChannel: Bool = false,
+    files: [String] = pictureFiles
+  ) {
     self.name = name
     self.form = form
     self.usage = usage
     self.summary = summary
     self.namesKnownChannel = namesKnownChannel
+    self.files = files
   }
 
   var takesPipeline: Bool {
@@ -350,6 +360,12 @@ struct CommandReading {
           !path.isEmpty
         else {
           _ = fail("'to:' must be a file name as a string, as in to: \"throttle.svg\"", argument.value.range)
+          return nil
+        }
+        guard signature.files.contains(where: { path.lowercased().hasSuffix($0) }) else {
+          let accepted = signature.files.map { "'\($0)'" }
+          let list = accepted.dropLast().joined(separator: ", ") + " or " + (accepted.last ?? "")
+          _ = fail("'to:' must name a file ending in \(list), not '\(path)'", argument.value.range)
           return nil
         }
         read.file = path
