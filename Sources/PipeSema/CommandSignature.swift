@@ -306,9 +306,7 @@ struct CommandReading {
     let rest = CommandReading(signature: signature, arguments: Array(arguments.dropFirst()), range: range)
     var reading = rest
     defer { diagnostics += reading.diagnostics }
-    guard let options = reading.options(names.filter { $0 != CommandOptions.fileLabel }, source: source) else {
-      return nil
-    }
+    guard let options = reading.options(names, source: source) else { return nil }
     return .savedTrace(path, options: options)
   }
 

@@ -15,6 +15,10 @@ import PipeSyntax
 ///     {"ns":0,"job":1,"node":1,"label":"from 1 2","event":"element","value":"1"}
 ///     {"ns":0,"job":1,"event":"output","text":"1"}
 ///     {"ns":0,"job":2,"event":"job","pipeline":"timer 1 | print","labels":["timer 1","print"]}
+///
+/// A node of a pipeline a `flatMap` built also says which node built it (`parent`) and its place
+/// among the nodes that node built (`rank`), so `draw "F.trace"` orders lanes as `draw P` does;
+/// files written before carry neither and are still read.
 public enum TraceFile {
   static let version = 1
 
@@ -25,6 +29,17 @@ public enum TraceFile {
     case finished
     case failed(String)
     case cancelled(String)
+
+    /// The event as a run's node event, for a picture: an element's value is its printed text.
+    var nodeEventKind: NodeEvent.Kind {
+      switch self {
+      case .start: .start
+      case .element(let text): .element(.string(text))
+      case .finished: .finished
+      case .failed(let reason): .failed(reason)
+      case .cancelled(let reason): .cancelled(reason)
+      }
+    }
 
     init(_ kind: NodeEvent.Kind) {
       switch kind {
@@ -55,11 +70,18 @@ public enum TraceFile {
     let what: What
 
     enum What: Equatable {
-      case node(id: Int, label: String, EventKind)
+      case node(id: Int, label: String, EventKind, built: Built? = nil)
       case output(String)
       /// A job started (in a recording of a whole session), its lines aligned to `labels`.
       case job(pipeline: String, labels: [String])
     }
+  }
+
+  /// For a node of a pipeline a `flatMap` built: that node's id, and the node's place among the
+  /// nodes it built (`draw`'s order).
+  struct Built: Equatable {
+    let parent: Int
+    let rank: Int
   }
 
   /// A trace read back.
@@ -80,6 +102,7 @@ public enum TraceFile {
   static func line(_ event: NodeEvent) -> String {
     var line =
       "{\"ns\":\(event.time.wholeNanoseconds),\"job\":\(event.jobID),\"node\":\(event.node.id),\"label\":\(quoted(event.node.text)),"
+    if let built = event.node.built { line += "\"parent\":\(built.by),\"rank\":\(built.rank)," }
     switch EventKind(event.kind) {
     case .start: line += "\"event\":\"start\""
     case .element(let value): line += "\"event\":\"element\",\"value\":\(quoted(value))"
@@ -183,9 +206,16 @@ public enum TraceFile {
       throw fields.problem(
         "unknown event \"\(other)\": one of start, element, finished, failed, cancelled, output, job")
     }
+    var built: Built?
+    if fields.object["parent"] != nil || fields.object["rank"] != nil {
+      let parent = try fields.integer("parent")
+      let rank = try fields.integer("rank")
+      guard parent >= 0, rank >= 0 else { throw fields.problem("\"parent\" and \"rank\" must be 0 or more") }
+      built = Built(parent: parent, rank: rank)
+    }
     return Event(
       time: time, job: try fields.integer("job"),
-      what: .node(id: try fields.integer("node"), label: try fields.string("label"), kind))
+      what: .node(id: try fields.integer("node"), label: try fields.string("label"), kind, built: built))
   }
 
   static func problem(_ message: String, at start: Int, _ end: Int) -> Diagnostic {

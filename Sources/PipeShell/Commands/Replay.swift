@@ -59,7 +59,7 @@ final class ReplayPrinter: Sendable {
 
   func show(_ event: TraceFile.Event) {
     switch event.what {
-    case .node(_, let label, let kind):
+    case .node(_, let label, let kind, _):
       let printer = jobs.withLock { $0[event.job] } ?? printer
       printer.show(time: event.time, job: event.job, label: label, kind)
     case .output(let text): console.line(text)
