@@ -172,6 +172,26 @@ struct TraceFileTests {
     #expect(nothing.status == 1 && nothing.stderr.contains("has no node events to draw"))
   }
 
+  /// A trace larger than a script may be (16 MiB) is read: trace P to: writes files up to 256 MiB
+  /// (a 23 MB trace of 70,000 elements was refused). Output lines, which draw leaves out, make it
+  /// large without making it slow to draw.
+  @Test func aTraceLargerThan16MiBIsRead() throws {
+    let directory = try scratch()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("large.trace").path
+    var text =
+      "{\"pipesh\":\"trace\",\"version\":1,\"pipeline\":\"from 1\",\"clock\":\"virtual\",\"labels\":[\"from 1\"]}\n"
+      + "{\"ns\":0,\"job\":1,\"node\":1,\"label\":\"from 1\",\"event\":\"element\",\"value\":\"1\"}\n"
+    let output = String(repeating: "y", count: 200)
+    for ns in 0..<90_000 { text += "{\"ns\":\(ns),\"job\":1,\"event\":\"output\",\"text\":\"\(output)\"}\n" }
+    #expect(text.utf8.count > 17 << 20)
+    try text.write(toFile: file, atomically: true, encoding: .utf8)
+    let drawn = try Pipesh.run(["-c", "draw \"\(file)\""])
+    #expect(drawn.stderr == "")
+    #expect(drawn.status == 0)
+    #expect(drawn.stdout == "         1s\nfrom 1   1\n")
+  }
+
   /// A file that is not a saved trace is an error at its place, with what to do; nothing is shown.
   @Test func aBrokenFileSaysWhere() throws {
     let directory = try scratch()

@@ -39,11 +39,11 @@ extension Commands {
         printer: TraceObserver(console: shell.console, labels: labels),
         header: TraceFile.header(pipeline: pipeline.text, virtualClock: virtual, labels: labels))
       await shell.runForeground(shell.jobs.start(pipeline, background: false, clock: clock, observer: recorder))
-      let (text, dropped) = recorder.saved
+      let (text, kept, dropped) = recorder.saved
       switch TextFile.write(text, to: file) {
       case .success(let bytes):
         let left =
-          dropped == 0 ? "" : "; the \(dropped) events after the first \(TraceRecorder.maximumEvents) are not in it"
+          dropped == 0 ? "" : "; the \(dropped) events after the first \(kept) are not in it (\(TraceFile.limits))"
         shell.console.line("trace: wrote \(file) (\(bytes) bytes)\(left)")
       case .failure(let failure):
         shell.commandFailed("trace: \(failure); give a path in a directory you can write to")
