@@ -16,8 +16,12 @@ public final class VirtualScheduler: Scheduler {
       self.nanoseconds = nanoseconds
     }
 
-    public func distance(to other: Self) -> Stride { Stride(nanoseconds: other.nanoseconds - nanoseconds) }
-    public func advanced(by stride: Stride) -> Self { Self(nanoseconds: nanoseconds + stride.nanoseconds) }
+    public func distance(to other: Self) -> Stride {
+      Stride(nanoseconds: other.nanoseconds.saturatingSubtracting(nanoseconds))
+    }
+    public func advanced(by stride: Stride) -> Self {
+      Self(nanoseconds: nanoseconds.saturatingAdding(stride.nanoseconds))
+    }
 
     /// The time as a `Duration` since the start, for the diagram recorder.
     public var duration: Duration { .nanoseconds(nanoseconds) }
@@ -32,11 +36,12 @@ public final class VirtualScheduler: Scheduler {
 
       public init(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
-        self.init(nanoseconds: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        self.init(
+          nanoseconds: seconds.saturatingMultiplied(by: 1_000_000_000).saturatingAdding(attoseconds / 1_000_000_000))
       }
 
       public init(integerLiteral value: Int64) {
-        self.init(nanoseconds: value * 1_000_000_000)
+        self.init(nanoseconds: value.saturatingMultiplied(by: 1_000_000_000))
       }
 
       public init?<Source: BinaryInteger>(exactly source: Source) {
@@ -46,16 +51,30 @@ public final class VirtualScheduler: Scheduler {
 
       public var magnitude: UInt64 { nanoseconds.magnitude }
 
-      public static func seconds(_ s: Int) -> Self { Self(nanoseconds: Int64(s) * 1_000_000_000) }
-      public static func seconds(_ s: Double) -> Self { Self(nanoseconds: Int64((s * 1e9).rounded())) }
-      public static func milliseconds(_ ms: Int) -> Self { Self(nanoseconds: Int64(ms) * 1_000_000) }
-      public static func microseconds(_ us: Int) -> Self { Self(nanoseconds: Int64(us) * 1_000) }
+      public static func seconds(_ s: Int) -> Self {
+        Self(nanoseconds: Int64(s).saturatingMultiplied(by: 1_000_000_000))
+      }
+      public static func seconds(_ s: Double) -> Self {
+        Self(nanoseconds: Int64(exactly: (s * 1e9).rounded()) ?? (s < 0 ? .min : .max))
+      }
+      public static func milliseconds(_ ms: Int) -> Self {
+        Self(nanoseconds: Int64(ms).saturatingMultiplied(by: 1_000_000))
+      }
+      public static func microseconds(_ us: Int) -> Self {
+        Self(nanoseconds: Int64(us).saturatingMultiplied(by: 1_000))
+      }
       public static func nanoseconds(_ ns: Int) -> Self { Self(nanoseconds: Int64(ns)) }
 
       public static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
-      public static func + (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.nanoseconds + rhs.nanoseconds) }
-      public static func - (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.nanoseconds - rhs.nanoseconds) }
-      public static func * (lhs: Self, rhs: Self) -> Self { Self(nanoseconds: lhs.nanoseconds * rhs.nanoseconds) }
+      public static func + (lhs: Self, rhs: Self) -> Self {
+        Self(nanoseconds: lhs.nanoseconds.saturatingAdding(rhs.nanoseconds))
+      }
+      public static func - (lhs: Self, rhs: Self) -> Self {
+        Self(nanoseconds: lhs.nanoseconds.saturatingSubtracting(rhs.nanoseconds))
+      }
+      public static func * (lhs: Self, rhs: Self) -> Self {
+        Self(nanoseconds: lhs.nanoseconds.saturatingMultiplied(by: rhs.nanoseconds))
+      }
       public static func += (lhs: inout Self, rhs: Self) { lhs = lhs + rhs }
       public static func -= (lhs: inout Self, rhs: Self) { lhs = lhs - rhs }
       public static func *= (lhs: inout Self, rhs: Self) { lhs = lhs * rhs }
@@ -162,5 +181,24 @@ public final class VirtualScheduler: Scheduler {
   /// Drops every queued action (they hold the publishers' state).
   public func reset() {
     queue.removeAll()
+  }
+}
+
+/// Virtual time past 2^63 ns (about 292 years, which `timer 1e9` passes after 10 ticks) stands at
+/// the largest or smallest instant instead of overflowing and trapping.
+extension Int64 {
+  fileprivate func saturatingAdding(_ other: Int64) -> Int64 {
+    let (result, overflow) = addingReportingOverflow(other)
+    return overflow ? (other < 0 ? .min : .max) : result
+  }
+
+  fileprivate func saturatingSubtracting(_ other: Int64) -> Int64 {
+    let (result, overflow) = subtractingReportingOverflow(other)
+    return overflow ? (other < 0 ? .max : .min) : result
+  }
+
+  fileprivate func saturatingMultiplied(by other: Int64) -> Int64 {
+    let (result, overflow) = multipliedReportingOverflow(by: other)
+    return overflow ? ((self < 0) == (other < 0) ? .max : .min) : result
   }
 }

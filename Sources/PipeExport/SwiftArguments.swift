@@ -101,11 +101,13 @@ extension SwiftProgramWriter {
   static func duration(_ duration: Duration) -> String {
     let (seconds, attoseconds) = duration.components
     if seconds == 0 && attoseconds == 0 { return ".zero" }
-    if attoseconds == 0 { return ".seconds(\(seconds))" }
+    // Grouped as swift-format wants them (`timer 1e9` is `.seconds(1_000_000_000)`).
+    func grouped(_ number: Int64) -> String { SwiftExpression.grouped(Int(number)) }
+    if attoseconds == 0 { return ".seconds(\(grouped(seconds)))" }
     let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    if nanoseconds % 1_000_000 == 0 { return ".milliseconds(\(nanoseconds / 1_000_000))" }
-    if nanoseconds % 1000 == 0 { return ".microseconds(\(nanoseconds / 1000))" }
-    return ".nanoseconds(\(nanoseconds))"
+    if nanoseconds % 1_000_000 == 0 { return ".milliseconds(\(grouped(nanoseconds / 1_000_000)))" }
+    if nanoseconds % 1000 == 0 { return ".microseconds(\(grouped(nanoseconds / 1000)))" }
+    return ".nanoseconds(\(grouped(nanoseconds)))"
   }
 
   mutating func marble(

@@ -167,6 +167,23 @@ public final class Node: Sendable {
   /// After a job ends it returns to what it was before (the `Node` records stay, for `inspect`).
   public static let live = Atomic<Int>(0)
 
+  /// For a node of a pipeline a `flatMap` built: that node's id, and the node's place among all the
+  /// nodes it built, in `draw`'s order (`Node.flattened`); -1 for any other node. A saved trace
+  /// writes them, so `draw "F.trace"` orders its lanes as `draw P` does.
+  private let builderStorage = Atomic<Int>(-1)
+  private let rankStorage = Atomic<Int>(-1)
+
+  /// The `flatMap` node that built this node's pipeline, and its place among that node's nodes.
+  public var built: (by: Int, rank: Int)? {
+    let builder = builderStorage.load(ordering: .relaxed)
+    return builder < 0 ? nil : (builder, rankStorage.load(ordering: .relaxed))
+  }
+
+  fileprivate func setBuilt(by builder: Int, rank: Int) {
+    rankStorage.store(rank, ordering: .relaxed)
+    builderStorage.store(builder, ordering: .relaxed)
+  }
+
   /// Whether this node is the last of a combinator's input, so its consumer is the combinator.
   private let feedsCombinatorStorage = Atomic<Bool>(false)
   /// For a combinator: when one input finishing ends the others.
@@ -355,9 +372,22 @@ public final class ChildPipelines: Sendable {
   /// Pipelines built and no longer kept.
   public var earlier: Int { dropped.load(ordering: .relaxed) }
 
+  /// How many nodes the pipelines built so far hold: the next one's rank.
+  private let ranked = Locked(0)
+
   /// Adds the nodes of the pipeline just built; returns the one built before it.
   func add(_ nodes: [Node]) -> [Node]? {
     nodes.last?.downstream = owner
+    if let owner {
+      let flat = Node.flattened(nodes)
+      let first = ranked.withLock { ranked in
+        defer { ranked += flat.count }
+        return ranked
+      }
+      for (offset, node) in flat.enumerated() where node.built == nil {
+        node.setBuilt(by: owner.id, rank: first + offset)
+      }
+    }
     let (previous, removed) = pipelines.withLock { pipelines -> ([Node]?, Bool) in
       let previous = pipelines.last
       pipelines.append(nodes)

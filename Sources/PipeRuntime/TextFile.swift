@@ -17,7 +17,10 @@ public enum TextFile {
   }
 
   /// The text of the file at `path`.
-  public static func read(_ path: String) -> Result<String, Failure> {
+  /// With `maximumBytes` and `what`, a file of another kind and its own limit (a saved trace's).
+  public static func read(
+    _ path: String, maximumBytes: Int = maximumBytes, what: String = "a script"
+  ) -> Result<String, Failure> {
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else { return .failure(failure(path, errno)) }
     defer { close(descriptor) }
@@ -25,11 +28,15 @@ public enum TextFile {
     if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
       return .failure(failure(path, EISDIR))
     }
-    return read(descriptor: descriptor).mapError { Failure(description: "cannot read '\(path)': \($0)") }
+    return read(descriptor: descriptor, maximumBytes: maximumBytes, what: what).mapError {
+      Failure(description: "cannot read '\(path)': \($0)")
+    }
   }
 
   /// Everything that can be read from `descriptor`, up to `maximumBytes`.
-  public static func read(descriptor: Int32) -> Result<String, Failure> {
+  public static func read(
+    descriptor: Int32, maximumBytes: Int = maximumBytes, what: String = "a script"
+  ) -> Result<String, Failure> {
     if StandardDescriptors.wasClosed(descriptor) { return .failure(Failure(description: "it is closed")) }
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -40,7 +47,7 @@ public enum TextFile {
       if count == 0 { break }
       bytes.append(contentsOf: buffer[0..<count])
       if bytes.count > maximumBytes {
-        return .failure(Failure(description: "larger than \(maximumBytes >> 20) MiB, the most a script may be"))
+        return .failure(Failure(description: "larger than \(maximumBytes >> 20) MiB, the most \(what) may be"))
       }
     }
     return .success(String(decoding: bytes, as: UTF8.self))

@@ -381,7 +381,8 @@ public struct Checker {
     }
     if case .type(let declared) = typing.argument(of) {
       if let known, known != declared, !environment.guessedChannels.contains(name) {
-        typing.error("channel '\(name)' already carries '\(known)'", at: of)
+        let noun = if case .stream = end { "stream" } else { "channel" }
+        typing.error("\(noun) '\(name)' already carries '\(known)'", at: of)
         return nil
       }
       environment.channels[name] = declared
@@ -439,7 +440,7 @@ public struct Checker {
       return type
     }
     guard type != .optional(.never) else {
-      typing.error("nil has no type here: give a value, or a channel of an optional type instead", at: initial)
+      typing.error("nil has no type here: give subject '\(name)' a value that is not nil", at: initial)
       return nil
     }
     if let known = environment.channels[name], known != type, !environment.guessedChannels.contains(name) {

@@ -69,13 +69,23 @@ public struct CommandSignature: Sendable {
   /// Whether its first word names a channel that must exist already (`close`, `fail`): a typo
   /// would otherwise leave the real channel open.
   public let namesKnownChannel: Bool
+  /// The endings a `to: "FILE"` may have (`.svg`, `.html`, and `.trace` for `trace`): any other is
+  /// refused before anything runs (`to: "x.jsonl"` wrote an SVG picture and said it wrote x.jsonl).
+  public let files: [String]
 
-  public init(_ name: String, _ form: CommandForm, usage: String, summary: String, namesKnownChannel: Bool = false) {
+  /// What `to:` writes for most commands: an SVG picture or a web page.
+  public static let pictureFiles = [".svg", ".html"]
+
+  public init(
+    _ name: String, _ form: CommandForm, usage: String, summary: String, namesKnownChannel: Bool = false,
+    files: [String] = pictureFiles
+  ) {
     self.name = name
     self.form = form
     self.usage = usage
     self.summary = summary
     self.namesKnownChannel = namesKnownChannel
+    self.files = files
   }
 
   var takesPipeline: Bool {
@@ -200,7 +210,8 @@ extension Checker {
         return nil
       }
       guard let joined = ValueType.join(type, valueType), declared == nil || joined == declared else {
-        return reading.fail("channel '\(channel)' carries '\(type)', not '\(valueType)'", argument.range)
+        let noun = environment.endpoints[channel]?.noun ?? "channel"
+        return reading.fail("\(noun) '\(channel)' carries '\(type)', not '\(valueType)'", argument.range)
       }
       type = joined
       values.append(value)
@@ -295,13 +306,17 @@ struct CommandReading {
     let rest = CommandReading(signature: signature, arguments: Array(arguments.dropFirst()), range: range)
     var reading = rest
     defer { diagnostics += reading.diagnostics }
-    guard let options = reading.options(names.filter { $0 != CommandOptions.fileLabel }, source: source) else {
-      return nil
-    }
+    guard let options = reading.options(names, source: source) else { return nil }
     return .savedTrace(path, options: options)
   }
 
-  /// `"FILE" [speed: X]`, X a number more than zero.
+  /// The slowest and fastest playback `replay … speed:` takes. The slowest keeps the longest gap a
+  /// trace can hold (2^63 ns, about 292 years) divided by it within what a `Duration` and a clock's
+  /// deadline can hold; a smaller speed (`1e-20`) overflowed and trapped.
+  static let slowestSpeed = 0.000_001
+  static let fastestSpeed = 1_000_000.0
+
+  /// `"FILE" [speed: X]`, X a number from `slowestSpeed` to `fastestSpeed`.
   mutating func recording() -> CommandArguments? {
     guard let first = arguments.first, first.label == nil, case .string(let parts) = first.value.kind,
       parts.count == 1, case .text(let path) = parts[0], !path.isEmpty
@@ -317,8 +332,8 @@ struct CommandReading {
     case .float(let value): speed = value
     default: return fail("'speed:' must be a number, as in speed: 10 (ten times as fast)", option.value.range)
     }
-    guard speed > 0, speed.isFinite, speed <= 1_000_000 else {
-      return fail("'speed:' must be more than 0 and at most 1000000", option.value.range)
+    guard speed >= Self.slowestSpeed, speed <= Self.fastestSpeed else {
+      return fail("'speed:' must be at least 0.000001 and at most 1000000", option.value.range)
     }
     return .recording(path, speed: speed)
   }
@@ -343,6 +358,12 @@ struct CommandReading {
           !path.isEmpty
         else {
           _ = fail("'to:' must be a file name as a string, as in to: \"throttle.svg\"", argument.value.range)
+          return nil
+        }
+        guard signature.files.contains(where: { path.lowercased().hasSuffix($0) }) else {
+          let accepted = signature.files.map { "'\($0)'" }
+          let list = accepted.dropLast().joined(separator: ", ") + " or " + (accepted.last ?? "")
+          _ = fail("'to:' must name a file ending in \(list), not '\(path)'", argument.value.range)
           return nil
         }
         read.file = path

@@ -12,18 +12,42 @@ extension Duration {
     return "\(nanoseconds)ns"
   }
 
+  /// `0.05s`, `1.25s`, `2.0s`, `500µs`, `7ns`: the duration exactly, as an interval argument gave
+  /// it (whole nanoseconds), where `secondsText` rounds to tenths (`timeout 0.05` said `0.1s`).
+  public var exactText: String {
+    let nanoseconds = wholeNanoseconds
+    guard nanoseconds >= 1_000_000 || nanoseconds <= 0 else {
+      return nanoseconds % 1_000 == 0 ? "\(nanoseconds / 1_000)µs" : "\(nanoseconds)ns"
+    }
+    let fraction = String(nanoseconds.magnitude % 1_000_000_000)
+    var digits = String(repeating: "0", count: 9 - fraction.count) + fraction
+    while digits.count > 1, digits.hasSuffix("0") { digits.removeLast() }
+    return "\(nanoseconds / 1_000_000_000).\(digits)s"
+  }
+
   /// `+1.500s`: the time since a job started, to the millisecond, as `print time: true` and `trace`
   /// show it.
   public var stampText: String {
-    let (seconds, attoseconds) = components
-    let millis = seconds * 1000 + (attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
-    let fraction = String(millis % 1000)
-    return "+\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction + "s"
+    var (seconds, attoseconds) = components
+    var millis = (attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
+    // Not `seconds * 1000 + …`: past 9.2e15 s (a virtual clock's time can get there) it overflowed.
+    if millis >= 1000 {
+      millis -= 1000
+      seconds = seconds == .max ? seconds : seconds + 1
+    }
+    let fraction = String(millis)
+    return "+\(seconds)." + String(repeating: "0", count: 3 - fraction.count) + fraction + "s"
   }
 
-  /// The duration in whole nanoseconds (a saved trace's `ns`).
+  /// The duration in whole nanoseconds (a saved trace's `ns`, when a node waited); a duration past
+  /// 2^63 ns (about 292 years, which a virtual clock can pass) is `Int64.max`, not an overflow.
   public var wholeNanoseconds: Int64 {
-    components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    let (seconds, attoseconds) = components
+    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return seconds < 0 ? .min : .max }
+    let (sum, overflowSum) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+    if overflowSum { return seconds < 0 ? .min : .max }
+    return sum
   }
 
   public var inSecondsValue: Double {

@@ -127,13 +127,13 @@ public enum Launcher {
       console.flush()
       return status
     }
-    let (text, dropped) = recorder.saved
+    let (text, kept, dropped) = recorder.saved
     var status = status
     switch TextFile.write(text, to: file) {
     case .success:
       if dropped > 0 {
         console.line(
-          "pipesh: the \(dropped) events after the first \(TraceRecorder.maximumEvents) are not in \(file)", to: .error)
+          "pipesh: the \(dropped) events after the first \(kept) are not in \(file) (\(TraceFile.limits))", to: .error)
       }
     case .failure(let failure):
       console.line("error: --record: \(failure); give a path in a directory you can write to", to: .error)

@@ -37,11 +37,15 @@ final class TraceRecorder: SessionRecorder {
   static let maximumEvents = 1_000_000
   /// Prints the events as they happen (`trace`); nil when they are only saved (`--record`).
   let printer: TraceObserver?
-  private let lines = Locked<(saved: [String], dropped: Int)>(([], 0))
+  /// The lines saved (header first), how many bytes the file of them takes, and the events left out.
+  private let lines = Locked<(saved: [String], bytes: Int, dropped: Int)>(([], 0, 0))
 
   init(printer: TraceObserver?, header: String) {
     self.printer = printer
-    lines.withLock { $0.saved.append(header) }
+    lines.withLock { lines in
+      lines.saved.append(header)
+      lines.bytes = header.utf8.count + 1
+    }
   }
 
   func record(_ event: NodeEvent) {
@@ -58,15 +62,23 @@ final class TraceRecorder: SessionRecorder {
     save(TraceFile.output(line, time: time, jobID: jobID))
   }
 
+  /// Keeps `line` while the file stays within the events and bytes `replay` reads; after that,
+  /// every event is left out (counted), so the file is a whole beginning of the run.
   private func save(_ line: String) {
+    let size = line.utf8.count + 1
     lines.withLock { lines in
-      if lines.saved.count <= Self.maximumEvents { lines.saved.append(line) } else { lines.dropped += 1 }
+      if lines.dropped == 0, lines.saved.count <= Self.maximumEvents, lines.bytes + size <= TraceFile.maximumBytes {
+        lines.saved.append(line)
+        lines.bytes += size
+      } else {
+        lines.dropped += 1
+      }
     }
   }
 
-  /// The file's text, and how many events did not fit.
-  var saved: (text: String, dropped: Int) {
-    lines.withLock { ($0.saved.joined(separator: "\n") + "\n", $0.dropped) }
+  /// The file's text, how many events it keeps, and how many did not fit.
+  var saved: (text: String, kept: Int, dropped: Int) {
+    lines.withLock { ($0.saved.joined(separator: "\n") + "\n", $0.saved.count - 1, $0.dropped) }
   }
 }
 

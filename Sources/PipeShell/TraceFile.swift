@@ -15,8 +15,18 @@ import PipeSyntax
 ///     {"ns":0,"job":1,"node":1,"label":"from 1 2","event":"element","value":"1"}
 ///     {"ns":0,"job":1,"event":"output","text":"1"}
 ///     {"ns":0,"job":2,"event":"job","pipeline":"timer 1 | print","labels":["timer 1","print"]}
+///
+/// A node of a pipeline a `flatMap` built also says which node built it (`parent`) and its place
+/// among the nodes that node built (`rank`), so `draw "F.trace"` orders lanes as `draw P` does;
+/// files written before carry neither and are still read.
 public enum TraceFile {
   static let version = 1
+  /// The largest trace file: the writer stops saving events before the file would pass it, and the
+  /// reader reads files up to it (a 23 MB trace of 70,000 elements was refused at 16 MiB, the
+  /// limit of a script). An event's value can be any length, so 1,000,000 events alone bound no size.
+  public static let maximumBytes = 256 << 20
+  /// The limits of a saved trace, as the messages say them.
+  static let limits = "a trace keeps at most \(TraceRecorder.maximumEvents) events and \(maximumBytes >> 20) MiB"
 
   /// What a node did, as saved: an element as `print` shows it.
   enum EventKind: Equatable {
@@ -25,6 +35,17 @@ public enum TraceFile {
     case finished
     case failed(String)
     case cancelled(String)
+
+    /// The event as a run's node event, for a picture: an element's value is its printed text.
+    var nodeEventKind: NodeEvent.Kind {
+      switch self {
+      case .start: .start
+      case .element(let text): .element(.string(text))
+      case .finished: .finished
+      case .failed(let reason): .failed(reason)
+      case .cancelled(let reason): .cancelled(reason)
+      }
+    }
 
     init(_ kind: NodeEvent.Kind) {
       switch kind {
@@ -55,11 +76,18 @@ public enum TraceFile {
     let what: What
 
     enum What: Equatable {
-      case node(id: Int, label: String, EventKind)
+      case node(id: Int, label: String, EventKind, built: Built? = nil)
       case output(String)
       /// A job started (in a recording of a whole session), its lines aligned to `labels`.
       case job(pipeline: String, labels: [String])
     }
+  }
+
+  /// For a node of a pipeline a `flatMap` built: that node's id, and the node's place among the
+  /// nodes it built (`draw`'s order).
+  struct Built: Equatable {
+    let parent: Int
+    let rank: Int
   }
 
   /// A trace read back.
@@ -80,6 +108,7 @@ public enum TraceFile {
   static func line(_ event: NodeEvent) -> String {
     var line =
       "{\"ns\":\(event.time.wholeNanoseconds),\"job\":\(event.jobID),\"node\":\(event.node.id),\"label\":\(quoted(event.node.text)),"
+    if let built = event.node.built { line += "\"parent\":\(built.by),\"rank\":\(built.rank)," }
     switch EventKind(event.kind) {
     case .start: line += "\"event\":\"start\""
     case .element(let value): line += "\"event\":\"element\",\"value\":\(quoted(value))"
@@ -183,9 +212,16 @@ public enum TraceFile {
       throw fields.problem(
         "unknown event \"\(other)\": one of start, element, finished, failed, cancelled, output, job")
     }
+    var built: Built?
+    if fields.object["parent"] != nil || fields.object["rank"] != nil {
+      let parent = try fields.integer("parent")
+      let rank = try fields.integer("rank")
+      guard parent >= 0, rank >= 0 else { throw fields.problem("\"parent\" and \"rank\" must be 0 or more") }
+      built = Built(parent: parent, rank: rank)
+    }
     return Event(
       time: time, job: try fields.integer("job"),
-      what: .node(id: try fields.integer("node"), label: try fields.string("label"), kind))
+      what: .node(id: try fields.integer("node"), label: try fields.string("label"), kind, built: built))
   }
 
   static func problem(_ message: String, at start: Int, _ end: Int) -> Diagnostic {
@@ -368,22 +404,23 @@ struct JSONReader {
   private mutating func string() throws(Diagnostic) -> String {
     guard peek == UInt8(ascii: "\"") else { throw fail("expected a string (\"…\")") }
     position += 1
-    var scalars = String.UnicodeScalarView()
+    // Plain runs are appended as whole strings: a scalar at a time, a value of megabytes took
+    // seconds.
+    var text = ""
     var plainStart = position
     func flush(_ reader: JSONReader) {
-      scalars.append(
-        contentsOf: String(decoding: reader.bytes[plainStart..<reader.position], as: UTF8.self).unicodeScalars)
+      text += String(decoding: reader.bytes[plainStart..<reader.position], as: UTF8.self)
     }
     while true {
       guard let byte = peek else { throw fail("the string does not end on this line (a '\"' is missing)") }
       if byte == UInt8(ascii: "\"") {
         flush(self)
         position += 1
-        return String(scalars)
+        return text
       }
       if byte < 0x20 { throw fail("a control character in a string must be escaped (\\n, \\u0001)") }
       guard byte == UInt8(ascii: "\\") else {
-        position += 1
+        position = plainEnd(from: position + 1)
         continue
       }
       flush(self)
@@ -391,20 +428,35 @@ struct JSONReader {
       guard let escaped = peek else { throw fail("expected an escape after '\\'") }
       position += 1
       switch escaped {
-      case UInt8(ascii: "\""): scalars.append("\"")
-      case UInt8(ascii: "\\"): scalars.append("\\")
-      case UInt8(ascii: "/"): scalars.append("/")
-      case UInt8(ascii: "b"): scalars.append("\u{08}")
-      case UInt8(ascii: "f"): scalars.append("\u{0C}")
-      case UInt8(ascii: "n"): scalars.append("\n")
-      case UInt8(ascii: "r"): scalars.append("\r")
-      case UInt8(ascii: "t"): scalars.append("\t")
-      case UInt8(ascii: "u"): scalars.append(try unicodeEscape())
+      case UInt8(ascii: "\""): text.append("\"")
+      case UInt8(ascii: "\\"): text.append("\\")
+      case UInt8(ascii: "/"): text.append("/")
+      case UInt8(ascii: "b"): text.append("\u{08}")
+      case UInt8(ascii: "f"): text.append("\u{0C}")
+      case UInt8(ascii: "n"): text.append("\n")
+      case UInt8(ascii: "r"): text.append("\r")
+      case UInt8(ascii: "t"): text.append("\t")
+      case UInt8(ascii: "u"): text.unicodeScalars.append(try unicodeEscape())
       default:
         position -= 1
         throw fail("unknown escape '\\\(Character(Unicode.Scalar(escaped)))'")
       }
       plainStart = position
+    }
+  }
+
+  /// Where the run of plain bytes of a string that starts at `start` ends: at a quote, a backslash,
+  /// a control character or the line's end. One pass over a buffer, not a call per byte: a trace's
+  /// values can be megabytes long.
+  private func plainEnd(from start: Int) -> Int {
+    bytes.withUnsafeBufferPointer { buffer in
+      var index = start
+      while index < end {
+        let byte = buffer[index]
+        if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+        index += 1
+      }
+      return index
     }
   }
 

@@ -3,10 +3,18 @@ public struct PipeInstant: InstantProtocol, Sendable {
   public var offset: Duration
 
   public init(offset: Duration) {
-    self.offset = offset
+    self.offset = min(max(offset, .zero - Self.farthest), Self.farthest)
   }
 
-  public func advanced(by duration: Duration) -> PipeInstant { PipeInstant(offset: offset + duration) }
+  /// The farthest a job's time goes (Int64.max seconds, about 2.9e11 years): an instant past it
+  /// stands at it. Offsets kept within it add and subtract within `Duration`'s range, so no deadline
+  /// an operator works out (a timer's next tick after a billion ticks of 1e9 s) overflows and traps.
+  public static let farthest = Duration.seconds(Int64.max)
+
+  public func advanced(by duration: Duration) -> PipeInstant {
+    let duration = min(max(duration, .zero - Self.farthest), Self.farthest)
+    return PipeInstant(offset: min(max(offset + duration, .zero - Self.farthest), Self.farthest))
+  }
 
   public func duration(to other: PipeInstant) -> Duration { other.offset - offset }
 

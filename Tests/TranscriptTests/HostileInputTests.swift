@@ -66,6 +66,24 @@ struct HostileInputTests {
     #expect(result.stdout == String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth) + "\n")
   }
 
+  /// A long interpolation is within every limit (a 200 KB line): it runs, fused and not, and
+  /// exports, as `--check` says it may (each of its 40,000 pieces was a call nested in the last's).
+  @Test func anInterpolationOf40000PiecesRuns() throws {
+    let pieces = 40_000
+    let text = "from 7 | map { \"" + String(repeating: "\\($0)", count: pieces) + "\" } | map { $0.count } | print"
+    let path = try Self.file(text)
+    let check = try Pipesh.run(["--check", path], limit: 60)
+    #expect(check.status == 0, "\(check.stderr.prefix(300))")
+    for environment in [[:], ["PIPESH_FUSION": "off"]] {
+      let result = try Pipesh.run(["--virtual-time", path], environment: environment, limit: 60)
+      #expect(result.status == 0, "\(environment): \(result.stderr.prefix(300))")
+      #expect(result.stdout == "\(pieces)\n", "\(environment)")
+      #expect(result.stderr == "", "\(environment)")
+    }
+    let exported = try Pipesh.run(["--emit-swift", path], limit: 60)
+    #expect(exported.status == 0, "\(exported.stderr.prefix(300))")
+  }
+
   @Test("a string ending in a backslash at the end of input", arguments: ["from \"a\\", "from \"a\\\\\\"])
   func backslashAtTheEnd(_ text: String) throws {
     let result = try Pipesh.run(["-c", text])

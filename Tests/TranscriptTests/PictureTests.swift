@@ -129,9 +129,16 @@ struct PictureTests {
     #expect(!page.replacingOccurrences(of: Self.svgNamespace, with: "").contains("http"))
   }
 
-  /// A file that cannot be written is an error with status 1, and the script goes on.
+  /// A file that cannot be written is an error with status 1, and the script goes on. A full
+  /// device is reached through a name ending in `.svg` (`to:` takes only the endings it writes).
   @Test(arguments: ["/nonexistent/x.svg", "/dev/full"])
-  func anUnwritablePathIsAnError(_ path: String) throws {
+  func anUnwritablePathIsAnError(_ device: String) throws {
+    var path = device
+    if device == "/dev/full" {
+      path = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-full-\(UUID()).svg").path
+      try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: device)
+    }
+    defer { if path != device { try? FileManager.default.removeItem(atPath: path) } }
     let result = try Pipesh.run(["--virtual-time", "-c", "draw from 1 to: \"\(path)\"\nfrom \"after\""])
     #expect(result.status == 1)
     #expect(result.stderr.hasPrefix("error: draw: cannot write '\(path)': "))

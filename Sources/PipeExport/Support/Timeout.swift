@@ -6,16 +6,15 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   fileprivate func timeout(
     after interval: Duration, stage: String
   ) -> AsyncThrowingStream<Element, Error> {
+    // The interval exactly, as it was given (pipesh's Duration.exactText): 0.05s, 1.25s, 500µs.
     let (seconds, attoseconds) = interval.components
-    let value = Double(seconds) + Double(attoseconds) / 1e18
     let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    var shown = "\(nanoseconds)ns"
-    if value == 0 || value >= 0.05 {
-      shown = "\((value * 10).rounded() / 10)s"
-    } else if nanoseconds >= 1_000_000 {
-      shown = "\((nanoseconds + 500_000) / 1_000_000)ms"
-    } else if nanoseconds >= 1_000 {
-      shown = "\((nanoseconds + 500) / 1_000)µs"
+    var shown = nanoseconds % 1_000 == 0 ? "\(nanoseconds / 1_000)µs" : "\(nanoseconds)ns"
+    if nanoseconds >= 1_000_000 || nanoseconds <= 0 {
+      let fraction = String(nanoseconds.magnitude % 1_000_000_000)
+      var digits = String(repeating: "0", count: 9 - fraction.count) + fraction
+      while digits.count > 1, digits.hasSuffix("0") { digits.removeLast() }
+      shown = "\(nanoseconds / 1_000_000_000).\(digits)s"
     }
     let message = "no element came for \(shown)"
     return AsyncThrowingStream { continuation in

@@ -94,7 +94,7 @@ struct TimeoutSequence: AsyncSequence, Sendable {
       switch outcome {
       case .value(let value): return value
       case .timedOut:
-        throw PipelineError(stage: stage, message: "no element came for \(interval.secondsText)")
+        throw PipelineError(stage: stage, message: "no element came for \(interval.exactText)")
       }
     }
   }

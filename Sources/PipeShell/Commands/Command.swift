@@ -83,10 +83,12 @@ struct Command: Sendable {
   /// A command on a pipeline; `partial` allows one without a source or a sink.
   static func pipeline(
     _ name: String, usage: String, summary: String, partial: Bool = false, options: [String] = [],
+    files: [String] = CommandSignature.pictureFiles,
     run: @escaping @Sendable (Shell, CheckedPipeline, CommandOptions) async -> Void
   ) -> Command {
     reading(
-      CommandSignature(name, .pipeline(partial: partial, options: options), usage: usage, summary: summary),
+      CommandSignature(
+        name, .pipeline(partial: partial, options: options), usage: usage, summary: summary, files: files),
       { if case .pipeline(let pipeline, let options) = $0 { (pipeline, options) } else { nil } },
       { shell, read in await run(shell, read.0, read.1) })
   }

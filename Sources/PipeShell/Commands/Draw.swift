@@ -14,7 +14,7 @@ extension Commands {
     ) { shell, pipeline, options in
       await shell.draw(pipeline, tick: options["tick"], until: options["until"], to: options.file)
     } runTrace: { shell, path, options in
-      shell.drawSaved(path, tick: options["tick"], until: options["until"])
+      shell.drawSaved(path, tick: options["tick"], until: options["until"], to: options.file)
     }.example("draw timer 1 | take 3 | map { $0 * 10 }")
   }
 }
@@ -45,7 +45,8 @@ extension Shell {
 
   /// `draw "F.trace"`: a saved trace's events drawn as `draw` draws a run, a lane per node (per job
   /// and node in a recording of a session), times from the trace's first event, up to `until`.
-  func drawSaved(_ path: String, tick chosen: Duration?, until: Duration?) {
+  /// With `file` (`draw "F.trace" to: "F.svg"`), the picture `draw P to:` writes, from the trace.
+  func drawSaved(_ path: String, tick chosen: Duration?, until: Duration?, to file: String? = nil) {
     guard let recording = readTrace(path, command: "draw") else { return }
     let lanes = TraceLanes(recording, until: until)
     guard !lanes.rows.isEmpty else {
@@ -54,6 +55,13 @@ extension Shell {
     let tick = chosen ?? DrawObserver.finestTick(.seconds(1), lanes: lanes.rows.map(\.events))
     let width = Format.screenWidth
     let rows = lanes.rows.map { (text: $0.label, line: DrawObserver.line($0.events, tick: tick)) }
+    if file != nil || report != nil {
+      let end = lanes.rows.flatMap { $0.events.map(\.0) }.max() ?? .zero
+      let picture = MarblePicture(lanes: lanes.pictureLanes, end: max(end, tick))
+      let text = Self.drawing(rows, tick: tick, width: 100_000).lines
+      writePicture(file, command: "draw", svg: picture.svg, title: "draw " + path, text: text)
+      return
+    }
     let (lines, cut) = Self.drawing(rows, tick: tick, width: width)
     for line in lines { console.line(line) }
     if chosen == nil, tick != .seconds(1) { note(Self.finerNote("draw", tick, .seconds(1)), width: width) }
@@ -230,49 +238,128 @@ struct TraceLanes {
   }
 
   private(set) var rows: [Row] = []
+  /// The same rows in the order of `draw P to:`'s picture, a flatMap's pipelines under it, with
+  /// how deep each stands.
+  private(set) var pictureRows: [(row: Row, depth: Int)] = []
+
+  private struct TracedNode {
+    let job: Int
+    let id: Int
+    let label: String
+    let built: TraceFile.Built?
+  }
 
   init(_ recording: TraceFile.Recording, until: Duration?) {
     let origin = recording.events.first?.time ?? .zero
     var labels: [Int: [String]] = [:]
     var byNode: [[Int]: Int] = [:]
-    var nodes: [(job: Int, id: Int, label: String)] = []
+    var nodes: [TracedNode] = []
+    var events: [[(Duration, TraceFile.EventKind)]] = []
     for event in recording.events {
       switch event.what {
       case .job(_, let jobLabels): labels[event.job] = jobLabels
       case .output: continue
-      case .node(let id, let label, let kind):
+      case .node(let id, let label, let kind, let built):
         let time = event.time - origin
         if let until, time > until { continue }
         let key = [event.job, id]
         if byNode[key] == nil {
-          byNode[key] = rows.count
-          rows.append(Row(label: label, events: []))
-          nodes.append((event.job, id, label))
+          byNode[key] = nodes.count
+          nodes.append(TracedNode(job: event.job, id: id, label: label, built: built))
+          events.append([])
         }
-        if let index = byNode[key] { rows[index].events.append((time, kind)) }
+        if let index = byNode[key] { events[index].append((time, kind)) }
       }
     }
     let jobs = nodes.reduce(into: [Int]()) { jobs, node in if !jobs.contains(node.job) { jobs.append(node.job) } }
     let many = jobs.count > 1
-    var order: [Int] = []
+    var order: [(index: Int, depth: Int)] = []
+    var pictureOrder: [(index: Int, depth: Int)] = []
     for job in jobs {
-      var left = nodes.indices.filter { nodes[$0].job == job }.sorted { nodes[$0].id < nodes[$1].id }
-      var named: [Int] = []
-      for label in labels[job] ?? recording.labels {
-        guard let found = left.firstIndex(where: { nodes[$0].label == label }) else { continue }
-        named.append(left.remove(at: found))
+      let ofJob = nodes.indices.filter { nodes[$0].job == job }.sorted { nodes[$0].id < nodes[$1].id }
+      if ofJob.contains(where: { nodes[$0].built != nil }) {
+        let (text, picture) = Self.ordered(ofJob, nodes, labels: labels[job] ?? recording.labels)
+        order += text
+        pictureOrder += picture
+      } else {
+        let text = Self.orderedByLabel(ofJob, nodes, labels: labels[job] ?? recording.labels)
+        order += text
+        pictureOrder += text
       }
-      // The rest are a flatMap's pipelines, `STAGE ($0 = V)`: as `draw` does, before the node whose
-      // body holds the stage.
-      for index in named {
-        let owned = left.filter { Self.stage(of: nodes[$0].label).map(nodes[index].label.contains) ?? false }
-        order += owned + [index]
-        left.removeAll(where: owned.contains)
-      }
-      order += left
     }
-    rows = order.map { index in
-      Row(label: many ? "[\(nodes[index].job)] \(rows[index].label)" : rows[index].label, events: rows[index].events)
+    func row(_ index: Int) -> Row {
+      Row(label: many ? "[\(nodes[index].job)] \(nodes[index].label)" : nodes[index].label, events: events[index])
+    }
+    rows = order.map { row($0.index) }
+    pictureRows = pictureOrder.map { (row($0.index), $0.depth) }
+  }
+
+  /// A job's nodes in the order of its labels (`trace` names the pipeline's own nodes), each
+  /// node's built pipelines before it (text) or under it (picture), as `draw P` orders them: the
+  /// trace says which node built which, and where among them each stands.
+  private static func ordered(
+    _ ofJob: [Int], _ nodes: [TracedNode], labels: [String]
+  ) -> (text: [(index: Int, depth: Int)], picture: [(index: Int, depth: Int)]) {
+    var top = ofJob.filter { nodes[$0].built == nil }
+    var named: [Int] = []
+    for label in labels {
+      guard let found = top.firstIndex(where: { nodes[$0].label == label }) else { continue }
+      named.append(top.remove(at: found))
+    }
+    var built: [Int: [Int]] = [:]
+    for index in ofJob {
+      if let parent = nodes[index].built?.parent { built[parent, default: []].append(index) }
+    }
+    for (parent, children) in built {
+      built[parent] = children.sorted { (nodes[$0].built?.rank ?? 0, $0) < (nodes[$1].built?.rank ?? 0, $1) }
+    }
+    var placed = Set<Int>()
+    func text(_ index: Int, _ depth: Int) -> [(index: Int, depth: Int)] {
+      guard placed.insert(index).inserted else { return [] }
+      return (built[nodes[index].id] ?? []).flatMap { text($0, depth + 1) } + [(index, depth)]
+    }
+    let roots = named + top
+    var textOrder = roots.flatMap { text($0, 0) }
+    // Nodes whose builder the trace does not hold (cut by until:, say) go last, as they came.
+    textOrder += ofJob.filter { !placed.contains($0) }.map { ($0, 1) }
+    placed.removeAll()
+    func picture(_ index: Int, _ depth: Int) -> [(index: Int, depth: Int)] {
+      guard placed.insert(index).inserted else { return [] }
+      return [(index, depth)] + (built[nodes[index].id] ?? []).flatMap { picture($0, depth + 1) }
+    }
+    var pictureOrder = roots.flatMap { picture($0, 0) }
+    pictureOrder += ofJob.filter { !placed.contains($0) }.map { ($0, 1) }
+    return (textOrder, pictureOrder)
+  }
+
+  /// A trace written before traces said which node built which: the nodes not named by the
+  /// labels are a flatMap's pipelines, `STAGE ($0 = V)`, put before the node whose body holds the
+  /// stage (with a flatMap in another's body, possibly not where `draw P` puts them).
+  private static func orderedByLabel(
+    _ ofJob: [Int], _ nodes: [TracedNode], labels: [String]
+  ) -> [(index: Int, depth: Int)] {
+    var left = ofJob
+    var named: [Int] = []
+    for label in labels {
+      guard let found = left.firstIndex(where: { nodes[$0].label == label }) else { continue }
+      named.append(left.remove(at: found))
+    }
+    var order: [Int] = []
+    for index in named {
+      let owned = left.filter { stage(of: nodes[$0].label).map(nodes[index].label.contains) ?? false }
+      order += owned + [index]
+      left.removeAll(where: owned.contains)
+    }
+    order += left
+    return order.map { ($0, stage(of: nodes[$0].label) == nil ? 0 : 1) }
+  }
+
+  /// The lanes as `draw P to:` draws them: a flatMap's pipelines indented under it, each lane as
+  /// long as the node lived.
+  var pictureLanes: [MarblePicture.Lane] {
+    pictureRows.map { row, depth in
+      let events = row.events.map { time, kind in (time: time, kind: kind.nodeEventKind) }
+      return MarblePicture.Lane(label: row.label, events: events, depth: depth, short: depth > 0)
     }
   }
 

@@ -59,7 +59,7 @@ final class ReplayPrinter: Sendable {
 
   func show(_ event: TraceFile.Event) {
     switch event.what {
-    case .node(_, let label, let kind):
+    case .node(_, let label, let kind, _):
       let printer = jobs.withLock { $0[event.job] } ?? printer
       printer.show(time: event.time, job: event.job, label: label, kind)
     case .output(let text): console.line(text)
@@ -73,7 +73,7 @@ extension Shell {
   /// A saved trace, read for `command`; nil when it cannot be read or is not one (said, with where).
   func readTrace(_ path: String, command: String) -> TraceFile.Recording? {
     let text: String
-    switch TextFile.read(path) {
+    switch TextFile.read(path, maximumBytes: TraceFile.maximumBytes, what: "a trace file") {
     case .success(let read): text = read
     case .failure(let failure):
       commandFailed("\(command): \(failure); give a file that trace PIPELINE to: \"F.trace\" wrote")

@@ -10,7 +10,7 @@ extension Commands {
       "trace", usage: "trace PIPELINE [to: \"F.svg\"|\"F.html\"|\"F.trace\"]",
       summary:
         "runs a pipeline, printing every lifecycle event of every node; to: a .svg or .html file draws the nodes' lifetimes as a chart (a bar per node from start to end, by how it ended, with the reason and a tick per element) in an SVG picture or a web page instead; to: a .trace file prints the trace and saves it, one JSON object a line, for replay",
-      options: [CommandOptions.fileLabel]
+      options: [CommandOptions.fileLabel], files: CommandSignature.pictureFiles + [".trace"]
     ) { shell, pipeline, options in
       guard options.file != nil || shell.report != nil else {
         let observer = TraceObserver(console: shell.console, labels: Inspector.labels(pipeline))
@@ -39,11 +39,11 @@ extension Commands {
         printer: TraceObserver(console: shell.console, labels: labels),
         header: TraceFile.header(pipeline: pipeline.text, virtualClock: virtual, labels: labels))
       await shell.runForeground(shell.jobs.start(pipeline, background: false, clock: clock, observer: recorder))
-      let (text, dropped) = recorder.saved
+      let (text, kept, dropped) = recorder.saved
       switch TextFile.write(text, to: file) {
       case .success(let bytes):
         let left =
-          dropped == 0 ? "" : "; the \(dropped) events after the first \(TraceRecorder.maximumEvents) are not in it"
+          dropped == 0 ? "" : "; the \(dropped) events after the first \(kept) are not in it (\(TraceFile.limits))"
         shell.console.line("trace: wrote \(file) (\(bytes) bytes)\(left)")
       case .failure(let failure):
         shell.commandFailed("trace: \(failure); give a path in a directory you can write to")

@@ -6,7 +6,7 @@ extension Catalogue {
     public static let body = Parameter.positional(
       "body", .pipeline, "a pipeline; $0 in its arguments stands for the element")
     public static let concurrency = Parameter.labelled(
-      "concurrency", .count, "run up to N pipelines at once (a task group), passing on elements as they come")
+      "concurrency", .positiveCount, "run up to N pipelines at once (a task group), passing on elements as they come")
 
     public static let signature = OperatorSignature(
       .flatMap, .operator, usage: "flatMap { PIPELINE } [concurrency: N]",
@@ -16,13 +16,7 @@ extension Catalogue {
       example: "from 1 2 3 | flatMap { from $0 ($0 * 10) }",
       implementation: "flatMap (standard library); with concurrency: a task group (Combine's flatMap(maxPublishers:))"
     ) { typing in
-      if case .value(.int(let limit), _)? = typing.value(concurrency).map({ CheckedArgument.value($0.0, $0.1) }),
-        limit < 1
-      {
-        typing.error("concurrency is at least 1 (1 runs the pipelines one after another)", at: concurrency)
-        return nil
-      }
-      return Typing.body(&typing)
+      Typing.body(&typing)
     }
 
     public static func operation<Form: ArgumentForm>(

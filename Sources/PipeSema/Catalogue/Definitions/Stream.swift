@@ -4,8 +4,11 @@ extension Catalogue {
   /// `stream`: emits what 'send NAME …' yields into an AsyncStream; several consumers split it.
   public enum Stream: OperatorDefinition {
     public static let name = Parameter.positional("name", .name, "the stream's name")
+    /// Kind `.value`, not `.count`: the word after the type is read here, where the message can say
+    /// what a stream takes (a stream has no count of its own, and cannot be declared `throws`).
     public static let count = Parameter.positional(
-      "count", .count, optional: true, "how many elements newest or oldest keeps")
+      "n", .value, optional: true, words: [throwingWord], "how many elements newest or oldest keeps")
+    static let throwingWord = "throws"
     public static let of = Parameter.labelled("of", .typeName, "the element type, where no send tells it")
     public static let buffering = Parameter.labelled(
       "buffering", .name,
@@ -22,13 +25,22 @@ extension Catalogue {
     ) { typing in
       let word = typing.name(buffering)
       let limit = typing.value(count)?.0
+      if case .string(throwingWord)? = limit {
+        typing.error(
+          "a stream cannot fail (an AsyncStream finishes without an error): declare 'channel NAME of: TYPE throws' "
+            + "to fail it later", at: count)
+        return nil
+      }
       switch (word, limit) {
       case (nil, nil), ("unbounded", nil): break
       case ("newest", .int(let limit)?), ("oldest", .int(let limit)?):
         guard limit >= 1 else {
-          typing.error("a stream's buffer keeps at least 1 element", at: count)
+          typing.error("a stream's buffer keeps at least 1 element, not \(limit)", at: count)
           return nil
         }
+      case ("newest", _?), ("oldest", _?):
+        typing.error("say how many elements '\(word ?? "")' keeps with an integer, 1 or more", at: count)
+        return nil
       case ("newest", nil), ("oldest", nil):
         typing.error("say how many elements '\(word ?? "")' keeps, as in 'buffering: \(word ?? "") 2'", at: buffering)
         return nil
