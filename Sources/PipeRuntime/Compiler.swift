@@ -41,7 +41,8 @@ struct PipelineCompiler {
   /// The node of a pipeline's sink, after the nodes `build` made.
   mutating func sinkNode(_ stage: CheckedStage) -> Node {
     Node(
-      id: newNodeID(), text: stage.text, name: stage.name, facts: stage.operation?.facts, inputs: [], isSink: true)
+      id: newNodeID(), text: stage.text, name: stage.name, facts: stage.operation?.facts,
+      channelName: stage.channelName, inputs: [], isSink: true)
   }
 
   /// The pipeline's last non-sink node and the nodes of its stages, source first.

@@ -300,6 +300,7 @@ struct FusedSequence: AsyncSequence, Sendable {
     private func begin() {
       guard !started else { return }
       started = true
+      markAsked(false)
       if let sourceNode { context.begin(sourceNode) }
       for node in nodes { context.begin(node) }
     }
@@ -318,9 +319,6 @@ struct FusedSequence: AsyncSequence, Sendable {
     nonisolated(nonsending) func nextElement() async throws -> Value? {
       if ended { return nil }
       begin()
-      // Its nodes are asked as one, while its consumer waits in here (`top`'s WAITS ON).
-      markAsked(true)
-      defer { markAsked(false) }
       do {
         while true {
           if isCancelled(onQuestion: !isSkipping) {
@@ -337,6 +335,10 @@ struct FusedSequence: AsyncSequence, Sendable {
           if let upstreamIterator = upstream {
             // Counts are published before each wait, so `inspect` mid-run sees what unfused nodes show.
             publish()
+            // Its nodes are asked as one while it waits for its upstream (`top`'s WAITS ON); the rest
+            // of a question is answered at once.
+            markAsked(true)
+            defer { markAsked(false) }
             passage = try await nextFromUpstream(upstreamIterator).map { value throws(PipelineError) in
               countFromSource()
               return try chain.pass(value, counts.baseAddress.unsafelyUnwrapped)
@@ -383,6 +385,7 @@ struct FusedSequence: AsyncSequence, Sendable {
       guard !ended else { return }
       begin()
       markAsked(true)
+      defer { markAsked(false) }
       self.sinkNode = sinkNode
       let chain = self.chain
       while true {

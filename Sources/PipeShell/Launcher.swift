@@ -112,6 +112,21 @@ public enum Launcher {
     return save(recorder, options, status: status, console)
   }
 
+  /// Under an address-space limit too small for the Swift runtime's threads (`ulimit -v 50000`), a
+  /// thread's allocation fails and libdispatch waits and retries for ever: pipesh would hang
+  /// without a word. glibc reserves 64 MB of address space for each thread's malloc arena (up to 8
+  /// a core), and the runtime starts a thread a core and a few more: 96 MB, and 64 MB a thread.
+  public static func addressSpaceTooSmall() -> String? {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_AS.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+    let threads = rlim_t(min(sysconf(Int32(_SC_NPROCESSORS_ONLN)), 64) + 3)
+    let floor: rlim_t = (96 << 20) + threads * (64 << 20)
+    guard limit.rlim_cur < floor else { return nil }
+    return "error: pipesh needs at least \(floor >> 20) MB of address space here (for its threads' memory), "
+      + "and the limit is \(limit.rlim_cur >> 10) kB: raise it (ulimit -v \(floor >> 10)) or lift it "
+      + "(ulimit -v unlimited)"
+  }
+
   /// `--record FILE`: a recorder that sees every job of the session from its start.
   private static func record(_ shell: Shell, _ options: Options, name: String) -> TraceRecorder? {
     guard options.record != nil else { return nil }

@@ -147,17 +147,15 @@ enum Lints {
     return inputs.lazy.compactMap { $0 }.first
   }
 
-  /// Whether a chain (source first) never waits for anything: an endless source that answers at
-  /// once (`random` without `count:`), and after it only stages that ask their upstream and
-  /// nothing else, none of which ends it. A `zip` never waits when none of its inputs does; the
-  /// other combinators when one of them does not.
+  /// Whether a chain (source first, its sink included) never waits for anything: an endless source
+  /// that answers at once (`random` without `count:`), and after it nothing that ends it, paces it
+  /// (`work`, `into`) or runs pipelines of its own (`flatMap`, whose bodies may wait). A `zip`
+  /// never waits when none of its inputs does; the other combinators when one of them does not.
   static func neverWaits(_ chain: [Node]) -> Bool {
     guard let source = chain.first else { return false }
     for node in chain.dropFirst() {
-      guard let facts = node.facts, !facts.endsInputEarly else { return false }
-      switch facts.waitsOn {
-      case .upstream: continue
-      case .nothing, .clock, .send, .file, .standardInput, .forever, .upstreamAndClock: return false
+      guard let facts = node.facts, !facts.endsInputEarly, !facts.pacesItsUpstream, node.children == nil else {
+        return false
       }
     }
     guard !source.treeInputs.isEmpty else {

@@ -263,7 +263,10 @@ public final class Shell: @unchecked Sendable {
     // on the real clock: each job started has run to its first wait, each tick due now has come.
     if let driver = driverBox.withLock({ $0 }) {
       cancelJobsThatNeverWait(on: driver)
-      await driver.settle()
+      // Ctrl-C stops the settling, and the statement then does not run.
+      let before = interruptsAtStatement.load(ordering: .relaxed)
+      await waitFor(runningClock: false) { await driver.settle() }
+      if interrupts.load(ordering: .relaxed) != before { return }
     }
     switch statement {
     case .run(let pipeline, let background):

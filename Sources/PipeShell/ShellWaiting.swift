@@ -74,8 +74,7 @@ extension Shell {
   func cancelJobsThatNeverWait(on driver: VirtualDriver) {
     let waitedFor = foreground.withLock { $0 }
     for job in jobs.running
-    where job !== waitedFor && job.context.clock.driver === driver && Lints.neverWaits(job.nodes.filter { !$0.isSink })
-    {
+    where job !== waitedFor && job.context.clock.driver === driver && Lints.neverWaits(job.nodes) {
       anyFailed.store(true, ordering: .relaxed)
       console.line(
         "error: [\(job.id)] \(job.text) never waits: on the virtual clock time passes only when every "
@@ -85,41 +84,67 @@ extension Shell {
     }
   }
 
-  /// The end of a script: waits for its background jobs. Those that can never end (an endless
-  /// source nothing ends, or a channel, stream or subject nothing can send to any more) are named
-  /// at once, with why. On the virtual clock, once only they are left, the clock stops (running it
-  /// would only spin) and the script waits for Ctrl-C; a job that waits on a channel alone is a
-  /// deadlock, as before.
+  /// The end of a script: waits for its background jobs. Those that can never end by themselves
+  /// (an endless source nothing after it ends, or a channel, stream or subject nothing sends to any
+  /// more) are named at once, with why; they may still fail or be ended by an error. On the virtual
+  /// clock, once only they are left, the clock goes on at the real clock's pace, a virtual second a
+  /// second (at full speed it would only spin), until they end or Ctrl-C; jobs that wait on a
+  /// channel alone are a deadlock, as before.
   func waitForTheScriptsJobs() async {
     let deadlock = "deadlock at the end of the script"
-    let neverEnding = jobs.running.compactMap { job in
-      Lints.neverEndingSource(job.nodes.filter { !$0.isSink }, closable: false).map { (job, $0) }
+    let driver = driverBox.withLock { $0 }
+    // Judged after everything due now has happened: a job that has ended is not named.
+    await driver?.settle()
+    let neverEnding = neverEndingJobs()
+    guard !spinning(neverEnding, virtual: driver != nil).isEmpty else {
+      return await waitForAll(jobs.all, deadlock: deadlock)
     }
-    let virtual = driverBox.withLock { $0 } != nil
-    // On the virtual clock only a job whose clock keeps running spins; the others (a channel,
-    // `never`) wait on nothing that can come: the deadlock's to name.
-    let spinning = neverEnding.filter { !virtual || $0.1.facts?.waitsOn == .clock }
-    guard !spinning.isEmpty else { return await waitForAll(jobs.all, deadlock: deadlock) }
     for (job, source) in neverEnding {
       let why =
         source.facts?.endless == true
         ? "\(source.text) never ends by itself, and nothing after it ends it"
         : "nothing can send to or close \(source.text) any more"
-      console.line("pipesh: the script is done, but job \(job.id) never ends: \(why) (\(job.text))", to: .error)
+      console.line("pipesh: the script is done, but job \(job.id) may run for ever: \(why) (\(job.text))", to: .error)
     }
-    guard virtual else {
+    guard let driver else {
       console.line("pipesh: waiting for it to end; Ctrl-C stops it", to: .error)
       return await waitForAll(jobs.all)
     }
     let ending = jobs.running.filter { job in !neverEnding.contains { $0.0 === job } }
     await waitForAll(ending, deadlock: deadlock)
-    guard !wasInterrupted, !jobs.running.isEmpty else { return }
-    console.line(
-      "pipesh: the virtual clock stops here (it would run for ever); Ctrl-C ends the script", to: .error)
-    console.flush()
-    await waitFor(runningClock: false) {
-      while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+    // A deadlock (said already) or Ctrl-C stopped that wait: the script ends.
+    guard !wasInterrupted, ending.allSatisfy({ $0.state != .running }), !jobs.running.isEmpty else { return }
+    guard !spinning(neverEndingJobs(), virtual: true).isEmpty else {
+      return await waitForAll(jobs.all, deadlock: deadlock)
     }
+    console.line(
+      "pipesh: the virtual clock goes on at the real clock's pace (at full speed it would spin); "
+        + "Ctrl-C ends the script", to: .error)
+    console.flush()
+    // Paced while a job that keeps the clock going is left; then the rest as before.
+    while !wasInterrupted, !spinning(neverEndingJobs(), virtual: true).isEmpty {
+      let second = driver.now.advanced(by: .seconds(1))
+      await waitFor { try? await driver.sleep(until: second) }
+      guard !wasInterrupted, !jobs.running.isEmpty else { return }
+      await waitFor(runningClock: false) { try? await Task.sleep(for: .seconds(1)) }
+    }
+    if !wasInterrupted { await waitForAll(jobs.all, deadlock: deadlock) }
+  }
+
+  /// The running jobs that cannot end by themselves, each with the source that keeps it going: an
+  /// endless one, or a channel, stream or subject nothing sends to (no running job feeds it with
+  /// `into`).
+  private func neverEndingJobs() -> [(Job, Node)] {
+    let fed = Set(jobs.running.compactMap { $0.nodes.last { $0.facts?.kind == .into }?.channelName })
+    return jobs.running.compactMap { job in
+      Lints.neverEndingSource(job.nodes.filter { !$0.isSink }, closable: false).map { (job, $0) }
+    }.filter { $0.1.channelName.map { !fed.contains($0) } ?? true }
+  }
+
+  /// Of those, the ones that keep a virtual clock going (a timer): the others (a channel, `never`)
+  /// wait on nothing that can come, which the deadlock names. On the real clock, every one.
+  private func spinning(_ jobs: [(Job, Node)], virtual: Bool) -> [(Job, Node)] {
+    jobs.filter { !virtual || $0.1.facts?.waitsOn == .clock }
   }
 
   /// Why a wait on the virtual clock is a deadlock, the end of every deadlock message.
@@ -154,7 +179,7 @@ extension Shell {
   private static func waitsOutsideTheJob(_ place: WaitPlace) -> Bool {
     switch place {
     case .send, .forever, .file, .standardInput: true
-    case .nothing, .clock, .upstream, .upstreamAndClock: false
+    case .nothing, .clock, .upstream, .upstreamAndClock, .consumer: false
     }
   }
 

@@ -179,6 +179,7 @@ struct TopView {
     // A combinator asks its inputs (shown under it).
     case .upstream: return first ? "-" : "upstream next()"
     case .upstreamAndClock: return "upstream, the clock"
+    case .consumer: return "upstream next()"
     }
   }
 

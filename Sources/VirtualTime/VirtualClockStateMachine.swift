@@ -49,7 +49,7 @@ struct VirtualClockStateMachine {
   private var runs: [Int: (@Sendable () -> Void)?] = [:]
   /// Settles under way: the waiters of runs that end once nothing can happen at the current instant
   /// any more (no task ready, no sleeper due), without moving time.
-  private var settling: [@Sendable () -> Void] = []
+  private var settling: [Int: @Sendable () -> Void] = [:]
   private var nextRunID = 0
   /// Runs whose task ended before the run was marked started.
   private var endedBeforeStart: Set<Int> = []
@@ -68,6 +68,9 @@ struct VirtualClockStateMachine {
     running = nil
     if let waiter = endedRuns.popFirst() { return .resumeWaiter(waiter) }
     if let action = actions.popFirst() { return .perform(action) }
+    // A read outside the clock is under way: a settle ends rather than wait for it (the read takes
+    // no virtual time, and a statement such as `cancel` must not wait for a line).
+    if !settling.isEmpty, externalWork > 0 { return endSettles() }
     guard isRunning, externalWork == 0 else { return .block }
     if let job = ready.popFirst() {
       stallReported = false
@@ -82,12 +85,7 @@ struct VirtualClockStateMachine {
     }
     let earliest = sleepers.values.min(by: { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) })
     // Everything due at this instant has happened: a settle ends here, before time moves.
-    if !settling.isEmpty, earliest.map({ $0.deadline > now }) ?? true {
-      let waiters = settling
-      settling.removeAll()
-      endedRuns.append(contentsOf: waiters.dropFirst())
-      return waiters.first.map { .resumeWaiter($0) } ?? .block
-    }
+    if !settling.isEmpty, earliest.map({ $0.deadline > now }) ?? true { return endSettles() }
     if let earliest, !runs.isEmpty || earliest.deadline <= now {
       if now < earliest.deadline { now = earliest.deadline }
       let due = sleepers.values.filter { $0.deadline <= now }.sorted { $0.sequence < $1.sequence }
@@ -139,9 +137,23 @@ struct VirtualClockStateMachine {
 
   /// Someone waits until everything that can happen at the current instant has happened: every
   /// ready task has run as far as it can, and every sleeper due now has woken (and run on).
-  mutating func settleRequested(resume waiter: @escaping @Sendable () -> Void) {
-    settling.append(waiter)
+  mutating func settleRequested(_ id: Int, resume waiter: @escaping @Sendable () -> Void) {
+    settling[id] = waiter
     stallReported = false
+  }
+
+  /// A settle's waiter was cancelled (Ctrl-C): it is resumed now, whatever still runs.
+  mutating func settleCancelled(_ id: Int) {
+    guard let waiter = settling.removeValue(forKey: id) else { return }
+    endedRuns.append(waiter)
+  }
+
+  /// Every settle ends: their waiters are resumed in the order they came.
+  private mutating func endSettles() -> Action {
+    let waiters = settling.keys.sorted().compactMap { settling[$0] }
+    settling.removeAll()
+    endedRuns.append(contentsOf: waiters)
+    return endedRuns.popFirst().map { .resumeWaiter($0) } ?? .block
   }
 
   /// A task sleeps until `deadline`; returns false when the deadline has passed already.

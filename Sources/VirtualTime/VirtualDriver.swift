@@ -97,11 +97,17 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   /// now, and the sleepers due now), then pauses the clock again; time does not move. The shell
   /// settles the clock before each statement, so a statement sees what the real clock would show
   /// at that instant: every job started has run to its first wait, every tick due has happened.
+  /// Cancelling the calling task ends the settle at once.
   public func settle() async {
     let handOver = VisibleResume()
     defer { handOver.received() }
-    await withUnsafeContinuation { (waiter: UnsafeContinuation<Void, Never>) in
-      update { $0.settleRequested(resume: { handOver.resume(waiter, returning: ()) }) }
+    let id = update { $0.runPrepared() }
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation { (waiter: UnsafeContinuation<Void, Never>) in
+        update { $0.settleRequested(id, resume: { handOver.resume(waiter, returning: ()) }) }
+      }
+    } onCancel: {
+      update { $0.settleCancelled(id) }
     }
   }
 

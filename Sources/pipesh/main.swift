@@ -78,21 +78,6 @@ struct Pipesh: AsyncParsableCommand {
   }
 }
 
-// Under an address-space limit too small for the Swift runtime's threads (`ulimit -v 50000`), a
-// thread's allocation fails and libdispatch waits and retries for ever: pipesh would hang without a
-// word. It needs about 80 MB to start; it asks for 256 MB, room for pipelines to run.
-let addressSpaceFloor: rlim_t = 256 << 20
-var addressSpace = rlimit()
-if getrlimit(Int32(RLIMIT_AS.rawValue), &addressSpace) == 0, addressSpace.rlim_cur != rlim_t.max,
-  addressSpace.rlim_cur < addressSpaceFloor
-{
-  FileOutput.error(
-    "error: pipesh needs at least \(addressSpaceFloor >> 20) MB of address space, and the limit is "
-      + "\(addressSpace.rlim_cur >> 10) kB (ulimit -v): the Swift runtime reserves memory for its threads; "
-      + "raise it (ulimit -v \(addressSpaceFloor >> 10)) or remove it (ulimit -v unlimited)")
-  exit(2)
-}
-
 // Operators such as share() keep their consumers in a Dictionary; with Swift's per-process hash
 // seed their order, and so a virtual-time run's output, would differ from run to run. pipesh runs
 // itself once more with deterministic hashing so the same script prints the same bytes every time,
@@ -104,6 +89,12 @@ if getenv("SWIFT_DETERMINISTIC_HASHING").map({ String(cString: $0) }) != "1" {
 
 do {
   let command = try Pipesh.parse()
+  // Before anything starts the runtime's threads (--help and --version, answered while parsing,
+  // start none).
+  if let message = Launcher.addressSpaceTooSmall() {
+    FileOutput.error(message)
+    exit(2)
+  }
   try await command.run()
 } catch {
   let code = Pipesh.exitCode(for: error)

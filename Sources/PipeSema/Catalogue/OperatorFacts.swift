@@ -17,6 +17,8 @@ public enum WaitPlace: Sendable, Equatable {
   case upstream
   /// Its upstream, or a deadline of its own (a debounce, a delay, a work's wait), whichever is first.
   case upstreamAndClock
+  /// A consumer to take what it sends (`into`).
+  case consumer
 }
 
 /// What views need to know of an operator, declared once here for every operator, from its
@@ -30,19 +32,21 @@ public struct OperatorFacts: Sendable, Equatable {
   /// A source that ends only when something outside the job closes it (a channel, stream or
   /// subject): when nothing more can, it never ends.
   public let endsWhenClosed: Bool
-  /// An operator that ends its input early (`take`, `first`, `takeWhile`, `timeout` failing).
+  /// An operator that ends its input early (`take`, `first`, `takeWhile`).
   public let endsInputEarly: Bool
   /// A combinator that ends when its shortest input ends (`zip`); the others end with their longest.
   public let endsWithShortestInput: Bool
   /// What it waits on while asked.
   public let waitsOn: WaitPlace
-  /// Whether it may drop elements it took in (`throttle`, `debounce`, a `buffer` with a policy
-  /// that drops, `filter`…): the elements out may be fewer than those in.
-  public let mayDrop: Bool
+  /// Whether it asks its upstream for the next element only once something outside it has
+  /// happened (`work`: its wait on the clock; `into`: a consumer took the last one), so an input
+  /// that never waits is held back. Every other operator asks as fast as it is asked, or faster
+  /// (a `debounce`, a `buffer` or a `delay` iterate their input in a task of their own).
+  public let pacesItsUpstream: Bool
 
   init(
     _ kind: OperatorKind, endless: Bool = false, endsWhenClosed: Bool = false, endsInputEarly: Bool = false,
-    endsWithShortestInput: Bool = false, waitsOn: WaitPlace, mayDrop: Bool = false
+    endsWithShortestInput: Bool = false, waitsOn: WaitPlace, pacesItsUpstream: Bool = false
   ) {
     self.kind = kind
     self.endsWithShortestInput = endsWithShortestInput
@@ -50,7 +54,7 @@ public struct OperatorFacts: Sendable, Equatable {
     self.endsWhenClosed = endsWhenClosed
     self.endsInputEarly = endsInputEarly
     self.waitsOn = waitsOn
-    self.mayDrop = mayDrop
+    self.pacesItsUpstream = pacesItsUpstream
   }
 }
 
@@ -69,20 +73,24 @@ extension Operation {
     case .never: OperatorFacts(kind, endless: true, waitsOn: .forever)
     case .zip: OperatorFacts(kind, endsWithShortestInput: true, waitsOn: .upstream)
     case .merge, .combineLatest, .chain: OperatorFacts(kind, waitsOn: .upstream)
-    case .map, .enumerated, .interspersed, .adjacentPairs, .reductions, .compacted, .tap, .share:
+    case .map, .enumerated, .interspersed, .adjacentPairs, .reductions, .compacted, .tap, .share, .filter,
+      .compactMap, .drop, .dropWhile, .removeDuplicates:
       OperatorFacts(kind, waitsOn: .upstream)
-    case .filter, .compactMap, .drop, .dropWhile, .removeDuplicates:
-      OperatorFacts(kind, waitsOn: .upstream, mayDrop: true)
     case .take, .takeWhile: OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstream)
-    case .throttle, .debounce: OperatorFacts(kind, waitsOn: .upstreamAndClock, mayDrop: true)
+    // AA's `_throttle` reads the clock's time and sleeps only after its input has ended.
+    case .throttle: OperatorFacts(kind, waitsOn: .upstream)
+    case .debounce: OperatorFacts(kind, waitsOn: .upstreamAndClock)
     case .chunks(_, let every): OperatorFacts(kind, waitsOn: every == nil ? .upstream : .upstreamAndClock)
-    case .chunked, .delay, .work: OperatorFacts(kind, waitsOn: .upstreamAndClock)
-    case .timeout: OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstreamAndClock)
-    case .buffer(_, let policy): OperatorFacts(kind, waitsOn: .upstream, mayDrop: policy != .bounded)
+    case .chunked, .delay: OperatorFacts(kind, waitsOn: .upstreamAndClock)
+    case .work: OperatorFacts(kind, waitsOn: .upstreamAndClock, pacesItsUpstream: true)
+    // It fails the job when its input pauses; an input that never pauses it never ends.
+    case .timeout: OperatorFacts(kind, waitsOn: .upstreamAndClock)
+    case .buffer: OperatorFacts(kind, waitsOn: .upstream)
     case .flatMap, .flatMapLatest: OperatorFacts(kind, waitsOn: .upstream)
     case .first: OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstream)
-    case .print, .count, .sum, .min, .max, .last, .collect, .reduce, .drain, .diagram, .into:
+    case .print, .count, .sum, .min, .max, .last, .collect, .reduce, .drain, .diagram:
       OperatorFacts(kind, waitsOn: .upstream)
+    case .into: OperatorFacts(kind, waitsOn: .consumer, pacesItsUpstream: true)
     }
   }
 }

@@ -20,7 +20,7 @@ extension Commands {
         guard job.state == .running else {
           // Nothing to cancel: said, with what the job was (a `trace` or `draw` takes a number too).
           shell.console.line(
-            "cancel: job \(id) (\(job.text)) had already \(Shell.endNotice(job)); nothing to cancel", to: .error)
+            "cancel: job \(id) (\(job.text)) has already ended: \(Shell.endNotice(job)); nothing to cancel", to: .error)
           continue
         }
         job.cancel()
