@@ -242,7 +242,10 @@ extension SwiftProgramWriter {
       use(.tap)
       var arguments = [try value(label, Parameters.Tap.label, stage)]
       if !jobPrefix.isEmpty { arguments.append("prefix: \"\(jobPrefix)\"") }
-      if case .value(.bool(true), _) = time { arguments.append("since: origin") }
+      if case .value(.bool(true), _) = time {
+        use(.timestamp)
+        arguments.append("since: origin")
+      }
       code.lines.append(".tap(\(arguments.joined(separator: ", ")))")
       code.throwing = true
     case .flatMap(let body, _), .flatMapLatest(let body):

@@ -35,7 +35,7 @@ public enum SwiftExport {
     do {
       var declarations: [String] = []
       let body = try writer.consume(pipeline, declarations: &declarations, background: false)
-      let channels = writer.usedChannels.sorted().compactMap { writer.declaration(ofChannel: $0) }
+      let channels = writer.usedChannels.sorted().compactMap { writer.declaration(ofChannel: $0, atTopLevel: true) }
       var lines = ["import AsyncAlgorithms"]
       if !writer.support.isDisjoint(with: [.lines, .stdin]) {
         lines += ["#if canImport(Glibc)", "  import Glibc", "#elseif canImport(Darwin)", "  import Darwin", "#endif"]
@@ -236,8 +236,10 @@ struct SwiftProgramWriter {
   }
 
   /// `let c = AsyncChannel<Int>()`, `let (s, sContinuation) = AsyncStream.makeStream(…)`, or
-  /// `let user = CurrentValue("guest")`: the declaration of what `name` is.
-  mutating func declaration(ofChannel name: String) -> String? {
+  /// `let user = CurrentValue("guest")`: the declaration of what `name` is. At a file's top level
+  /// (a snippet's), a subject's is `private`: its type is a helper, private to the file as they all
+  /// are, and a constant of a private type must be private too.
+  mutating func declaration(ofChannel name: String, atTopLevel: Bool = false) -> String? {
     guard let type = environment.channels[name] else { return nil }
     let element = SwiftExpression.typeName(type)
     let swiftName = channelName(name)
@@ -253,7 +255,8 @@ struct SwiftProgramWriter {
         + "  of: \(element).self, bufferingPolicy: \(policy))"
     case .subject(let initial)?:
       use(.currentValue)
-      return "let \(swiftName) = CurrentValue<\(element)>(\(SwiftExpression.literal(initial, type)))"
+      return (atTopLevel ? "private " : "")
+        + "let \(swiftName) = CurrentValue<\(element)>(\(SwiftExpression.literal(initial, type)))"
     case nil:
       let kind = failingChannels.contains(name) ? "AsyncThrowingChannel<\(element), Error>" : "AsyncChannel<\(element)>"
       return "let \(swiftName) = \(kind)()"

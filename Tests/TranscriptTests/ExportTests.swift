@@ -179,10 +179,15 @@ struct ExportTests {
     "stream s of: Int buffering: newest 2 | take 1", "stream t of: String buffering: oldest 3 | collect",
     "stream u of: Int | print", "subject user initial: \"guest\" | take 1",
     "subject n initial: 0 | map { $0 + 1 } | take 2 | collect",
+    "subject b initial: 1 | map { $0 * 2 } | take 1 | print", "from 1 2 | tap \"t\" time: true | drain",
+    "from 1 2 | tap \"t\" | print time: true",
   ]
 
-  /// Each snippet as a function of its own file: its declarations and helpers at the file's top
-  /// level (private there), the statements in an async throwing function, as a person pastes them.
+  /// Each snippet in a file of its own, pasted as `swift` and the README say, with nothing of it
+  /// changed: what comes before the line `// In an async throwing function:` (the imports, notes
+  /// and declarations; without that line, the imports) at the file's top level, the statements
+  /// after it (up to the first blank line) in an async throwing function, and the helpers after
+  /// them at the top level again.
   func writeSnippets() throws {
     let sources = Self.package.appendingPathComponent("Sources/Exported")
     for (index, pipeline) in Self.snippets.enumerated() {
@@ -191,25 +196,23 @@ struct ExportTests {
       #expect(
         !result.stdout.contains("ReportingOverflow") || pipeline.contains("checked: true"),
         "the snippet of \(pipeline) uses checked arithmetic")
-      var topLevel: [String] = []
-      var body: [String] = []
-      for paragraph in result.stdout.components(separatedBy: "\n\n") {
-        let isBody = paragraph.contains("let pipeline") && body.isEmpty
-        if isBody {
-          body = paragraph.split(separator: "\n").map { "  " + $0 }
-        } else {
-          topLevel.append(
-            paragraph.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-              line.hasPrefix("let ") ? "private " + line : String(line)
-            }.joined(separator: "\n"))
-        }
-      }
-      #expect(!body.isEmpty, "swift \(pipeline) has no pipeline:\n\(result.stdout)")
-      let text =
-        "// swift \(pipeline)\n" + topLevel.joined(separator: "\n\n")
-        + "\n\nfunc snippet\(index)() async throws {\n" + body.joined(separator: "\n") + "\n}\n"
-      try Self.write(text, to: sources.appendingPathComponent("Snippet\(index).swift"))
+      let pasted = try #require(
+        Self.pasted(result.stdout, into: "func snippet\(index)() async throws"),
+        "swift \(pipeline) has no statements:\n\(result.stdout)")
+      try Self.write("// swift \(pipeline)\n" + pasted, to: sources.appendingPathComponent("Snippet\(index).swift"))
     }
+  }
+
+  /// `snippet` with its statements moved into the body of `function`, the rest where it is.
+  static func pasted(_ snippet: String, into function: String) -> String? {
+    let lines = snippet.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let marker = lines.firstIndex(of: "// In an async throwing function:") ?? lines.firstIndex(of: "")
+    guard let marker else { return nil }
+    let start = marker + 1
+    let end = lines[start...].firstIndex(of: "") ?? lines.endIndex
+    guard start < end else { return nil }
+    let body = lines[start..<end].map { $0.isEmpty ? $0 : "  " + $0 }
+    return (lines[..<start] + ["\(function) {"] + body + ["}"] + lines[end...]).joined(separator: "\n")
   }
 
   /// Writes `text` unless the file has it already, so an unchanged program is not compiled again.
