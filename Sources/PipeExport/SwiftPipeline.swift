@@ -6,13 +6,22 @@ struct SequenceCode {
   var lines: [String]
   /// Whether iterating it can throw, so the loop needs `for try await`.
   var throwing: Bool
+  /// Whether building it can throw, so the expression needs `try`: Swift's `prefix(while:)`
+  /// rethrows, and throws where its input's iterator or its predicate can.
+  var buildThrows = false
+
+  init(lines: [String], throwing: Bool) {
+    self.lines = lines
+    self.throwing = throwing
+  }
 
   /// The expression on one line, where it is short enough, or broken before each operator (the
-  /// lines after the first indented by two spaces).
+  /// lines after the first indented by two spaces); with `try` in front where building it can throw.
   func expression(indent: String = "") -> String {
-    let flat = lines.joined()
+    let head = (buildThrows ? "try " : "") + lines[0]
+    let flat = head + lines.dropFirst().joined()
     if lines.count == 1 || (flat.count + indent.count <= 80 && !flat.contains("\n")) { return flat }
-    return lines[0] + lines.dropFirst().map { "\n  " + $0.deeper }.joined()
+    return head + lines.dropFirst().map { "\n  " + $0.deeper }.joined()
   }
 
   /// `let name = expression`; a name alone before operators goes on a line of its own, as
@@ -151,7 +160,7 @@ extension SwiftProgramWriter {
       var code = try sequence(input, declarations: &declarations, wanted: stage.outputType)
       if converting { try convert(&code, from: input.elementType, to: stage.outputType, stage) }
       let inputName = fresh("input")
-      declarations.append(code.binding(inputName))
+      declare(code, as: inputName, in: &declarations)
       names.append(inputName)
       throwing = throwing || code.throwing
     }
@@ -189,7 +198,10 @@ extension SwiftProgramWriter {
     case .map(let expr), .filter(let expr), .compactMap(let expr):
       try append(closure(expr, stage, method: operation.kind.name), to: &code)
     case .takeWhile(let expr):
-      try append(closure(expr, stage, method: "prefix(while:)"), to: &code)
+      let inputThrows = code.throwing
+      let predicate = try closure(expr, stage, method: "prefix(while:)")
+      append(predicate, to: &code)
+      if inputThrows || predicate.1 { code.buildThrows = true }
     case .dropWhile(let expr):
       try append(closure(expr, stage, method: "drop(while:)"), to: &code)
     case .take(let count): code.lines.append(".prefix(\(try value(count, Parameters.Take.count, stage)))")
@@ -256,17 +268,28 @@ extension SwiftProgramWriter {
         code.throwing = true
       }
       let element = fresh("element")
-      let saved = (elementName, deferredThrows, precomputed, checkDeclarations)
+      let saved = (elementName, deferredThrows, precomputed, checkDeclarations, declarationsThrow)
       // AA's flatMapLatest takes no throwing closure: what can fail is worked out in a map before it.
       let latest = operation.kind == .flatMapLatest
       elementName = latest ? element + ".0" : element
       precomputed = latest ? (element, []) : nil
       deferredThrows = false
       checkDeclarations = []
+      declarationsThrow = false
       var inner: [String] = []
       var bodyCode = try sequence(body, declarations: &inner)
       bodyCode.throwing = bodyCode.throwing || deferredThrows
-      if let (_, values) = precomputed, !values.isEmpty {
+      if latest && (bodyCode.buildThrows || declarationsThrow) {
+        // Building the body can throw, which AA's flatMapLatest's closure cannot: each element's
+        // pipeline is built in a map before it, and flatMapLatest takes it as it is.
+        (elementName, precomputed, checkDeclarations, inner) = (element, nil, [], [])
+        bodyCode = try sequence(body, declarations: &inner)
+        let statements = checkDeclarations + inner + [bodyCode.expression()]
+        code.lines.append(buildingMap(element, statements, stage))
+        code.throwing = true
+        bodyCode = SequenceCode(lines: [element], throwing: true)
+        (inner, checkDeclarations) = ([], [])
+      } else if let (_, values) = precomputed, !values.isEmpty {
         let tuple = "(" + ([element] + values).joined(separator: ", ") + ")"
         if checkDeclarations.isEmpty {
           code.lines.append(".map(checked(\"\(name)\") { \(element) in \(tuple) })")
@@ -286,7 +309,7 @@ extension SwiftProgramWriter {
       }
       // Checked arguments are worked out first in the body, before what uses them.
       if !latest { inner = checkDeclarations + inner }
-      (elementName, deferredThrows, precomputed, checkDeclarations) = saved
+      (elementName, deferredThrows, precomputed, checkDeclarations, declarationsThrow) = saved
       // AA 1.1.4's flatMapLatest trusts the `Failure` types: an error of a side that says `Never`
       // but can fail (AA's chain says so) is cast to `Never`, a trap. A map that may throw makes
       // either side that can fail an `any Error` one.
@@ -309,6 +332,39 @@ extension SwiftProgramWriter {
       .into:
       throw problem(stage, "'\(operation.kind.name)' cannot follow '|' here")
     }
+  }
+
+  /// `.map { element in … }`, with checked arithmetic `.map(checked(STAGE) { element in … })`: the
+  /// statements, the last one's value returned; on one line where it is one short statement. After
+  /// a long stage, `element in` goes on a line of its own, as swift-format puts it.
+  private mutating func buildingMap(_ element: String, _ statements: [String], _ stage: CheckedStage) -> String {
+    let checking = !plainArithmetic
+    let call = checking ? "checked(\(SwiftExpression.stringLiteral(stage.text))) {" : "{"
+    let close = checking ? " })" : " }"
+    let oneLine = ".map\(checking ? "(" : " ")\(call) \(element) in \(statements.joined())" + close
+    if statements.count == 1 && !oneLine.contains("\n") && oneLine.count <= 80 {
+      if checking { use(.checked) }
+      return oneLine
+    }
+    let body = statements.dropLast() + ["return " + (statements.last ?? element)]
+    let indent = checking ? "    " : "  "
+    var lines = body.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false).map {
+      $0.isEmpty ? "" : indent + $0
+    }
+    guard checking else { return ([".map { \(element) in"] + lines + ["}"]).joined(separator: "\n") }
+    use(.checked)
+    var head = "  \(call) \(element) in"
+    if head.count > 60 {
+      head = "  " + call
+      lines.insert("    \(element) in", at: 0)
+    }
+    return ([".map(", head] + lines + ["  }", ")"]).joined(separator: "\n")
+  }
+
+  /// `let NAME = CODE` among `declarations`, noting whether building it throws.
+  mutating func declare(_ code: SequenceCode, as name: String, in declarations: inout [String]) {
+    declarations.append(code.binding(name))
+    if code.buildThrows { declarationsThrow = true }
   }
 
   /// Appends an operator written with a closure.

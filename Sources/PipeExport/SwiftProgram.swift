@@ -102,6 +102,9 @@ struct SwiftProgramWriter {
   /// In a `flatMap` body: the arguments checked per element (`let count = try checkedCount(…)`),
   /// declared before the rest of the body.
   var checkDeclarations: [String] = []
+  /// Whether a declaration made for the pipeline being written (a combinator's input) is built
+  /// with `try`.
+  var declarationsThrow = false
   /// Declarations for the script's scope (the hot parts of `share` fragments).
   private(set) var scriptDeclarations: [String] = []
   private var bindingNames: [Int: String] = [:]
@@ -151,7 +154,17 @@ struct SwiftProgramWriter {
     if let name = shared[id] { return name }
     guard let hot = stage.inputs.first else { throw problem(stage, "a shared fragment without its pipeline") }
     var declarations: [String] = []
+    let outer = declarationsThrow
+    declarationsThrow = false
     let code = try sequence(hot, declarations: &declarations)
+    defer { declarationsThrow = outer }
+    // The hot part is declared in runScript, which cannot throw.
+    guard !code.buildThrows && !declarationsThrow else {
+      throw problem(
+        stage,
+        "pipesh cannot export a shared fragment whose takeWhile's input can fail yet: Swift's "
+          + "prefix(while:) must be called with 'try' there")
+    }
     let name = fresh(bindingNames[id].map { channelName($0) } ?? "shared")
     scriptDeclarations += declarations
     scriptDeclarations.append(code.binding(name))

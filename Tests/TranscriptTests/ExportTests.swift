@@ -181,6 +181,11 @@ struct ExportTests {
     "subject n initial: 0 | map { $0 + 1 } | take 2 | collect",
     "subject b initial: 1 | map { $0 * 2 } | take 1 | print", "from 1 2 | tap \"t\" time: true | drain",
     "from 1 2 | tap \"t\" | print time: true",
+    "range 1 5 | takeWhile { $0 % 2 == 1 } | print checked: true",
+    "marble \"ab|\" | takeWhile { $0 != \"b\" } | dropWhile { $0 == \"x\" } | print",
+    "from 1 2 | flatMap { from $0 } concurrency: 2 | takeWhile { $0 < 3 } | print",
+    "timer 1 | flatMapLatest { marble \"ab|\" | takeWhile { $0 != \"b\" } } | take 3 | print",
+    "from 3 | flatMapLatest { range 1 ($0 + 1) | map { 10 / $0 } | takeWhile { $0 > 1 } } | collect checked: true",
   ]
 
   /// Each snippet in a file of its own, pasted as `swift` and the README say, with nothing of it
