@@ -91,7 +91,7 @@ extension SwiftProgramWriter {
       if case .value(.int(1), _) = by, case .value(.int(let first), _) = from, case .value(.int(let last), _) = through,
         first <= last
       {
-        return SequenceCode(lines: ["(\(low)...\(high)).async"], throwing: false)
+        return SequenceCode(lines: ["(\(Self.closedRange(low, high))).async"], throwing: false)
       }
       let step = try value(
         by, Parameters.RangeSource.by, stage,
@@ -103,12 +103,13 @@ extension SwiftProgramWriter {
       return SequenceCode(lines: [try marble(diagram, tick: tick, stage)], throwing: true)
     case .random(let low, let high, let count, let seed):
       use(.random)
-      let range = "\(try value(low, Parameters.Random.low, stage))...\(try value(high, Parameters.Random.high, stage))"
       let limit = try count.map { (argument) throws(ExportProblem) in
         try value(argument, Parameters.Random.count, stage)
       }
       let start = try seed.map { (argument) throws(ExportProblem) in try value(argument, Parameters.Random.seed, stage)
       }
+      // After the count, as pipesh checks them.
+      let range = try randomRange(low, high, stage)
       let arguments = ["range: \(range)", "count: \(limit ?? "nil")", "seed: \(start ?? "nil")"]
       return SequenceCode(lines: ["RandomIntegers(\(arguments.joined(separator: ", ")))"], throwing: false)
     case .lines(let file):

@@ -186,6 +186,9 @@ struct ExportTests {
     "from 1 2 | flatMap { from $0 } concurrency: 2 | takeWhile { $0 < 3 } | print",
     "timer 1 | flatMapLatest { marble \"ab|\" | takeWhile { $0 != \"b\" } } | take 3 | print",
     "from 3 | flatMapLatest { range 1 ($0 + 1) | map { 10 / $0 } | takeWhile { $0 > 1 } } | collect checked: true",
+    "from 3 | flatMap { random 1 ($0 + 1) count: 2 seed: 1 } | collect",
+    "from 3 | flatMap { random (0 - $0) -1 count: 2 seed: 1 } | collect checked: true",
+    "from 3 | flatMapLatest { random $0 ($0 * 2) count: 2 } | collect", "random -5 -1 count: 3 | collect",
   ]
 
   /// Each snippet in a file of its own, pasted as `swift` and the README say, with nothing of it
