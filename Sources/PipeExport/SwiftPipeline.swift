@@ -9,6 +9,8 @@ struct SequenceCode {
   /// Whether building it can throw, so the expression needs `try`: Swift's `prefix(while:)`
   /// rethrows, and throws where its input's iterator or its predicate can.
   var buildThrows = false
+  /// The name for a `let` of it, after the last operator with a closure it has (nil: none).
+  var stageName: String?
 
   init(lines: [String], throwing: Bool) {
     self.lines = lines
@@ -24,14 +26,17 @@ struct SequenceCode {
     return head + lines.dropFirst().map { "\n  " + $0.deeper }.joined()
   }
 
-  /// `let name = expression`; a name alone before operators goes on a line of its own, as
-  /// swift-format puts it.
-  func binding(_ name: String) -> String {
+  /// `let name = expression`.
+  func binding(_ name: String) -> String { introduced(by: "let \(name) =") }
+
+  /// The expression after `keyword` (`let name =`, `return`); a name alone before operators goes on
+  /// a line of its own, as swift-format puts it.
+  func introduced(by keyword: String) -> String {
     let text = expression()
     guard text.contains("\n"), lines[0].allSatisfy({ $0.isLetter || $0.isNumber }) else {
-      return "let \(name) = \(text)"
+      return "\(keyword) \(text)"
     }
-    return "let \(name) =\n  " + text
+    return "\(keyword)\n  " + text
   }
 }
 
@@ -194,6 +199,16 @@ extension SwiftProgramWriter {
     guard case .operation(let operation) = stage.node else {
       throw problem(stage, "a group in the middle of a pipeline")
     }
+    // One closure to an expression: the type checker solves a chain of several closures over
+    // literals all at once, and gives up on a long one. The code so far becomes a `let`.
+    if let next = Self.stageName(operation.kind) {
+      if let name = code.stageName {
+        let stageName = fresh(name)
+        declare(code, as: stageName, in: &declarations)
+        code = SequenceCode(lines: [stageName], throwing: code.throwing)
+      }
+      code.stageName = next
+    }
     typealias Parameters = Catalogue
     switch operation {
     case .map(let expr), .filter(let expr), .compactMap(let expr):
@@ -278,17 +293,19 @@ extension SwiftProgramWriter {
       checkDeclarations = []
       declarationsThrow = false
       var inner: [String] = []
+      let names = counts
       var bodyCode = try sequence(body, declarations: &inner)
       bodyCode.throwing = bodyCode.throwing || deferredThrows
-      if latest && (bodyCode.buildThrows || declarationsThrow) {
+      let built = latest && (bodyCode.buildThrows || declarationsThrow)
+      if built {
         // Building the body can throw, which AA's flatMapLatest's closure cannot: each element's
         // pipeline is built in a map before it, and flatMapLatest takes it as it is.
-        (elementName, precomputed, checkDeclarations, inner) = (element, nil, [], [])
+        (elementName, precomputed, checkDeclarations, inner, counts) = (element, nil, [], [], names)
         bodyCode = try sequence(body, declarations: &inner)
-        let statements = checkDeclarations + inner + [bodyCode.expression()]
-        code.lines.append(buildingMap(element, statements, stage))
+        if bodyCode.throwing { bodyCode.lines.append(Self.failingAsAnyError) }
+        code.lines.append(buildingMap(element, checkDeclarations + inner, bodyCode, stage))
         code.throwing = true
-        bodyCode = SequenceCode(lines: [element], throwing: true)
+        bodyCode = SequenceCode(lines: [element], throwing: false)
         (inner, checkDeclarations) = ([], [])
       } else if let (_, values) = precomputed, !values.isEmpty {
         let tuple = "(" + ([element] + values).joined(separator: ", ") + ")"
@@ -306,6 +323,7 @@ extension SwiftProgramWriter {
         precomputed = nil
         inner = []
         checkDeclarations = []
+        counts = names
         bodyCode = try sequence(body, declarations: &inner)
       }
       // Checked arguments are worked out first in the body, before what uses them.
@@ -314,7 +332,7 @@ extension SwiftProgramWriter {
       // AA 1.1.4's flatMapLatest trusts the `Failure` types: an error of a side that says `Never`
       // but can fail (AA's chain says so) is cast to `Never`, a trap. A map that may throw makes
       // either side that can fail an `any Error` one.
-      if latest && code.throwing { code.lines.append(Self.failingAsAnyError) }
+      if latest && code.throwing && !built { code.lines.append(Self.failingAsAnyError) }
       if latest && bodyCode.throwing { bodyCode.lines.append(Self.failingAsAnyError) }
       let bodyText = bodyCode.expression(indent: "        ")
       let oneLine = ".\(name) { \(element) in \(bodyText) }"
@@ -322,7 +340,7 @@ extension SwiftProgramWriter {
       if inner.isEmpty && !bodyText.contains("\n") && oneLine.count <= 80 {
         code.lines.append(oneLine)
       } else {
-        let statements = inner + [inner.isEmpty ? bodyText : "return \(bodyText)"]
+        let statements = inner + [inner.isEmpty ? bodyText : bodyCode.introduced(by: "return")]
         let body = statements.joined(separator: "\n").deeper
         code.lines.append(".\(name) { \(element) in\n  " + body + "\n}")
       }
@@ -336,24 +354,23 @@ extension SwiftProgramWriter {
   }
 
   /// `.map { element in … }`, with checked arithmetic `.map(checked(STAGE) { element in … })`: the
-  /// statements, the last one's value returned; on one line where it is one short statement. After
-  /// a long stage, `element in` goes on a line of its own, as swift-format puts it.
-  private mutating func buildingMap(_ element: String, _ statements: [String], _ stage: CheckedStage) -> String {
+  /// declarations, then the body returned; on one line where it is one short expression. After a
+  /// long stage, `element in` goes on a line of its own, as swift-format puts it.
+  private mutating func buildingMap(
+    _ element: String, _ declarations: [String], _ body: SequenceCode, _ stage: CheckedStage
+  ) -> String {
     let checking = !plainArithmetic
+    if checking { use(.checked) }
     let call = checking ? "checked(\(SwiftExpression.stringLiteral(stage.text))) {" : "{"
-    let close = checking ? " })" : " }"
-    let oneLine = ".map\(checking ? "(" : " ")\(call) \(element) in \(statements.joined())" + close
-    if statements.count == 1 && !oneLine.contains("\n") && oneLine.count <= 80 {
-      if checking { use(.checked) }
-      return oneLine
-    }
-    let body = statements.dropLast() + ["return " + (statements.last ?? element)]
+    let expression = body.expression()
+    let oneLine = ".map\(checking ? "(" : " ")\(call) \(element) in \(expression)" + (checking ? " })" : " }")
+    if declarations.isEmpty && !oneLine.contains("\n") && oneLine.count <= 80 { return oneLine }
+    let statements = declarations + [body.introduced(by: "return")]
     let indent = checking ? "    " : "  "
-    var lines = body.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false).map {
+    var lines = statements.joined(separator: "\n").split(separator: "\n", omittingEmptySubsequences: false).map {
       $0.isEmpty ? "" : indent + $0
     }
     guard checking else { return ([".map { \(element) in"] + lines + ["}"]).joined(separator: "\n") }
-    use(.checked)
     var head = "  \(call) \(element) in"
     if head.count > 60 {
       head = "  " + call
@@ -366,6 +383,27 @@ extension SwiftProgramWriter {
   mutating func declare(_ code: SequenceCode, as name: String, in declarations: inout [String]) {
     declarations.append(code.binding(name))
     if code.buildThrows { declarationsThrow = true }
+  }
+
+  /// The name of a `let` of a sequence ending in an operator with a closure; nil for the others.
+  static func stageName(_ kind: OperatorKind) -> String? {
+    switch kind {
+    case .map: "mapped"
+    case .filter: "filtered"
+    case .compactMap: "compactMapped"
+    case .takeWhile: "prefixed"
+    case .dropWhile: "dropped"
+    case .reductions: "reduced"
+    case .flatMap: "flattened"
+    case .flatMapLatest: "latest"
+    case .take, .drop, .compacted, .throttle, .debounce, .removeDuplicates, .interspersed, .adjacentPairs, .chunks,
+      .chunked, .buffer, .share, .enumerated, .delay, .work, .timeout, .tap:
+      nil
+    case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .stream, .subject, .empty, .never, .fail,
+      .merge, .zip, .combineLatest, .chain, .print, .count, .sum, .min, .max, .first, .last, .collect, .reduce, .drain,
+      .diagram, .into:
+      nil
+    }
   }
 
   /// Appends an operator written with a closure.

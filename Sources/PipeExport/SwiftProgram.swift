@@ -82,8 +82,8 @@ struct SwiftProgramWriter {
   let environment: Environment
   let source: SourceFile
   var support: Set<Support> = []
-  /// Names given so far, for fresh ones.
-  private var counts: [String: Int] = [:]
+  /// Names given so far, for fresh ones (kept aside to write a `flatMapLatest` body again).
+  var counts: [String: Int] = [:]
   /// Whether Int arithmetic is Swift's own (a snippet) or pipesh's checked helpers (a program,
   /// whose output must be pipesh's, overflow errors included).
   var plainArithmetic = false
@@ -140,7 +140,8 @@ struct SwiftProgramWriter {
 
   func channelName(_ name: String) -> String {
     let taken = ["job", "origin", "succeeded", "pipeline", "element", "input", "timer", "marble", "lines", "print"]
-    return taken.contains(name) || Self.keywords.contains(name) ? name + "Channel" : name
+    let stages = ["mapped", "filtered", "compactMapped", "prefixed", "dropped", "reduced", "flattened", "latest"]
+    return taken.contains(name) || stages.contains(name) || Self.keywords.contains(name) ? name + "Channel" : name
   }
 
   static let keywords: Set<String> = [
@@ -326,7 +327,8 @@ struct SwiftProgramWriter {
   }
 
   /// A line of more than 100 characters as swift-format breaks it: a comment at a word, a call
-  /// after its opening parenthesis, with the arguments on the next line.
+  /// after its opening parenthesis, with the arguments on the next line (and where that is still
+  /// too long, a trailing closure's body on a line of its own).
   static func wrapped(_ line: String) -> [String] {
     guard line.count > 100 else { return [line] }
     let indent = String(line.prefix { $0 == " " })
@@ -343,14 +345,36 @@ struct SwiftProgramWriter {
       }
       return out + [current]
     }
-    guard text.hasSuffix(")"), let open = openingParenthesis(of: Array(text)) else { return [line] }
+    guard text.hasSuffix(")"), let open = opening(of: Array(text)) else { return [line] }
     let head = text[..<text.index(text.startIndex, offsetBy: open + 1)]
-    let arguments = text[text.index(text.startIndex, offsetBy: open + 1)...]
-    return [indent + head, indent + "  " + arguments]
+    let arguments = indent + "  " + text[text.index(text.startIndex, offsetBy: open + 1)...]
+    guard arguments.count > 100, let closure = trailingClosure(arguments) else { return [indent + head, arguments] }
+    return [indent + head] + closure
   }
 
-  /// The offset of the `(` whose `)` ends `text`, outside string literals.
-  private static func openingParenthesis(of text: [Character]) -> Int? {
+  /// `checked("…") { x in body })` as swift-format breaks it: `checked("…") { x in`, the body a
+  /// level deeper, `})`.
+  private static func trailingClosure(_ line: String) -> [String]? {
+    let indent = String(line.prefix { $0 == " " })
+    let text = Array(line.dropFirst(indent.count))
+    guard text.count > 3, text.suffix(3) == [" ", "}", ")"],
+      let open = opening(of: Array(text.dropLast()), "{", "}")
+    else { return nil }
+    var head = String(text[...open])
+    var body = String(text[(open + 1)..<(text.count - 3)]).drop { $0 == " " }
+    // The closure's parameters stay with its brace.
+    if let inKeyword = body.firstRange(of: " in "),
+      body[..<inKeyword.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || ", _$".contains($0) })
+    {
+      head += " " + body[..<inKeyword.lowerBound] + " in"
+      body = body[inKeyword.upperBound...]
+    }
+    guard !body.isEmpty else { return nil }
+    return [indent + head, indent + "  " + body, indent + "})"]
+  }
+
+  /// The offset of the `open` whose `close` ends `text`, outside string literals.
+  private static func opening(of text: [Character], _ open: Character = "(", _ close: Character = ")") -> Int? {
     var depth = 0
     var inString = false
     var opens: [Int] = []
@@ -365,10 +389,10 @@ struct SwiftProgramWriter {
         }
       } else if character == "\"" {
         inString = true
-      } else if character == "(" {
+      } else if character == open {
         opens.append(index)
         depth += 1
-      } else if character == ")" {
+      } else if character == close {
         depth -= 1
         let open = opens.popLast()
         if index == text.count - 1 { return depth == 0 ? open : nil }
