@@ -79,13 +79,62 @@ struct ExportTests {
       #expect(run.stderr == script.expectation.stderr, "stderr of the export of \(script.name)")
       #expect(run.status == script.expectation.status, "exit status of the export of \(script.name)")
     }
+    try searchAsYouTypePrintsWhatPipeshPrints(binary)
+  }
+
+  /// `Examples/search-as-you-type.pipe` exported runs on the real clock: it must print pipesh's
+  /// lines (`search: cancelled` among them: the search that a newer query cancels, which its `work`
+  /// was waiting for), in pipesh's order, without the times (which the real clock moves by a few
+  /// milliseconds); lines of one instant in pipesh may come in either order (there the export's
+  /// tasks race: the cancelled search ends as the newer one starts).
+  func searchAsYouTypePrintsWhatPipeshPrints(_ binary: URL) throws {
+    let name = "search-as-you-type.pipe"
+    let text = try String(contentsOf: TranscriptTests.examples.appendingPathComponent(name), encoding: .utf8)
+    // What the pipeline prints: `inspect` is pipesh's own, a comment in the export.
+    let statements = Expectation(parsing: text).body(of: text).split(separator: "\n")
+      .filter { !$0.hasPrefix("#") && !$0.hasPrefix("inspect") }
+    let pipesh = try Pipesh.run(["--virtual-time", "-c", statements.joined(separator: "\n")])
+    let expected = pipesh.stdout.split(separator: "\n").map(String.init)
+    #expect(expected.contains("+1.600s search: cancelled"), "pipesh's run of \(name):\n\(pipesh.stdout)")
+    let run = try Command.run(
+      binary.path, ["example_search_as_you_type"], directory: TranscriptTests.examples, limit: 60)
+    #expect(run.status == 0 && run.stderr.isEmpty, "the export of \(name): \(run.stderr)")
+    let printed = run.stdout.split(separator: "\n").map { Self.withoutTime(String($0)) }
+    #expect(printed.count == expected.count, "the export of \(name) printed:\n\(run.stdout)")
+    var start = 0
+    for instant in Self.instants(expected) {
+      let end = min(start + instant.count, printed.count)
+      #expect(
+        printed[start..<end].sorted() == instant.map(Self.withoutTime).sorted(),
+        "the export of \(name) printed:\n\(run.stdout)")
+      start = end
+    }
+  }
+
+  /// Lines as runs of the same time (`+1.600s`).
+  static func instants(_ lines: [String]) -> [[String]] {
+    var runs: [[String]] = []
+    for line in lines {
+      if let last = runs.last?.last, last.prefix(while: { $0 != " " }) == line.prefix(while: { $0 != " " }) {
+        runs[runs.count - 1].append(line)
+      } else {
+        runs.append([line])
+      }
+    }
+    return runs
+  }
+
+  /// A line without its time (`+1.600s `).
+  static func withoutTime(_ line: String) -> String {
+    guard line.hasPrefix("+"), let space = line.firstIndex(of: " ") else { return line }
+    return String(line[line.index(after: space)...])
   }
 
   /// Whether a program's output can depend on timing: it uses a clock, or tasks that race.
   static func isTimed(_ program: String) -> Bool {
     [
       "clock: .continuous", "timer(every:", "Task.sleep", "marble(", "delayed(by:", "working(for:", "timeout(after:",
-      "origin",
+      "let origin = ContinuousClock.now",
       // A stream's yields and a subject's sends do not wait for the consumer, and concurrent
       // pipelines race: what arrives depends on when each task runs.
       "makeStream(", "CurrentValue<", "flatMap(concurrency:",

@@ -2,9 +2,10 @@ import AsyncAlgorithms
 import Foundation
 
 /// An error of one stage: `map { 10 / $0 }`, `division by zero`.
-struct StageError: Error {
+struct StageError: Error, CustomStringConvertible {
   let stage: String
   let message: String
+  var description: String { "\(stage): \(message)" }
 }
 
 /// The error a channel is ended with by `fail NAME "MESSAGE"`.
