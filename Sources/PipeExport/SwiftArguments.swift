@@ -8,6 +8,17 @@ extension SwiftProgramWriter {
     ExportProblem(message: message, range: stage.range)
   }
 
+  /// The stage as its errors name it: in a `flatMap` body with the body's element, as pipesh says
+  /// it (`"fail \"x\" ($0 = \(element))"`).
+  func stageLiteral(_ stage: CheckedStage) -> String {
+    let literal = SwiftExpression.stringLiteral(stage.text)
+    guard let element = elementName, let type = elementType else { return literal }
+    let shown = SwiftExpression.hasOptional(type) ? SwiftExpression.shown(element, type) : element
+    let raw = literal.hasPrefix("#")
+    let closing = raw ? "\"#" : "\""
+    return literal.dropLast(closing.count) + " ($0 = \(raw ? "\\#" : "\\")(\(shown)))" + closing
+  }
+
   /// An argument of `parameter` as Swift: a literal, or worked out from a `flatMap` body's element
   /// and checked as pipesh checks it (`check`, else as the parameter's kind says).
   mutating func value(
@@ -159,7 +170,7 @@ extension SwiftProgramWriter {
     if case .duration(Catalogue.Marble.defaultTick) = tick { isDefaultTick = true }
     if !isDefaultTick { arguments.append("tick: \(try duration(tick, Catalogue.Marble.tick, stage))") }
     if diagram.contains("^") || diagram.isEmpty {
-      arguments.append("stage: \(SwiftExpression.stringLiteral(stage.text))")
+      arguments.append("stage: \(stageLiteral(stage))")
     }
     return "marble(\(arguments.joined(separator: ", ")))"
   }

@@ -121,7 +121,7 @@ extension SwiftProgramWriter {
       use(.lines)
       let path = try value(file, Parameters.Lines.file, stage)
       return SequenceCode(
-        lines: ["lines(ofFile: \(path), stage: \(SwiftExpression.stringLiteral(stage.text)))"], throwing: true)
+        lines: ["lines(ofFile: \(path), stage: \(stageLiteral(stage)))"], throwing: true)
     case .stdin:
       use(.stdin)
       return SequenceCode(lines: ["standardInputLines()"], throwing: false)
@@ -142,7 +142,7 @@ extension SwiftProgramWriter {
       use(.failed)
       use(.errors)
       let text = try value(message, Parameters.Fail.message, stage)
-      let error = "StageError(stage: \(SwiftExpression.stringLiteral(stage.text)), message: \(text))"
+      let error = "StageError(stage: \(stageLiteral(stage)), message: \(text))"
       return SequenceCode(lines: ["failed(as: \(type).self, \(error))"], throwing: true)
     case .merge, .chain:
       return try combinator(operation.kind.name, converting: true, stage, declarations: &declarations)
@@ -264,7 +264,7 @@ extension SwiftProgramWriter {
     case .timeout(let interval):
       use(.timeout)
       let after = try duration(interval, Parameters.Timeout.interval, stage)
-      code.lines.append(".timeout(after: \(after), stage: \(SwiftExpression.stringLiteral(stage.text)))")
+      code.lines.append(".timeout(after: \(after), stage: \(stageLiteral(stage)))")
       code.throwing = true
     case .tap(let label, let time):
       use(.tap)
@@ -284,7 +284,9 @@ extension SwiftProgramWriter {
         code.throwing = true
       }
       let element = fresh("element")
-      let saved = (elementName, deferredThrows, precomputed, checkDeclarations, declarationsThrow)
+      let ownStage = stageLiteral(stage)
+      let saved = (elementName, deferredThrows, precomputed, checkDeclarations, declarationsThrow, elementType)
+      elementType = stage.inputType
       // AA's flatMapLatest takes no throwing closure: what can fail is worked out in a map before it.
       let latest = operation.kind == .flatMapLatest
       elementName = latest ? element + ".0" : element
@@ -303,18 +305,18 @@ extension SwiftProgramWriter {
         (elementName, precomputed, checkDeclarations, inner, counts) = (element, nil, [], [], names)
         bodyCode = try sequence(body, declarations: &inner)
         if bodyCode.throwing { bodyCode.lines.append(Self.failingAsAnyError) }
-        code.lines.append(buildingMap(element, checkDeclarations + inner, bodyCode, stage))
+        code.lines.append(buildingMap(element, checkDeclarations + inner, bodyCode, stage: ownStage))
         code.throwing = true
         bodyCode = SequenceCode(lines: [element], throwing: false)
         (inner, checkDeclarations) = ([], [])
       } else if let (_, values) = precomputed, !values.isEmpty {
         let tuple = "(" + ([element] + values).joined(separator: ", ") + ")"
         if checkDeclarations.isEmpty {
-          code.lines.append(".map(checked(\"\(name)\") { \(element) in \(tuple) })")
+          code.lines.append(".map(checked(\(ownStage)) { \(element) in \(tuple) })")
         } else {
           let statements = (checkDeclarations + ["return " + tuple]).map { "    " + $0 }
           code.lines.append(
-            ([".map(", "  checked(\"\(name)\") { \(element) in"] + statements + ["  }", ")"]).joined(separator: "\n"))
+            ([".map(", "  checked(\(ownStage)) { \(element) in"] + statements + ["  }", ")"]).joined(separator: "\n"))
         }
         use(.checked)
         code.throwing = true
@@ -328,7 +330,7 @@ extension SwiftProgramWriter {
       }
       // Checked arguments are worked out first in the body, before what uses them.
       if !latest { inner = checkDeclarations + inner }
-      (elementName, deferredThrows, precomputed, checkDeclarations, declarationsThrow) = saved
+      (elementName, deferredThrows, precomputed, checkDeclarations, declarationsThrow, elementType) = saved
       // AA 1.1.4's flatMapLatest trusts the `Failure` types: an error of a side that says `Never`
       // but can fail (AA's chain says so) is cast to `Never`, a trap. A map that may throw makes
       // either side that can fail an `any Error` one.
@@ -357,11 +359,11 @@ extension SwiftProgramWriter {
   /// declarations, then the body returned; on one line where it is one short expression. After a
   /// long stage, `element in` goes on a line of its own, as swift-format puts it.
   private mutating func buildingMap(
-    _ element: String, _ declarations: [String], _ body: SequenceCode, _ stage: CheckedStage
+    _ element: String, _ declarations: [String], _ body: SequenceCode, stage: String
   ) -> String {
     let checking = !plainArithmetic
     if checking { use(.checked) }
-    let call = checking ? "checked(\(SwiftExpression.stringLiteral(stage.text))) {" : "{"
+    let call = checking ? "checked(\(stage)) {" : "{"
     let expression = body.expression()
     let oneLine = ".map\(checking ? "(" : " ")\(call) \(element) in \(expression)" + (checking ? " })" : " }")
     if declarations.isEmpty && !oneLine.contains("\n") && oneLine.count <= 80 { return oneLine }
@@ -456,7 +458,7 @@ extension SwiftProgramWriter {
       return (".\(plainName) { \(body) }", false)
     }
     body = head + "try " + body.dropFirst(head.count)
-    let wrapped = "checked(\(SwiftExpression.stringLiteral(stage.text))) { \(body) }"
+    let wrapped = "checked(\(stageLiteral(stage))) { \(body) }"
     if let initial { return (".\(plainName)(\(initial), \(wrapped))", true) }
     return (".\(plainName)(\(label.isEmpty ? "" : label + " ")\(wrapped))", true)
   }

@@ -89,8 +89,9 @@ struct SwiftProgramWriter {
   var plainArithmetic = false
   /// `[N] ` in a background job's output.
   var jobPrefix = ""
-  /// The name a `flatMap` body's element has, while its body is written.
+  /// The name a `flatMap` body's element has, while its body is written, and its type.
   var elementName: String?
+  var elementType: ValueType?
   /// The Swift names of the hot parts of `share` fragments, by binding id, once declared.
   private var shared: [Int: String] = [:]
   var sharedThrowing: [Int: Bool] = [:]
@@ -349,11 +350,11 @@ struct SwiftProgramWriter {
     let head = text[..<text.index(text.startIndex, offsetBy: open + 1)]
     let arguments = indent + "  " + text[text.index(text.startIndex, offsetBy: open + 1)...]
     guard arguments.count > 100, let closure = trailingClosure(arguments) else { return [indent + head, arguments] }
-    return [indent + head] + closure
+    return [indent + head] + closure + [indent + ")"]
   }
 
   /// `checked("…") { x in body })` as swift-format breaks it: `checked("…") { x in`, the body a
-  /// level deeper, `})`.
+  /// level deeper, `}` (and the call's `)` on a line of its own).
   private static func trailingClosure(_ line: String) -> [String]? {
     let indent = String(line.prefix { $0 == " " })
     let text = Array(line.dropFirst(indent.count))
@@ -370,7 +371,7 @@ struct SwiftProgramWriter {
       body = body[inKeyword.upperBound...]
     }
     guard !body.isEmpty else { return nil }
-    return [indent + head, indent + "  " + body, indent + "})"]
+    return [indent + head, indent + "  " + body, indent + "}"]
   }
 
   /// The offset of the `open` whose `close` ends `text`, outside string literals.
