@@ -174,7 +174,10 @@ extension SwiftProgramWriter {
       if names.count <= 3 { return "\(name)(\(names.joined(separator: ", ")))" }
       return "\(name)(\(names.prefix(2).joined(separator: ", ")), \(nested(names.dropFirst(2))))"
     }
-    return SequenceCode(lines: [nested(names[...])], throwing: throwing)
+    guard throwing else { return SequenceCode(lines: [nested(names[...])], throwing: false) }
+    // AA's combinators say they cannot fail where an input can (see Support/Rethrowing.swift).
+    use(.rethrowing)
+    return SequenceCode(lines: [nested(names[...]), ".rethrowing()"], throwing: true)
   }
 
   /// Makes `code`'s elements of type `to` where pipesh joined the inputs' types (`Int` into `Double`).
