@@ -52,6 +52,23 @@ struct ExportTests {
           program: result.stdout, warnings: result.stderr,
           compared: marked || (!timed && result.stderr.isEmpty)))
     }
+    for (index, pipeline) in Self.generated.enumerated() {
+      let result = try Pipesh.run(["--emit-swift", "-c", pipeline], directory: TranscriptTests.directory)
+      #expect(result.status == 0 && result.stderr.isEmpty, "export of \(pipeline): \(result.stderr)")
+      guard result.status == 0 else { continue }
+      // work and delay in one chain print the same on any clock; times, marbles, subjects and
+      // concurrent flatMaps may not.
+      let compared = !["time: true", "marble", "subject", "concurrency:"].contains { pipeline.contains($0) }
+      var expectation = Expectation(parsing: "")
+      if compared {
+        let run = try Pipesh.run(["-c", pipeline], directory: TranscriptTests.directory)
+        (expectation.stdout, expectation.stderr, expectation.status) = (run.stdout, run.stderr, run.status)
+      }
+      exported.append(
+        Exported(
+          name: "the generated \(pipeline)", identifier: "generated\(index)", directory: TranscriptTests.directory,
+          expectation: expectation, program: result.stdout, warnings: result.stderr, compared: compared))
+    }
     #expect(exported.filter(\.compared).count >= 30)
 
     try write(exported)
@@ -196,11 +213,42 @@ struct ExportTests {
     try Self.write(main, to: sources.appendingPathComponent("main.swift"))
     // A file of a script that is gone would still be compiled: remove it.
     let wanted = Set(
-      exported.map { "\($0.identifier).swift" } + ["main.swift"] + Self.snippets.indices.map { "Snippet\($0).swift" })
+      exported.map { "\($0.identifier).swift" } + ["main.swift"]
+        + (Self.snippets + Self.generated).indices.map { "Snippet\($0).swift" })
     for name in try FileManager.default.contentsOfDirectory(atPath: sources.path) where !wanted.contains(name) {
       try FileManager.default.removeItem(at: sources.appendingPathComponent(name))
     }
   }
+
+  /// Pipelines of the pieces that have broken the export (sources that can fail, checked
+  /// arithmetic, takeWhile and dropWhile, random with bounds worked out from `$0`, tap time:,
+  /// subjects, work, delay, chains of closures), combined the same way on every run (a fixed seed):
+  /// each is exported as a program and as a snippet and compiled with the rest, and the programs
+  /// whose output the clock does not change must print what pipesh prints.
+  static let generated: [String] = {
+    let sources = [
+      "range 1 6", "marble \"a-bb-ccc-dddd|\" tick: 0.01 | map { $0.count }", "chain(from 5 6 7, fail \"boom\")",
+      "random 1 9 count: 6 seed: 3", "from 2 3 | flatMap { random 1 ($0 + 1) count: 3 seed: 4 }",
+      "from 1 2 3 | flatMap { from $0 ($0 * 10) } concurrency: 2", "subject b initial: 4 | take 1",
+      "from 3 1 4 1 5 9 2 6",
+    ]
+    let stages = [
+      "takeWhile { $0 < 40 }", "dropWhile { $0 < 2 }", "map { $0 * 3 + 1 }", "filter { $0 % 2 == 1 }",
+      "compactMap { $0 > 3 ? $0 - 1 : nil }", "tap \"t\" time: true", "tap \"u\"", "work 0.001", "delay 0.001",
+      "interspersed 0", "reductions { $0 + $1 }", "flatMap { from $0 ($0 + 1) | takeWhile { $0 % 5 != 0 } }",
+      "map { 100 / ($0 - 4) }",
+    ]
+    let sinks = ["collect", "reduce 0 { $0 + $1 }", "sum", "count", "max", "print"]
+    var state: UInt64 = 0x5EED
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    return (0..<16).map { index in
+      let middle = (0..<(2 + next(3))).map { _ in stages[next(stages.count)] }
+      return ([sources[index % sources.count]] + middle + [sinks[next(sinks.count)]]).joined(separator: " | ")
+    }
+  }()
 
   /// Pipelines whose `swift` snippets must compile as a Swift engineer would paste them: every
   /// operator, the channels, streams and subjects they declare, and the forms of closures.
@@ -253,7 +301,7 @@ struct ExportTests {
   /// them at the top level again.
   func writeSnippets() throws {
     let sources = Self.package.appendingPathComponent("Sources/Exported")
-    for (index, pipeline) in Self.snippets.enumerated() {
+    for (index, pipeline) in (Self.snippets + Self.generated).enumerated() {
       let result = try Pipesh.run(["-c", "swift " + pipeline], stdin: nil, directory: TranscriptTests.directory)
       #expect(result.status == 0 && result.stderr.isEmpty, "swift \(pipeline): \(result.stderr)")
       #expect(
