@@ -21,7 +21,7 @@ enum Support: String, CaseIterable, Comparable {
     switch self {
     case .adding, .subtracting, .multiplied, .divided, .remainder, .negated, .absolute, .exactInt, .element:
       [.checked]
-    case .tap: [.timestamp]
+    case .tap: [.timestamp, .errors]
     // What reports a stage's error with StageError.
     case .checked, .failed, .lines, .marble, .timeout, .arguments: [.errors]
     default: []

@@ -2,10 +2,9 @@ import AsyncAlgorithms
 import Foundation
 
 /// An error of one stage: `map { 10 / $0 }`, `division by zero`.
-struct StageError: Error, CustomStringConvertible {
+struct StageError: Error {
   let stage: String
   let message: String
-  var description: String { "\(stage): \(message)" }
 }
 
 /// The error a channel is ended with by `fail NAME "MESSAGE"`.

@@ -52,6 +52,11 @@ struct Tap<Base: AsyncSequence>: AsyncSequence {
 
 extension Tap: Sendable where Base: Sendable {}
 
+/// What a tap says of a stage's error: `map { 10 / $0 }: division by zero`, as pipesh says it.
+extension StageError: CustomStringConvertible {
+  var description: String { "\(stage): \(message)" }
+}
+
 extension AsyncSequence {
   /// pipesh's `tap "LABEL"`: prints `LABEL: value`, `LABEL: finished`… with `prefix` and, given
   /// an origin, the time since it.
