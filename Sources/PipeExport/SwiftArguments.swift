@@ -60,6 +60,7 @@ extension SwiftProgramWriter {
       var writer = SwiftExpression(arguments: [element], plain: plainArithmetic)
       let call = check.call(writer.text(expr), element: element)
       support.formUnion(writer.support.union([.arguments]))
+      if writer.throwing { deferredArithmetic = true }
       return declareChecked(check.variable, call)
     }
     func written(_ element: String) -> (text: String, throwing: Bool, support: Set<Support>) {
@@ -72,7 +73,7 @@ extension SwiftProgramWriter {
       precomputed = (element, values + ["try " + written(element).text])
       return "\(element).\(values.count + 1)"
     }
-    if throwing { deferredThrows = true }
+    if throwing { (deferredThrows, deferredArithmetic) = (true, true) }
     return throwing ? "try " + text : text
   }
 
@@ -108,6 +109,7 @@ extension SwiftProgramWriter {
       }
     }
     support.formUnion(writer.support.union([.arguments]))
+    if writer.throwing { deferredArithmetic = true }
     let stageText = SwiftExpression.stringLiteral(stage.text)
     return declareChecked("range", "checkedRange(\(bounds.joined(separator: ", ")), in: \(stageText), of: \(element))")
   }

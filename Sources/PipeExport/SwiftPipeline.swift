@@ -280,7 +280,7 @@ extension SwiftProgramWriter {
       code.lines.append(".tap(\(arguments.joined(separator: ", ")))")
       code.throwing = true
     case .flatMap(let body, _), .flatMapLatest(let body):
-      try flatMap(operation, body, stage, to: &code)
+      try flatMap(operation, body, stage, to: &code, declarations: &declarations)
     case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .stream, .subject, .empty, .never, .fail,
       .merge, .zip,
       .combineLatest, .chain, .print, .count, .sum, .min, .max, .first, .last, .collect, .reduce, .drain, .diagram,

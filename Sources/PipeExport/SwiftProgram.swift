@@ -97,6 +97,8 @@ struct SwiftProgramWriter {
   var sharedThrowing: [Int: Bool] = [:]
   /// Whether an argument worked out from a `flatMap` body's element can throw.
   var deferredThrows = false
+  /// Whether such an argument uses checked arithmetic, whose error names the `flatMap`.
+  var deferredArithmetic = false
   /// In a `flatMapLatest` body: its element's name and the arguments that can fail, worked out in
   /// a `map` before it (AA's `flatMapLatest` takes no throwing closure).
   var precomputed: (element: String, values: [String])?
@@ -141,7 +143,9 @@ struct SwiftProgramWriter {
 
   func channelName(_ name: String) -> String {
     let taken = ["job", "origin", "succeeded", "pipeline", "element", "input", "timer", "marble", "lines", "print"]
-    let stages = ["mapped", "filtered", "compactMapped", "prefixed", "dropped", "reduced", "flattened", "latest"]
+    let stages = [
+      "mapped", "filtered", "compactMapped", "prefixed", "dropped", "reduced", "flattened", "latest", "stage",
+    ]
     return taken.contains(name) || stages.contains(name) || Self.keywords.contains(name) ? name + "Channel" : name
   }
 

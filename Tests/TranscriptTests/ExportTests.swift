@@ -286,6 +286,7 @@ struct ExportTests {
     "from 3 | flatMap { random 1 ($0 + 1) count: 2 seed: 1 } | collect",
     "from 3 | flatMap { random (0 - $0) -1 count: 2 seed: 1 } | collect checked: true",
     "from 3 | flatMapLatest { random $0 ($0 * 2) count: 2 } | collect", "random -5 -1 count: 3 | collect",
+    "from 9 | flatMap { range 1 3 | take ($0 + 1) } concurrency: 2 | count checked: true",
     "marble \"abc;\" | map { acc in acc.count } | compactMap { $0 > 1 ? $0 * 2 : nil } | dropWhile { $0 % 2 == 0 }"
       + " | delay 0.005 | interspersed 3 | reduce 0 { $0 + $1 }",
     "from 1 2 3 | compactMap { $0 > 1 ? $0 * 2 : nil } | dropWhile { $0 % 2 == 0 } | map { $0 * 3 + 1 }"
