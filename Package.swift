@@ -10,7 +10,7 @@ let exportSupport = [
   "Absolute", "Adding", "Arguments", "Checked", "ConcurrentFlatMap", "CurrentValue", "Delay", "Diagram", "Divided",
   "Element", "Enumerated",
   "Errors", "ExactInt", "Failed", "Job", "Lines", "Marble", "Multiplied", "Negated", "Never", "Random",
-  "Remainder", "Stdin", "Subtracting", "Tap", "Timeout", "Timer", "Timestamp", "Work",
+  "Remainder", "Rethrowing", "Stdin", "Subtracting", "Tap", "Timeout", "Timer", "Timestamp", "Work",
 ]
 
 let package = Package(

@@ -8,6 +8,17 @@ extension SwiftProgramWriter {
     ExportProblem(message: message, range: stage.range)
   }
 
+  /// The stage as its errors name it: in a `flatMap` body with the body's element, as pipesh says
+  /// it (`"fail \"x\" ($0 = \(element))"`).
+  func stageLiteral(_ stage: CheckedStage) -> String {
+    let literal = SwiftExpression.stringLiteral(stage.text)
+    guard let element = elementName, let type = elementType else { return literal }
+    let shown = SwiftExpression.hasOptional(type) ? SwiftExpression.shown(element, type) : element
+    let raw = literal.hasPrefix("#")
+    let closing = raw ? "\"#" : "\""
+    return literal.dropLast(closing.count) + " ($0 = \(raw ? "\\#" : "\\")(\(shown)))" + closing
+  }
+
   /// An argument of `parameter` as Swift: a literal, or worked out from a `flatMap` body's element
   /// and checked as pipesh checks it (`check`, else as the parameter's kind says).
   mutating func value(
@@ -49,14 +60,8 @@ extension SwiftProgramWriter {
       var writer = SwiftExpression(arguments: [element], plain: plainArithmetic)
       let call = check.call(writer.text(expr), element: element)
       support.formUnion(writer.support.union([.arguments]))
-      let name = fresh(check.variable)
-      checkDeclarations.append("let \(name) = try \(call)")
-      guard let (element, values) = precomputed else {
-        deferredThrows = true
-        return name
-      }
-      precomputed = (element, values + [name])
-      return "\(element).\(values.count + 1)"
+      if writer.throwing { deferredArithmetic = true }
+      return declareChecked(check.variable, call)
     }
     func written(_ element: String) -> (text: String, throwing: Bool, support: Set<Support>) {
       var writer = SwiftExpression(arguments: [element], plain: plainArithmetic)
@@ -68,8 +73,50 @@ extension SwiftProgramWriter {
       precomputed = (element, values + ["try " + written(element).text])
       return "\(element).\(values.count + 1)"
     }
-    if throwing { deferredThrows = true }
+    if throwing { (deferredThrows, deferredArithmetic) = (true, true) }
     return throwing ? "try " + text : text
+  }
+
+  /// `let NAME = try CALL` at the top of the body (or in the map before a `flatMapLatest`): a check
+  /// of arguments worked out from the body's element; the name its value has in the body.
+  private mutating func declareChecked(_ variable: String, _ call: String) -> String {
+    let name = fresh(variable)
+    checkDeclarations.append("let \(name) = try \(call)")
+    guard let (element, values) = precomputed else {
+      deferredThrows = true
+      return name
+    }
+    precomputed = (element, values + [name])
+    return "\(element).\(values.count + 1)"
+  }
+
+  /// `random`'s `LO...HI`. Where `$0` gives a bound, checked as pipesh checks it (`checkedRange`):
+  /// LO above HI fails the job with pipesh's message, where `ClosedRange` would trap, and the
+  /// bounds' `try` stays out of the range (`1...try x` does not parse).
+  mutating func randomRange(
+    _ low: CheckedArgument, _ high: CheckedArgument, _ stage: CheckedStage
+  ) throws(ExportProblem) -> String {
+    let deferred = [low, high].contains { if case .deferred = $0 { true } else { false } }
+    guard deferred else { return Self.closedRange(try value(low, stage), try value(high, stage)) }
+    let element = precomputed?.element ?? elementName ?? "$0"
+    var writer = SwiftExpression(arguments: [element], plain: plainArithmetic)
+    var bounds: [String] = []
+    for bound in [low, high] {
+      if case .deferred(let expr) = bound {
+        bounds.append(writer.text(expr))
+      } else {
+        bounds.append(try value(bound, stage))
+      }
+    }
+    support.formUnion(writer.support.union([.arguments]))
+    if writer.throwing { deferredArithmetic = true }
+    let stageText = SwiftExpression.stringLiteral(stage.text)
+    return declareChecked("range", "checkedRange(\(bounds.joined(separator: ", ")), in: \(stageText), of: \(element))")
+  }
+
+  /// `LO...HI`, a negative HI in parentheses (`1...-1` would read `...-` as one operator).
+  static func closedRange(_ low: String, _ high: String) -> String {
+    "\(low)...\(high.hasPrefix("-") ? "(\(high))" : high)"
   }
 
   mutating func values(_ argument: CheckedArgument, _ stage: CheckedStage) throws(ExportProblem) -> String {
@@ -127,7 +174,7 @@ extension SwiftProgramWriter {
     if case .duration(Catalogue.Marble.defaultTick) = tick { isDefaultTick = true }
     if !isDefaultTick { arguments.append("tick: \(try duration(tick, Catalogue.Marble.tick, stage))") }
     if diagram.contains("^") || diagram.isEmpty {
-      arguments.append("stage: \(SwiftExpression.stringLiteral(stage.text))")
+      arguments.append("stage: \(stageLiteral(stage))")
     }
     return "marble(\(arguments.joined(separator: ", ")))"
   }

@@ -6,23 +6,37 @@ struct SequenceCode {
   var lines: [String]
   /// Whether iterating it can throw, so the loop needs `for try await`.
   var throwing: Bool
+  /// Whether building it can throw, so the expression needs `try`: Swift's `prefix(while:)`
+  /// rethrows, and throws where its input's iterator or its predicate can.
+  var buildThrows = false
+  /// The name for a `let` of it, after the last operator with a closure it has (nil: none).
+  var stageName: String?
 
-  /// The expression on one line, where it is short enough, or broken before each operator (the
-  /// lines after the first indented by two spaces).
-  func expression(indent: String = "") -> String {
-    let flat = lines.joined()
-    if lines.count == 1 || (flat.count + indent.count <= 80 && !flat.contains("\n")) { return flat }
-    return lines[0] + lines.dropFirst().map { "\n  " + $0.deeper }.joined()
+  init(lines: [String], throwing: Bool) {
+    self.lines = lines
+    self.throwing = throwing
   }
 
-  /// `let name = expression`; a name alone before operators goes on a line of its own, as
-  /// swift-format puts it.
-  func binding(_ name: String) -> String {
+  /// The expression on one line, where it is short enough, or broken before each operator (the
+  /// lines after the first indented by two spaces); with `try` in front where building it can throw.
+  func expression(indent: String = "") -> String {
+    let head = (buildThrows ? "try " : "") + lines[0]
+    let flat = head + lines.dropFirst().joined()
+    if lines.count == 1 || (flat.count + indent.count <= 80 && !flat.contains("\n")) { return flat }
+    return head + lines.dropFirst().map { "\n  " + $0.deeper }.joined()
+  }
+
+  /// `let name = expression`.
+  func binding(_ name: String) -> String { introduced(by: "let \(name) =") }
+
+  /// The expression after `keyword` (`let name =`, `return`); a name alone before operators goes on
+  /// a line of its own, as swift-format puts it.
+  func introduced(by keyword: String) -> String {
     let text = expression()
     guard text.contains("\n"), lines[0].allSatisfy({ $0.isLetter || $0.isNumber }) else {
-      return "let \(name) = \(text)"
+      return "\(keyword) \(text)"
     }
-    return "let \(name) =\n  " + text
+    return "\(keyword)\n  " + text
   }
 }
 
@@ -82,7 +96,7 @@ extension SwiftProgramWriter {
       if case .value(.int(1), _) = by, case .value(.int(let first), _) = from, case .value(.int(let last), _) = through,
         first <= last
       {
-        return SequenceCode(lines: ["(\(low)...\(high)).async"], throwing: false)
+        return SequenceCode(lines: ["(\(Self.closedRange(low, high))).async"], throwing: false)
       }
       let step = try value(
         by, Parameters.RangeSource.by, stage,
@@ -94,19 +108,20 @@ extension SwiftProgramWriter {
       return SequenceCode(lines: [try marble(diagram, tick: tick, stage)], throwing: true)
     case .random(let low, let high, let count, let seed):
       use(.random)
-      let range = "\(try value(low, Parameters.Random.low, stage))...\(try value(high, Parameters.Random.high, stage))"
       let limit = try count.map { (argument) throws(ExportProblem) in
         try value(argument, Parameters.Random.count, stage)
       }
       let start = try seed.map { (argument) throws(ExportProblem) in try value(argument, Parameters.Random.seed, stage)
       }
+      // After the count, as pipesh checks them.
+      let range = try randomRange(low, high, stage)
       let arguments = ["range: \(range)", "count: \(limit ?? "nil")", "seed: \(start ?? "nil")"]
       return SequenceCode(lines: ["RandomIntegers(\(arguments.joined(separator: ", ")))"], throwing: false)
     case .lines(let file):
       use(.lines)
       let path = try value(file, Parameters.Lines.file, stage)
       return SequenceCode(
-        lines: ["lines(ofFile: \(path), stage: \(SwiftExpression.stringLiteral(stage.text)))"], throwing: true)
+        lines: ["lines(ofFile: \(path), stage: \(stageLiteral(stage)))"], throwing: true)
     case .stdin:
       use(.stdin)
       return SequenceCode(lines: ["standardInputLines()"], throwing: false)
@@ -127,7 +142,7 @@ extension SwiftProgramWriter {
       use(.failed)
       use(.errors)
       let text = try value(message, Parameters.Fail.message, stage)
-      let error = "StageError(stage: \(SwiftExpression.stringLiteral(stage.text)), message: \(text))"
+      let error = "StageError(stage: \(stageLiteral(stage)), message: \(text))"
       return SequenceCode(lines: ["failed(as: \(type).self, \(error))"], throwing: true)
     case .merge, .chain:
       return try combinator(operation.kind.name, converting: true, stage, declarations: &declarations)
@@ -151,7 +166,7 @@ extension SwiftProgramWriter {
       var code = try sequence(input, declarations: &declarations, wanted: stage.outputType)
       if converting { try convert(&code, from: input.elementType, to: stage.outputType, stage) }
       let inputName = fresh("input")
-      declarations.append(code.binding(inputName))
+      declare(code, as: inputName, in: &declarations)
       names.append(inputName)
       throwing = throwing || code.throwing
     }
@@ -159,7 +174,10 @@ extension SwiftProgramWriter {
       if names.count <= 3 { return "\(name)(\(names.joined(separator: ", ")))" }
       return "\(name)(\(names.prefix(2).joined(separator: ", ")), \(nested(names.dropFirst(2))))"
     }
-    return SequenceCode(lines: [nested(names[...])], throwing: throwing)
+    guard throwing else { return SequenceCode(lines: [nested(names[...])], throwing: false) }
+    // AA's combinators say they cannot fail where an input can (see Support/Rethrowing.swift).
+    use(.rethrowing)
+    return SequenceCode(lines: [nested(names[...]), ".rethrowing()"], throwing: true)
   }
 
   /// Makes `code`'s elements of type `to` where pipesh joined the inputs' types (`Int` into `Double`).
@@ -184,12 +202,25 @@ extension SwiftProgramWriter {
     guard case .operation(let operation) = stage.node else {
       throw problem(stage, "a group in the middle of a pipeline")
     }
+    // One closure to an expression: the type checker solves a chain of several closures over
+    // literals all at once, and gives up on a long one. The code so far becomes a `let`.
+    if let next = Self.stageName(operation.kind) {
+      if let name = code.stageName {
+        let stageName = fresh(name)
+        declare(code, as: stageName, in: &declarations)
+        code = SequenceCode(lines: [stageName], throwing: code.throwing)
+      }
+      code.stageName = next
+    }
     typealias Parameters = Catalogue
     switch operation {
     case .map(let expr), .filter(let expr), .compactMap(let expr):
       try append(closure(expr, stage, method: operation.kind.name), to: &code)
     case .takeWhile(let expr):
-      try append(closure(expr, stage, method: "prefix(while:)"), to: &code)
+      let inputThrows = code.throwing
+      let predicate = try closure(expr, stage, method: "prefix(while:)")
+      append(predicate, to: &code)
+      if inputThrows || predicate.1 { code.buildThrows = true }
     case .dropWhile(let expr):
       try append(closure(expr, stage, method: "drop(while:)"), to: &code)
     case .take(let count): code.lines.append(".prefix(\(try value(count, Parameters.Take.count, stage)))")
@@ -236,75 +267,52 @@ extension SwiftProgramWriter {
     case .timeout(let interval):
       use(.timeout)
       let after = try duration(interval, Parameters.Timeout.interval, stage)
-      code.lines.append(".timeout(after: \(after), stage: \(SwiftExpression.stringLiteral(stage.text)))")
+      code.lines.append(".timeout(after: \(after), stage: \(stageLiteral(stage)))")
       code.throwing = true
     case .tap(let label, let time):
       use(.tap)
       var arguments = [try value(label, Parameters.Tap.label, stage)]
       if !jobPrefix.isEmpty { arguments.append("prefix: \"\(jobPrefix)\"") }
-      if case .value(.bool(true), _) = time { arguments.append("since: origin") }
+      if case .value(.bool(true), _) = time {
+        use(.timestamp)
+        arguments.append("since: origin")
+      }
       code.lines.append(".tap(\(arguments.joined(separator: ", ")))")
       code.throwing = true
     case .flatMap(let body, _), .flatMapLatest(let body):
-      var name = operation.kind.name
-      if case .flatMap(_, let concurrency?) = operation {
-        use(.concurrentFlatMap)
-        name += "(concurrency: \(try value(concurrency, Parameters.FlatMap.concurrency, stage)))"
-        code.throwing = true
-      }
-      let element = fresh("element")
-      let saved = (elementName, deferredThrows, precomputed, checkDeclarations)
-      // AA's flatMapLatest takes no throwing closure: what can fail is worked out in a map before it.
-      let latest = operation.kind == .flatMapLatest
-      elementName = latest ? element + ".0" : element
-      precomputed = latest ? (element, []) : nil
-      deferredThrows = false
-      checkDeclarations = []
-      var inner: [String] = []
-      var bodyCode = try sequence(body, declarations: &inner)
-      bodyCode.throwing = bodyCode.throwing || deferredThrows
-      if let (_, values) = precomputed, !values.isEmpty {
-        let tuple = "(" + ([element] + values).joined(separator: ", ") + ")"
-        if checkDeclarations.isEmpty {
-          code.lines.append(".map(checked(\"\(name)\") { \(element) in \(tuple) })")
-        } else {
-          let statements = (checkDeclarations + ["return " + tuple]).map { "    " + $0 }
-          code.lines.append(
-            ([".map(", "  checked(\"\(name)\") { \(element) in"] + statements + ["  }", ")"]).joined(separator: "\n"))
-        }
-        use(.checked)
-        code.throwing = true
-      } else if latest {
-        elementName = element
-        precomputed = nil
-        inner = []
-        checkDeclarations = []
-        bodyCode = try sequence(body, declarations: &inner)
-      }
-      // Checked arguments are worked out first in the body, before what uses them.
-      if !latest { inner = checkDeclarations + inner }
-      (elementName, deferredThrows, precomputed, checkDeclarations) = saved
-      // AA 1.1.4's flatMapLatest trusts the `Failure` types: an error of a side that says `Never`
-      // but can fail (AA's chain says so) is cast to `Never`, a trap. A map that may throw makes
-      // either side that can fail an `any Error` one.
-      if latest && code.throwing { code.lines.append(Self.failingAsAnyError) }
-      if latest && bodyCode.throwing { bodyCode.lines.append(Self.failingAsAnyError) }
-      let bodyText = bodyCode.expression(indent: "        ")
-      let oneLine = ".\(name) { \(element) in \(bodyText) }"
-      // One line where it leaves room for the pipeline's indentation (at most 100 columns in all).
-      if inner.isEmpty && !bodyText.contains("\n") && oneLine.count <= 80 {
-        code.lines.append(oneLine)
-      } else {
-        let statements = inner + [inner.isEmpty ? bodyText : "return \(bodyText)"]
-        let body = statements.joined(separator: "\n").deeper
-        code.lines.append(".\(name) { \(element) in\n  " + body + "\n}")
-      }
-      code.throwing = code.throwing || bodyCode.throwing
+      try flatMap(operation, body, stage, to: &code, declarations: &declarations)
     case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .stream, .subject, .empty, .never, .fail,
       .merge, .zip,
       .combineLatest, .chain, .print, .count, .sum, .min, .max, .first, .last, .collect, .reduce, .drain, .diagram,
       .into:
       throw problem(stage, "'\(operation.kind.name)' cannot follow '|' here")
+    }
+  }
+
+  /// `let NAME = CODE` among `declarations`, noting whether building it throws.
+  mutating func declare(_ code: SequenceCode, as name: String, in declarations: inout [String]) {
+    declarations.append(code.binding(name))
+    if code.buildThrows { declarationsThrow = true }
+  }
+
+  /// The name of a `let` of a sequence ending in an operator with a closure; nil for the others.
+  static func stageName(_ kind: OperatorKind) -> String? {
+    switch kind {
+    case .map: "mapped"
+    case .filter: "filtered"
+    case .compactMap: "compactMapped"
+    case .takeWhile: "prefixed"
+    case .dropWhile: "dropped"
+    case .reductions: "reduced"
+    case .flatMap: "flattened"
+    case .flatMapLatest: "latest"
+    case .take, .drop, .compacted, .throttle, .debounce, .removeDuplicates, .interspersed, .adjacentPairs, .chunks,
+      .chunked, .buffer, .share, .enumerated, .delay, .work, .timeout, .tap:
+      nil
+    case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .stream, .subject, .empty, .never, .fail,
+      .merge, .zip, .combineLatest, .chain, .print, .count, .sum, .min, .max, .first, .last, .collect, .reduce, .drain,
+      .diagram, .into:
+      nil
     }
   }
 
@@ -358,7 +366,7 @@ extension SwiftProgramWriter {
       return (".\(plainName) { \(body) }", false)
     }
     body = head + "try " + body.dropFirst(head.count)
-    let wrapped = "checked(\(SwiftExpression.stringLiteral(stage.text))) { \(body) }"
+    let wrapped = "checked(\(stageLiteral(stage))) { \(body) }"
     if let initial { return (".\(plainName)(\(initial), \(wrapped))", true) }
     return (".\(plainName)(\(label.isEmpty ? "" : label + " ")\(wrapped))", true)
   }

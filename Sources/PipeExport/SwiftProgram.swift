@@ -35,7 +35,7 @@ public enum SwiftExport {
     do {
       var declarations: [String] = []
       let body = try writer.consume(pipeline, declarations: &declarations, background: false)
-      let channels = writer.usedChannels.sorted().compactMap { writer.declaration(ofChannel: $0) }
+      let channels = writer.usedChannels.sorted().compactMap { writer.declaration(ofChannel: $0, atTopLevel: true) }
       var lines = ["import AsyncAlgorithms"]
       if !writer.support.isDisjoint(with: [.lines, .stdin]) {
         lines += ["#if canImport(Glibc)", "  import Glibc", "#elseif canImport(Darwin)", "  import Darwin", "#endif"]
@@ -82,26 +82,32 @@ struct SwiftProgramWriter {
   let environment: Environment
   let source: SourceFile
   var support: Set<Support> = []
-  /// Names given so far, for fresh ones.
-  private var counts: [String: Int] = [:]
+  /// Names given so far, for fresh ones (kept aside to write a `flatMapLatest` body again).
+  var counts: [String: Int] = [:]
   /// Whether Int arithmetic is Swift's own (a snippet) or pipesh's checked helpers (a program,
   /// whose output must be pipesh's, overflow errors included).
   var plainArithmetic = false
   /// `[N] ` in a background job's output.
   var jobPrefix = ""
-  /// The name a `flatMap` body's element has, while its body is written.
+  /// The name a `flatMap` body's element has, while its body is written, and its type.
   var elementName: String?
+  var elementType: ValueType?
   /// The Swift names of the hot parts of `share` fragments, by binding id, once declared.
   private var shared: [Int: String] = [:]
   var sharedThrowing: [Int: Bool] = [:]
   /// Whether an argument worked out from a `flatMap` body's element can throw.
   var deferredThrows = false
+  /// Whether such an argument uses checked arithmetic, whose error names the `flatMap`.
+  var deferredArithmetic = false
   /// In a `flatMapLatest` body: its element's name and the arguments that can fail, worked out in
   /// a `map` before it (AA's `flatMapLatest` takes no throwing closure).
   var precomputed: (element: String, values: [String])?
   /// In a `flatMap` body: the arguments checked per element (`let count = try checkedCount(…)`),
   /// declared before the rest of the body.
   var checkDeclarations: [String] = []
+  /// Whether a declaration made for the pipeline being written (a combinator's input) is built
+  /// with `try`.
+  var declarationsThrow = false
   /// Declarations for the script's scope (the hot parts of `share` fragments).
   private(set) var scriptDeclarations: [String] = []
   private var bindingNames: [Int: String] = [:]
@@ -137,7 +143,10 @@ struct SwiftProgramWriter {
 
   func channelName(_ name: String) -> String {
     let taken = ["job", "origin", "succeeded", "pipeline", "element", "input", "timer", "marble", "lines", "print"]
-    return taken.contains(name) || Self.keywords.contains(name) ? name + "Channel" : name
+    let stages = [
+      "mapped", "filtered", "compactMapped", "prefixed", "dropped", "reduced", "flattened", "latest", "stage",
+    ]
+    return taken.contains(name) || stages.contains(name) || Self.keywords.contains(name) ? name + "Channel" : name
   }
 
   static let keywords: Set<String> = [
@@ -151,7 +160,17 @@ struct SwiftProgramWriter {
     if let name = shared[id] { return name }
     guard let hot = stage.inputs.first else { throw problem(stage, "a shared fragment without its pipeline") }
     var declarations: [String] = []
+    let outer = declarationsThrow
+    declarationsThrow = false
     let code = try sequence(hot, declarations: &declarations)
+    defer { declarationsThrow = outer }
+    // The hot part is declared in runScript, which cannot throw.
+    guard !code.buildThrows && !declarationsThrow else {
+      throw problem(
+        stage,
+        "pipesh cannot export a shared fragment whose takeWhile's input can fail yet: Swift's "
+          + "prefix(while:) must be called with 'try' there")
+    }
     let name = fresh(bindingNames[id].map { channelName($0) } ?? "shared")
     scriptDeclarations += declarations
     scriptDeclarations.append(code.binding(name))
@@ -236,8 +255,10 @@ struct SwiftProgramWriter {
   }
 
   /// `let c = AsyncChannel<Int>()`, `let (s, sContinuation) = AsyncStream.makeStream(…)`, or
-  /// `let user = CurrentValue("guest")`: the declaration of what `name` is.
-  mutating func declaration(ofChannel name: String) -> String? {
+  /// `let user = CurrentValue("guest")`: the declaration of what `name` is. At a file's top level
+  /// (a snippet's), a subject's is `private`: its type is a helper, private to the file as they all
+  /// are, and a constant of a private type must be private too.
+  mutating func declaration(ofChannel name: String, atTopLevel: Bool = false) -> String? {
     guard let type = environment.channels[name] else { return nil }
     let element = SwiftExpression.typeName(type)
     let swiftName = channelName(name)
@@ -253,7 +274,8 @@ struct SwiftProgramWriter {
         + "  of: \(element).self, bufferingPolicy: \(policy))"
     case .subject(let initial)?:
       use(.currentValue)
-      return "let \(swiftName) = CurrentValue<\(element)>(\(SwiftExpression.literal(initial, type)))"
+      return (atTopLevel ? "private " : "")
+        + "let \(swiftName) = CurrentValue<\(element)>(\(SwiftExpression.literal(initial, type)))"
     case nil:
       let kind = failingChannels.contains(name) ? "AsyncThrowingChannel<\(element), Error>" : "AsyncChannel<\(element)>"
       return "let \(swiftName) = \(kind)()"
@@ -307,79 +329,5 @@ struct SwiftProgramWriter {
       out.append("}")
     }
     return out + [""]
-  }
-
-  /// A line of more than 100 characters as swift-format breaks it: a comment at a word, a call
-  /// after its opening parenthesis, with the arguments on the next line.
-  static func wrapped(_ line: String) -> [String] {
-    guard line.count > 100 else { return [line] }
-    let indent = String(line.prefix { $0 == " " })
-    let text = line.dropFirst(indent.count)
-    if text.hasPrefix("// ") {
-      var out: [String] = []
-      var current = indent + "//"
-      for word in text.dropFirst(3).split(separator: " ") {
-        if current.count + word.count + 1 > 100 && current != indent + "//" {
-          out.append(current)
-          current = indent + "//  "
-        }
-        current += " " + word
-      }
-      return out + [current]
-    }
-    guard text.hasSuffix(")"), let open = openingParenthesis(of: Array(text)) else { return [line] }
-    let head = text[..<text.index(text.startIndex, offsetBy: open + 1)]
-    let arguments = text[text.index(text.startIndex, offsetBy: open + 1)...]
-    return [indent + head, indent + "  " + arguments]
-  }
-
-  /// The offset of the `(` whose `)` ends `text`, outside string literals.
-  private static func openingParenthesis(of text: [Character]) -> Int? {
-    var depth = 0
-    var inString = false
-    var opens: [Int] = []
-    var index = 0
-    while index < text.count {
-      let character = text[index]
-      if inString {
-        if character == "\\" {
-          index += 1
-        } else if character == "\"" {
-          inString = false
-        }
-      } else if character == "\"" {
-        inString = true
-      } else if character == "(" {
-        opens.append(index)
-        depth += 1
-      } else if character == ")" {
-        depth -= 1
-        let open = opens.popLast()
-        if index == text.count - 1 { return depth == 0 ? open : nil }
-      }
-      index += 1
-    }
-    return nil
-  }
-
-  /// `let name = "text"`, on several lines where the text is long.
-  static func splitLiteral(_ name: String, _ text: String) -> [String] {
-    guard text.count > 60 else { return ["let \(name) = \(SwiftExpression.stringLiteral(text))"] }
-    var pieces: [String] = []
-    var piece = ""
-    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
-      if !piece.isEmpty && piece.count + word.count > 60 {
-        pieces.append(piece + " ")
-        piece = ""
-      } else if !pieces.isEmpty || !piece.isEmpty {
-        piece += piece.isEmpty ? "" : " "
-      }
-      piece += word
-    }
-    pieces.append(piece)
-    return ["let \(name) ="]
-      + pieces.enumerated().map { index, piece in
-        "  " + (index == 0 ? "" : "+ ") + SwiftExpression.stringLiteral(piece)
-      }
   }
 }

@@ -8,7 +8,7 @@ enum Support: String, CaseIterable, Comparable {
   case checked
   // pipesh's own operators.
   case timer, marble, random, failed, lines, stdin, never, enumerated, delay, work, timeout, tap, diagram, timestamp
-  case currentValue, concurrentFlatMap
+  case currentValue, concurrentFlatMap, rethrowing
   // pipesh's checks of arguments worked out from a `flatMap` body's element.
   case arguments
 
@@ -21,7 +21,7 @@ enum Support: String, CaseIterable, Comparable {
     switch self {
     case .adding, .subtracting, .multiplied, .divided, .remainder, .negated, .absolute, .exactInt, .element:
       [.checked]
-    case .tap: [.timestamp]
+    case .tap: [.timestamp, .errors]
     // What reports a stage's error with StageError.
     case .checked, .failed, .lines, .marble, .timeout, .arguments: [.errors]
     default: []
@@ -86,6 +86,7 @@ enum Support: String, CaseIterable, Comparable {
     case .timestamp: PackageResources.Timestamp_swift
     case .currentValue: PackageResources.CurrentValue_swift
     case .concurrentFlatMap: PackageResources.ConcurrentFlatMap_swift
+    case .rethrowing: PackageResources.Rethrowing_swift
     case .arguments: PackageResources.Arguments_swift
     }
   }

@@ -52,6 +52,23 @@ struct ExportTests {
           program: result.stdout, warnings: result.stderr,
           compared: marked || (!timed && result.stderr.isEmpty)))
     }
+    for (index, pipeline) in Self.generated.enumerated() {
+      let result = try Pipesh.run(["--emit-swift", "-c", pipeline], directory: TranscriptTests.directory)
+      #expect(result.status == 0 && result.stderr.isEmpty, "export of \(pipeline): \(result.stderr)")
+      guard result.status == 0 else { continue }
+      // work and delay in one chain print the same on any clock; times, marbles, subjects and
+      // concurrent flatMaps may not.
+      let compared = !["time: true", "marble", "subject", "concurrency:"].contains { pipeline.contains($0) }
+      var expectation = Expectation(parsing: "")
+      if compared {
+        let run = try Pipesh.run(["-c", pipeline], directory: TranscriptTests.directory)
+        (expectation.stdout, expectation.stderr, expectation.status) = (run.stdout, run.stderr, run.status)
+      }
+      exported.append(
+        Exported(
+          name: "the generated \(pipeline)", identifier: "generated\(index)", directory: TranscriptTests.directory,
+          expectation: expectation, program: result.stdout, warnings: result.stderr, compared: compared))
+    }
     #expect(exported.filter(\.compared).count >= 30)
 
     try write(exported)
@@ -79,13 +96,62 @@ struct ExportTests {
       #expect(run.stderr == script.expectation.stderr, "stderr of the export of \(script.name)")
       #expect(run.status == script.expectation.status, "exit status of the export of \(script.name)")
     }
+    try searchAsYouTypePrintsWhatPipeshPrints(binary)
+  }
+
+  /// `Examples/search-as-you-type.pipe` exported runs on the real clock: it must print pipesh's
+  /// lines (`search: cancelled` among them: the search that a newer query cancels, which its `work`
+  /// was waiting for), in pipesh's order, without the times (which the real clock moves by a few
+  /// milliseconds); lines of one instant in pipesh may come in either order (there the export's
+  /// tasks race: the cancelled search ends as the newer one starts).
+  func searchAsYouTypePrintsWhatPipeshPrints(_ binary: URL) throws {
+    let name = "search-as-you-type.pipe"
+    let text = try String(contentsOf: TranscriptTests.examples.appendingPathComponent(name), encoding: .utf8)
+    // What the pipeline prints: `inspect` is pipesh's own, a comment in the export.
+    let statements = Expectation(parsing: text).body(of: text).split(separator: "\n")
+      .filter { !$0.hasPrefix("#") && !$0.hasPrefix("inspect") }
+    let pipesh = try Pipesh.run(["--virtual-time", "-c", statements.joined(separator: "\n")])
+    let expected = pipesh.stdout.split(separator: "\n").map(String.init)
+    #expect(expected.contains("+1.600s search: cancelled"), "pipesh's run of \(name):\n\(pipesh.stdout)")
+    let run = try Command.run(
+      binary.path, ["example_search_as_you_type"], directory: TranscriptTests.examples, limit: 60)
+    #expect(run.status == 0 && run.stderr.isEmpty, "the export of \(name): \(run.stderr)")
+    let printed = run.stdout.split(separator: "\n").map { Self.withoutTime(String($0)) }
+    #expect(printed.count == expected.count, "the export of \(name) printed:\n\(run.stdout)")
+    var start = 0
+    for instant in Self.instants(expected) {
+      let end = min(start + instant.count, printed.count)
+      #expect(
+        printed[start..<end].sorted() == instant.map(Self.withoutTime).sorted(),
+        "the export of \(name) printed:\n\(run.stdout)")
+      start = end
+    }
+  }
+
+  /// Lines as runs of the same time (`+1.600s`).
+  static func instants(_ lines: [String]) -> [[String]] {
+    var runs: [[String]] = []
+    for line in lines {
+      if let last = runs.last?.last, last.prefix(while: { $0 != " " }) == line.prefix(while: { $0 != " " }) {
+        runs[runs.count - 1].append(line)
+      } else {
+        runs.append([line])
+      }
+    }
+    return runs
+  }
+
+  /// A line without its time (`+1.600s `).
+  static func withoutTime(_ line: String) -> String {
+    guard line.hasPrefix("+"), let space = line.firstIndex(of: " ") else { return line }
+    return String(line[line.index(after: space)...])
   }
 
   /// Whether a program's output can depend on timing: it uses a clock, or tasks that race.
   static func isTimed(_ program: String) -> Bool {
     [
       "clock: .continuous", "timer(every:", "Task.sleep", "marble(", "delayed(by:", "working(for:", "timeout(after:",
-      "origin",
+      "let origin = ContinuousClock.now",
       // A stream's yields and a subject's sends do not wait for the consumer, and concurrent
       // pipelines race: what arrives depends on when each task runs.
       "makeStream(", "CurrentValue<", "flatMap(concurrency:",
@@ -147,11 +213,42 @@ struct ExportTests {
     try Self.write(main, to: sources.appendingPathComponent("main.swift"))
     // A file of a script that is gone would still be compiled: remove it.
     let wanted = Set(
-      exported.map { "\($0.identifier).swift" } + ["main.swift"] + Self.snippets.indices.map { "Snippet\($0).swift" })
+      exported.map { "\($0.identifier).swift" } + ["main.swift"]
+        + (Self.snippets + Self.generated).indices.map { "Snippet\($0).swift" })
     for name in try FileManager.default.contentsOfDirectory(atPath: sources.path) where !wanted.contains(name) {
       try FileManager.default.removeItem(at: sources.appendingPathComponent(name))
     }
   }
+
+  /// Pipelines of the pieces that have broken the export (sources that can fail, checked
+  /// arithmetic, takeWhile and dropWhile, random with bounds worked out from `$0`, tap time:,
+  /// subjects, work, delay, chains of closures), combined the same way on every run (a fixed seed):
+  /// each is exported as a program and as a snippet and compiled with the rest, and the programs
+  /// whose output the clock does not change must print what pipesh prints.
+  static let generated: [String] = {
+    let sources = [
+      "range 1 6", "marble \"a-bb-ccc-dddd|\" tick: 0.01 | map { $0.count }", "chain(from 5 6 7, fail \"boom\")",
+      "random 1 9 count: 6 seed: 3", "from 2 3 | flatMap { random 1 ($0 + 1) count: 3 seed: 4 }",
+      "from 1 2 3 | flatMap { from $0 ($0 * 10) } concurrency: 2", "subject b initial: 4 | take 1",
+      "from 3 1 4 1 5 9 2 6",
+    ]
+    let stages = [
+      "takeWhile { $0 < 40 }", "dropWhile { $0 < 2 }", "map { $0 * 3 + 1 }", "filter { $0 % 2 == 1 }",
+      "compactMap { $0 > 3 ? $0 - 1 : nil }", "tap \"t\" time: true", "tap \"u\"", "work 0.001", "delay 0.001",
+      "interspersed 0", "reductions { $0 + $1 }", "flatMap { from $0 ($0 + 1) | takeWhile { $0 % 5 != 0 } }",
+      "map { 100 / ($0 - 4) }",
+    ]
+    let sinks = ["collect", "reduce 0 { $0 + $1 }", "sum", "count", "max", "print"]
+    var state: UInt64 = 0x5EED
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    return (0..<16).map { index in
+      let middle = (0..<(2 + next(3))).map { _ in stages[next(stages.count)] }
+      return ([sources[index % sources.count]] + middle + [sinks[next(sinks.count)]]).joined(separator: " | ")
+    }
+  }()
 
   /// Pipelines whose `swift` snippets must compile as a Swift engineer would paste them: every
   /// operator, the channels, streams and subjects they declare, and the forms of closures.
@@ -179,37 +276,55 @@ struct ExportTests {
     "stream s of: Int buffering: newest 2 | take 1", "stream t of: String buffering: oldest 3 | collect",
     "stream u of: Int | print", "subject user initial: \"guest\" | take 1",
     "subject n initial: 0 | map { $0 + 1 } | take 2 | collect",
+    "subject b initial: 1 | map { $0 * 2 } | take 1 | print", "from 1 2 | tap \"t\" time: true | drain",
+    "from 1 2 | tap \"t\" | print time: true",
+    "range 1 5 | takeWhile { $0 % 2 == 1 } | print checked: true",
+    "marble \"ab|\" | takeWhile { $0 != \"b\" } | dropWhile { $0 == \"x\" } | print",
+    "from 1 2 | flatMap { from $0 } concurrency: 2 | takeWhile { $0 < 3 } | print",
+    "timer 1 | flatMapLatest { marble \"ab|\" | takeWhile { $0 != \"b\" } } | take 3 | print",
+    "from 3 | flatMapLatest { range 1 ($0 + 1) | map { 10 / $0 } | takeWhile { $0 > 1 } } | collect checked: true",
+    "from 3 | flatMap { random 1 ($0 + 1) count: 2 seed: 1 } | collect",
+    "from 3 | flatMap { random (0 - $0) -1 count: 2 seed: 1 } | collect checked: true",
+    "from 3 | flatMapLatest { random $0 ($0 * 2) count: 2 } | collect", "random -5 -1 count: 3 | collect",
+    "from 9 | flatMap { range 1 3 | take ($0 + 1) } concurrency: 2 | count checked: true",
+    "marble \"abc;\" | map { acc in acc.count } | compactMap { $0 > 1 ? $0 * 2 : nil } | dropWhile { $0 % 2 == 0 }"
+      + " | delay 0.005 | interspersed 3 | reduce 0 { $0 + $1 }",
+    "from 1 2 3 | compactMap { $0 > 1 ? $0 * 2 : nil } | dropWhile { $0 % 2 == 0 } | map { $0 * 3 + 1 }"
+      + " | filter { $0 % 2 == 1 } | sum",
+    "from 2 | flatMap { range 1 ($0 * 5) | map { $0 * 2 } | filter { $0 > 3 } | compactMap { $0 % 3 == 0 ? nil : $0 } }"
+      + " | collect",
   ]
 
-  /// Each snippet as a function of its own file: its declarations and helpers at the file's top
-  /// level (private there), the statements in an async throwing function, as a person pastes them.
+  /// Each snippet in a file of its own, pasted as `swift` and the README say, with nothing of it
+  /// changed: what comes before the line `// In an async throwing function:` (the imports, notes
+  /// and declarations; without that line, the imports) at the file's top level, the statements
+  /// after it (up to the first blank line) in an async throwing function, and the helpers after
+  /// them at the top level again.
   func writeSnippets() throws {
     let sources = Self.package.appendingPathComponent("Sources/Exported")
-    for (index, pipeline) in Self.snippets.enumerated() {
+    for (index, pipeline) in (Self.snippets + Self.generated).enumerated() {
       let result = try Pipesh.run(["-c", "swift " + pipeline], stdin: nil, directory: TranscriptTests.directory)
       #expect(result.status == 0 && result.stderr.isEmpty, "swift \(pipeline): \(result.stderr)")
       #expect(
         !result.stdout.contains("ReportingOverflow") || pipeline.contains("checked: true"),
         "the snippet of \(pipeline) uses checked arithmetic")
-      var topLevel: [String] = []
-      var body: [String] = []
-      for paragraph in result.stdout.components(separatedBy: "\n\n") {
-        let isBody = paragraph.contains("let pipeline") && body.isEmpty
-        if isBody {
-          body = paragraph.split(separator: "\n").map { "  " + $0 }
-        } else {
-          topLevel.append(
-            paragraph.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-              line.hasPrefix("let ") ? "private " + line : String(line)
-            }.joined(separator: "\n"))
-        }
-      }
-      #expect(!body.isEmpty, "swift \(pipeline) has no pipeline:\n\(result.stdout)")
-      let text =
-        "// swift \(pipeline)\n" + topLevel.joined(separator: "\n\n")
-        + "\n\nfunc snippet\(index)() async throws {\n" + body.joined(separator: "\n") + "\n}\n"
-      try Self.write(text, to: sources.appendingPathComponent("Snippet\(index).swift"))
+      let pasted = try #require(
+        Self.pasted(result.stdout, into: "func snippet\(index)() async throws"),
+        "swift \(pipeline) has no statements:\n\(result.stdout)")
+      try Self.write("// swift \(pipeline)\n" + pasted, to: sources.appendingPathComponent("Snippet\(index).swift"))
     }
+  }
+
+  /// `snippet` with its statements moved into the body of `function`, the rest where it is.
+  static func pasted(_ snippet: String, into function: String) -> String? {
+    let lines = snippet.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let marker = lines.firstIndex(of: "// In an async throwing function:") ?? lines.firstIndex(of: "")
+    guard let marker else { return nil }
+    let start = marker + 1
+    let end = lines[start...].firstIndex(of: "") ?? lines.endIndex
+    guard start < end else { return nil }
+    let body = lines[start..<end].map { $0.isEmpty ? $0 : "  " + $0 }
+    return (lines[..<start] + ["\(function) {"] + body + ["}"] + lines[end...]).joined(separator: "\n")
   }
 
   /// Writes `text` unless the file has it already, so an unchanged program is not compiled again.

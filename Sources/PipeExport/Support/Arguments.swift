@@ -26,6 +26,17 @@ func checkedSize(_ value: Int, in stage: String, of element: Any? = nil) throws 
   return value
 }
 
+/// `random`'s bounds: LO not larger than HI.
+func checkedRange(
+  _ low: Int, _ high: Int, in stage: String, of element: Any
+) throws -> ClosedRange<Int> {
+  guard low <= high else {
+    let message = "LO (\(low)) must not be larger than HI (\(high))"
+    throw StageError(stage: "\(stage) ($0 = \(element))", message: message)
+  }
+  return low...high
+}
+
 /// `range`'s step: not 0.
 func checkedStep<Step: Numeric>(
   _ value: Step, in stage: String, of element: Any? = nil
