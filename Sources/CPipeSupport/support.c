@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 #include "CPipeSupport.h"
@@ -18,11 +19,12 @@ static int signal_pipe[2] = {-1, -1};
 // Before that, a Ctrl-C ends pipesh at once with status 130: nothing has run yet, and a Ctrl-C in
 // the first milliseconds (or while a script named on the command line blocks in open(), a FIFO
 // with no writer) must not be lost.
-static volatile sig_atomic_t interrupt_handled = 0;
+// An atomic (lock-free, so async-signal-safe): the handler may run on any thread.
+static _Atomic int interrupt_handled = 0;
 
 static void pipe_on_signal(int signal) {
-  if (signal == SIGINT && !interrupt_handled) _exit(130);
   int saved = errno;
+  if (signal == SIGINT && !atomic_load_explicit(&interrupt_handled, memory_order_acquire)) _exit(130);
   unsigned char byte = (unsigned char)signal;
   ssize_t ignored = write(signal_pipe[1], &byte, 1);
   (void)ignored;
@@ -41,7 +43,7 @@ int pipe_signal_pipe_install(int signal) {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
   if (sigaction(signal, &action, NULL) != 0) return -1;
-  if (signal == SIGINT) interrupt_handled = 1;
+  if (signal == SIGINT) atomic_store_explicit(&interrupt_handled, 1, memory_order_release);
   return signal_pipe[0];
 }
 
