@@ -55,12 +55,14 @@ public final class Shell: @unchecked Sendable {
     close()
   }
 
-  /// Ends the session's clock; its thread goes once its last task has ended.
+  /// Ends the session's clock; its thread goes once its last task has ended, and this waits for
+  /// that (a few seconds at most), so `--stats` counts what is left after it, the same every run.
   public func close() {
-    driverBox.withLock { driver in
-      driver?.shutdown()
-      driver = nil
+    let driver = driverBox.withLock { driver in
+      defer { driver = nil }
+      return driver
     }
+    driver?.shutdown(waiting: .seconds(5))
   }
 
   /// The session's virtual clock's time, once it has one.

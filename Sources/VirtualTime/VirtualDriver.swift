@@ -1,4 +1,5 @@
 import CPipeSupport
+import Dispatch
 import Locking
 
 #if canImport(Glibc)
@@ -155,10 +156,17 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   }
 
   /// No one will use the clock again: the thread runs what is queued, cancels the tasks still
-  /// sleeping on it, and ends.
-  public func shutdown() {
+  /// sleeping on it, and ends. With `waiting`, returns once it has (at most `waiting` later): what
+  /// those tasks held is let go of by then, so a count made after it is the same in every run.
+  public func shutdown(waiting: Duration? = nil) {
     update { $0.shutdownRequested() }
+    guard let waiting else { return }
+    let seconds = Double(waiting.components.seconds) + Double(waiting.components.attoseconds) / 1e18
+    _ = exited.wait(timeout: .now() + seconds)
   }
+
+  /// Signalled when the thread has ended.
+  private let exited = DispatchSemaphore(value: 0)
 
   // MARK: the clock
 
@@ -255,6 +263,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
       case .block:
         continue
       case .exit:
+        exited.signal()
         return
       }
     }

@@ -160,6 +160,21 @@ struct FinishingTests {
     return "jobs: 0 running · tasks: 0 live · nodes: 2 live (2 in share fragment 't', kept for later consumers)"
   }
 
+  /// `--stats` at the exit of a virtual-clock script counts the same in every run: the session's
+  /// clock is shut down and its thread has ended (what its last tasks held let go of) before it
+  /// counts. A share fragment's reader cancelled last used to leave 1 or 2 nodes, by the run.
+  @Test func statsAtExitAreTheSameInEveryRun() throws {
+    let script =
+      "let t = timer 1 | share\nt | map { $0 } | drain &\nt | map { -$0 } | drain &\nsleep 2.5\ncancel 1\nsleep 2\ncancel 2"
+    var counted: Set<String> = []
+    for _ in 0..<12 {
+      let result = try Pipesh.run(["--virtual-time", "--stats", "-c", script], limit: 60)
+      #expect(result.status == 0)
+      counted.insert(result.stderr)
+    }
+    #expect(counted == ["stats: tasks: 0 live · nodes: 1 live (1 in share fragment 't', kept for later consumers)\n"])
+  }
+
   @Test("virtual clock", arguments: cases)
   func onTheVirtualClock(_ pipeline: String, _ printed: String) throws {
     let result = try Pipesh.run(["--virtual-time", "-c", pipeline + "\nstats"], limit: 60)
