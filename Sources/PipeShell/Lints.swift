@@ -127,13 +127,13 @@ enum Lints {
 
   /// Whether a chain (source first) never ends by itself: its source never does, and no stage ends
   /// it. A `zip` ends with its shortest input; `merge`, `combineLatest` and `chain` with their
-  /// longest. With `closable: false` (nothing can send any more), a channel, stream or subject
-  /// never ends either.
-  static func endless(_ chain: [Node], closable: Bool = true) -> Bool {
-    neverEndingSource(chain, closable: closable) != nil
+  /// longest.
+  static func endless(_ chain: [Node]) -> Bool {
+    neverEndingSource(chain, closable: true) != nil
   }
 
-  /// The source that keeps a chain from ending (`endless`), nil when the chain ends.
+  /// The source that keeps a chain from ending (`endless`), nil when the chain ends. With
+  /// `closable: false` (nothing can send any more), a channel, stream or subject never ends either.
   static func neverEndingSource(_ chain: [Node], closable: Bool) -> Node? {
     guard let source = chain.first, !chain.contains(where: { $0.facts?.endsInputEarly == true }) else { return nil }
     guard !source.treeInputs.isEmpty else {
