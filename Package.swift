@@ -63,24 +63,29 @@ let package = Package(
       path: "Sources/PipeExport/Support",
       swiftSettings: strict
     ),
+    .target(
+      name: "PipeSession",
+      dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "VirtualTime", "Locking"],
+      swiftSettings: strict
+    ),
     .target(name: "LineEditor", dependencies: ["CEditLine", "Locking"], swiftSettings: strict),
     .target(
       name: "PipeShell",
       dependencies: [
-        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeCombine", "PipeExport", "LineEditor", "Locking", "CPipeSupport",
-        "VirtualTime",
+        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeSession", "PipeCombine", "PipeExport", "LineEditor", "Locking",
+        "CPipeSupport", "VirtualTime",
       ],
       swiftSettings: strict
     ),
     .executableTarget(
       name: "pipesh",
       dependencies: [
-        "PipeShell", "PipeRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "PipeShell", "PipeSession", "PipeRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict
     ),
     .executableTarget(
-      name: "PipeFuzz", dependencies: ["PipeSyntax", "PipeSema", "PipeShell"], swiftSettings: strict),
+      name: "PipeFuzz", dependencies: ["PipeSyntax", "PipeSema", "PipeSession", "PipeShell"], swiftSettings: strict),
     .executableTarget(
       name: "PipeBench",
       dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],

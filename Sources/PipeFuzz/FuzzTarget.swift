@@ -1,4 +1,5 @@
 import PipeSema
+import PipeSession
 import PipeShell
 import PipeSyntax
 

@@ -1,5 +1,6 @@
 import PipeRuntime
 import PipeSema
+import PipeSession
 import PipeSyntax
 
 #if canImport(Glibc)

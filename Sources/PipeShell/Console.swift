@@ -1,6 +1,7 @@
 import CPipeSupport
 import Locking
 import PipeRuntime
+import PipeSession
 import PipeSyntax
 
 #if canImport(Glibc)
@@ -16,11 +17,8 @@ import PipeSyntax
 ///
 /// A write that fails ends pipesh: quietly with status 141 when the reader went away (EPIPE, as
 /// after `| head -1`), with a message and status 1 otherwise (`> /dev/full`).
-public final class Console: JobOutput {
-  public enum Stream: Sendable {
-    case output
-    case error
-  }
+public final class Console: SessionConsole {
+  public typealias Stream = ConsoleStream
 
   private struct State {
     var buffer: [UInt8] = []

@@ -1,4 +1,5 @@
 import PipeRuntime
+import PipeSession
 
 #if canImport(Glibc)
   import Glibc

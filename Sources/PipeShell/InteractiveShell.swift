@@ -3,6 +3,7 @@ import LineEditor
 import Locking
 import PipeRuntime
 import PipeSema
+import PipeSession
 import PipeSyntax
 
 #if canImport(Glibc)
@@ -39,19 +40,19 @@ public final class InteractiveShell {
       return 2
     }
     let terminal = TerminalGuard()
-    shell.session.terminalInputIsTheEditors.store(true, ordering: .relaxed)
+    shell.engine.session.terminalInputIsTheEditors.store(true, ordering: .relaxed)
     shell.console.setLineWriter { text, _ in editor.print(above: text) }
     shell.historyProvider = { editor.entries }
-    editor.promptProvider = { [shell] in Self.prompt(running: shell.jobs.running.count) }
-    let signal = InterruptSignal { [shell] in shell.interrupt() }
+    editor.promptProvider = { [shell] in Self.prompt(running: shell.engine.jobs.running.count) }
+    let signal = InterruptSignal { [shell] in shell.engine.interrupt() }
     defer {
       withExtendedLifetime(signal) {}
       shell.console.setLineWriter(nil)
       terminal.restore()
     }
-    while !shell.quitRequested {
+    while !shell.engine.quitRequested {
       refreshCompletion()
-      let prompt = Self.prompt(running: shell.jobs.running.count)
+      let prompt = Self.prompt(running: shell.engine.jobs.running.count)
       var input = await read(editor, prompt: prompt)
       guard case .line(var text) = input else {
         if input == .interrupt { continue }
@@ -63,14 +64,14 @@ public final class InteractiveShell {
         text += "\n" + more
       }
       if input == .interrupt { continue }
-      let interrupts = shell.interruptCount
+      let interrupts = shell.engine.interruptCount
       editor.remember(text)
-      shell.clearInterrupt()
-      await shell.runLine(text, interruptsBefore: interrupts)
+      shell.engine.clearInterrupt()
+      await shell.engine.runLine(text, interruptsBefore: interrupts)
     }
-    let running = shell.jobs.cancelAll()
-    await shell.waitForAll(shell.jobs.all, interruptible: false)
-    shell.close()
+    let running = shell.engine.jobs.cancelAll()
+    await shell.engine.waitForAll(shell.engine.jobs.all, interruptible: false)
+    shell.engine.close()
     shell.console.line("bye: cancelled \(running) running job\(running == 1 ? "" : "s")")
     return 0
   }
@@ -87,7 +88,7 @@ public final class InteractiveShell {
   private func read(_ editor: LineEditor, prompt: String) async -> LineInput {
     let queue = readQueue
     let box = EditorBox(editor)
-    return await shell.whileReading {
+    return await shell.engine.whileReading {
       await withCheckedContinuation { continuation in
         queue.async { continuation.resume(returning: box.editor.readLine(prompt: prompt)) }
       }
@@ -96,11 +97,11 @@ public final class InteractiveShell {
 
   private func refreshCompletion() {
     var context = CompletionContext()
-    let bindings = shell.environment.bindings.values
+    let bindings = shell.engine.environment.bindings.values
     context.sourceFragments = bindings.filter(\.isSource).map(\.name)
     context.operatorFragments = bindings.filter { !$0.isSource }.map(\.name)
-    context.jobIDs = shell.jobs.all.map(\.id)
-    context.channels = Array(Set(shell.session.channelNames + shell.environment.channels.keys)).sorted()
+    context.jobIDs = shell.engine.jobs.all.map(\.id)
+    context.channels = Array(Set(shell.engine.session.channelNames + shell.engine.environment.channels.keys)).sorted()
     completionContext.value.withLock { $0 = context }
   }
 }

@@ -1,4 +1,5 @@
 import PipeRuntime
+import PipeSession
 import PipeSyntax
 
 #if canImport(Glibc)
@@ -99,10 +100,10 @@ public enum Launcher {
       shell.report = report
       console.setLineWriter { text, stream in report.addLine(text, error: stream == .error) }
     }
-    let signal = InterruptSignal { shell.interrupt() }
+    let signal = InterruptSignal { shell.engine.interrupt() }
     let termination = TerminationSignals(flushing: console)
-    let status = await shell.runScript(source)
-    shell.close()
+    let status = await shell.engine.runScript(source)
+    shell.engine.close()
     withExtendedLifetime((signal, termination)) {}
     if options.stats { printStats(shell) }
     if let report = shell.report {
@@ -132,7 +133,7 @@ public enum Launcher {
     guard options.record != nil else { return nil }
     let recorder = TraceRecorder(
       printer: nil, header: TraceFile.header(pipeline: name, virtualClock: options.virtualTime, labels: []))
-    shell.jobs.recorder.withLock { $0 = recorder }
+    shell.engine.jobs.recorder.withLock { $0 = recorder }
     return recorder
   }
 

@@ -1,5 +1,6 @@
 import PipeRuntime
 import PipeSema
+import PipeSession
 
 /// The lanes of `draw` and `compare` laid out on one grid: each step takes the columns of its
 /// widest cell in any lane (the others padded with spaces, which the notation ignores), so a

@@ -2,6 +2,7 @@ import CPipeSupport
 import Dispatch
 import Locking
 import PipeRuntime
+import PipeSession
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import PipeRuntime
 import PipeSema
+import PipeSession
 
 /// What `top` has seen of each node from frame to frame: its counts at each frame of the last
 /// seconds (for a rate) and when its count last changed (for the time since its last element).

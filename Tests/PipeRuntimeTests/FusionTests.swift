@@ -92,8 +92,8 @@ struct GeneratedFusionTests {
     let console = Console()
     console.setLineWriter { line, stream in captured.withLock { $0.append(stream == .error ? "! " + line : line) } }
     let shell = Shell(console: console, interactive: false, virtualTime: true, fusing: fusing)
-    let status = await shell.runScript(SourceFile(name: nil, text: script))
-    shell.close()
+    let status = await shell.engine.runScript(SourceFile(name: nil, text: script))
+    shell.engine.close()
     return (captured.withLock { $0 } + ["status \(status)"]).joined(separator: "\n")
   }
 
@@ -146,8 +146,8 @@ struct FusedCountsMidRunTests {
     let console = Console()
     console.setLineWriter { line, _ in captured.withLock { $0.append(line) } }
     let shell = Shell(console: console, interactive: false, virtualTime: false, fusing: true)
-    _ = await shell.runScript(SourceFile(name: nil, text: script))
-    shell.close()
+    _ = await shell.engine.runScript(SourceFile(name: nil, text: script))
+    shell.engine.close()
     let lines = captured.withLock { $0 }
     // Each table: the rows of range, map, filter and count, with their IN and OUT.
     var tables = 0

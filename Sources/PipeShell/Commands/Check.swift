@@ -1,3 +1,5 @@
+import PipeSession
+
 extension Commands {
   /// `check PIPELINE`: the element type after every stage, without running anything.
   enum Check {

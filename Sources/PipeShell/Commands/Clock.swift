@@ -1,3 +1,5 @@
+import PipeSession
+
 extension Commands {
   /// `clock real`, `clock virtual`: the clock of the pipelines started from now on; `clock` alone
   /// shows it.
@@ -11,7 +13,7 @@ extension Commands {
         shell.console.line(shell.clockDescription)
         return
       }
-      shell.virtualTime = which == "virtual"
+      shell.engine.virtualTime = which == "virtual"
     }.example("clock virtual\ntimer 10m | take 2 | print time: true\nclock")
   }
 }
@@ -19,8 +21,8 @@ extension Commands {
 extension Shell {
   /// `clock` alone: which clock new pipelines start on, and where the virtual one stands.
   var clockDescription: String {
-    guard virtualTime else { return "clock: real" }
-    let now = virtualNow?.offset ?? .zero
+    guard engine.virtualTime else { return "clock: real" }
+    let now = engine.virtualNow?.offset ?? .zero
     return "clock: virtual, at \(now.stampText) (it moves only while the shell waits for something)"
   }
 }

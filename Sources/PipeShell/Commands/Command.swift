@@ -1,4 +1,5 @@
 import PipeSema
+import PipeSession
 
 /// A shell command: what the parser and the checker know of it (its `CommandSignature`: name,
 /// form, usage, summary) and what it does. Each command is one file in this folder; `Commands`
@@ -32,7 +33,7 @@ struct Command: Sendable {
 
   /// Arguments that are not in the command's form: a bug in the checker, reported, never guessed.
   private static func misread(_ shell: Shell, _ name: String, _ arguments: CommandArguments) {
-    shell.commandFailed("pipesh read \(name)'s arguments as \(arguments) (a bug: please report it)")
+    shell.engine.commandFailed("pipesh read \(name)'s arguments as \(arguments) (a bug: please report it)")
   }
 
   /// A command whose `run` takes what `read` finds in the checked arguments.

@@ -1,5 +1,6 @@
 import PipeRuntime
 import PipeSema
+import PipeSession
 import PipeSyntax
 
 /// Every shell command, once, in the order `help` lists them.

@@ -1,6 +1,7 @@
 import PipeCombine
 import PipeRuntime
 import PipeSema
+import PipeSession
 import PipeSyntax
 
 extension Commands {
@@ -37,10 +38,10 @@ extension Shell {
         reversingTiesIn: reversing, isInterrupted: { Task.isCancelled })
     }
     let rows = { @Sendable (result: CombineSide.Result) in result.rows.filter { !(implicitSink && $0.isSink) } }
-    let combine = await interruptibly { run(nil) }
+    let combine = await engine.interruptibly { run(nil) }
     let timed = Set(pipeline.allStages.filter(\.isTimed).map(\.text))
     let first = ComparisonTable(aa: drawn.rows, combine: rows(combine), tick: tick, timed: timed)
-    let reruns = await interruptibly {
+    let reruns = await engine.interruptibly {
       first.differingColumns.map { column in
         let window = ComparisonTable.window(column: column, tick: tick)
         let result = run(window)

@@ -1,7 +1,6 @@
-import Locking
 import PipeRuntime
 import PipeSema
-import VirtualTime
+import PipeSession
 
 extension Commands {
   /// `draw PIPELINE`: runs it on a virtual clock of its own and draws one marble line per stage.
@@ -50,7 +49,8 @@ extension Shell {
     guard let recording = readTrace(path, command: "draw") else { return }
     let lanes = TraceLanes(recording, until: until)
     guard !lanes.rows.isEmpty else {
-      return commandFailed("draw: \(path) has no node events to draw; save one with trace PIPELINE to: \"F.trace\"")
+      return engine.commandFailed(
+        "draw: \(path) has no node events to draw; save one with trace PIPELINE to: \"F.trace\"")
     }
     let tick = chosen ?? DrawObserver.finestTick(.seconds(1), lanes: lanes.rows.map(\.events))
     let width = Format.screenWidth
@@ -127,20 +127,21 @@ extension Shell {
     }
   }
 
-  /// What `draw` (and `compare`, for the AA side) records of one run.
+  /// What `draw` (and `compare`, for the AA side) shows of one recorded run.
   struct DrawnRun {
     /// One row per node, source first, a combinator's inputs before it; an implicit sink is left out.
     let rows: [(text: String, line: String)]
     /// The length of a column.
     let tick: Duration
-    /// Why the run was stopped before the pipeline ended, if it was.
-    let stop: Stop?
     /// What the run recorded, for a picture: read only when one is drawn.
-    let recorded: Recorded
+    let recorded: RecordedRun
+
+    /// Why the run was stopped before the pipeline ended, if it was.
+    var stop: RecordedRun.Stop? { recorded.stop }
 
     /// Every node's events at their exact times, in `rows`' order (`compare` pairs them by it).
     var lanes: [MarblePicture.Lane] {
-      recorded.nodes.map { MarblePicture.Lane(label: $0.text, events: recorded.observer.events(for: $0)) }
+      recorded.nodes.map { MarblePicture.Lane(label: $0.text, events: recorded.events(for: $0)) }
     }
 
     /// The same lanes in `draw`'s picture's order: a combinator's inputs before it, as in text,
@@ -149,10 +150,7 @@ extension Shell {
       func lanes(_ nodes: [Node], depth: Int, short: Bool) -> [MarblePicture.Lane] {
         nodes.filter { !(recorded.implicitSink && $0.isSink) }.flatMap { node in
           node.inputs.flatMap { lanes($0, depth: depth, short: short) }
-            + [
-              MarblePicture.Lane(
-                label: node.text, events: recorded.observer.events(for: node), depth: depth, short: short)
-            ]
+            + [MarblePicture.Lane(label: node.text, events: recorded.events(for: node), depth: depth, short: short)]
             + (node.children?.all ?? []).flatMap { lanes($0, depth: depth + 1, short: true) }
         }
       }
@@ -162,69 +160,35 @@ extension Shell {
     /// How far the run went: the horizon when it was stopped there, else its last event.
     var end: Duration {
       guard stop != .horizon else { return recorded.horizon }
-      let last = recorded.nodes.flatMap { recorded.observer.events(for: $0).map(\.time) }.max() ?? .zero
+      let last = recorded.nodes.flatMap { recorded.events(for: $0).map(\.time) }.max() ?? .zero
       return max(last, tick)
     }
   }
 
-  /// The nodes of a `draw` run and their events.
-  struct Recorded {
-    let observer: DrawObserver
-    /// In `rows`' order.
-    let nodes: [Node]
-    /// The job's pipeline, as a tree.
-    let roots: [Node]
-    let implicitSink: Bool
-    let horizon: Duration
-  }
-
-  /// Why `draw` or `compare` cancelled a pipeline that had not ended.
-  enum Stop {
-    case horizon
-    case events
-
-    func message(_ command: String, _ horizon: Horizon) -> String {
-      switch self {
-      case .events:
-        return "\(command): stopped the pipeline after \(DrawObserver.maximumEvents) events"
-      case .horizon where horizon.isDefault:
-        return
-          "\(command): the pipeline had not ended after \(Horizon.defaultTicks) ticks (\(MarbleLanes.label(horizon.end))): cancelled there; until: D draws further"
-      case .horizon:
-        return "\(command): the pipeline had not ended by \(MarbleLanes.label(horizon.end)): cancelled there"
-      }
-    }
-  }
-
-  /// Runs the pipeline on a virtual clock of its own and records every node's events; with
-  /// `refining`, in columns finer than the tick where events less than a tick apart would share one.
+  /// Runs the pipeline on a virtual clock of its own (the engine's recorded run) and draws every
+  /// node's events; with `refining`, in columns finer than the tick where events less than a tick
+  /// apart would share one.
   func drawnRun(_ pipeline: CheckedPipeline, horizon: Horizon, refining: Bool) async -> DrawnRun {
-    let observer = DrawObserver()
-    let drained = pipeline.withQuietSinkIfImplicit()
-    let clock = VirtualDriver()
-    defer { clock.shutdown() }
-    // Its share fragments are its own: the session's run on the session's clock, which stands still.
-    let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer, ownShares: true)
-    observer.onLimit.withLock { $0 = { job.cancel() } }
-    // A pipeline that does not end is stopped once it has filled the widest diagram.
-    let context = job.context
-    let stopped = Locked(false)
-    let limit = Task(executorPreference: clock) {
-      let end = context.start.advanced(by: horizon.end)
-      guard (try? await context.clock.sleep(until: end, tolerance: nil)) != nil else { return }
-      stopped.withLock { $0 = true }
-      job.cancel()
-    }
-    await runForeground(job, on: clock)
-    await clock.perform(andWait: { limit.cancel() })
-    let implicitSink = drained.sink?.text != pipeline.sink?.text
-    let nodes = Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }
-    let tick = refining ? observer.finestTick(horizon.tick) : horizon.tick
-    let stop: Stop? = observer.overflowed ? .events : stopped.withLock { $0 } ? .horizon : nil
+    let recorded = await engine.recordedRun(pipeline, horizon: horizon.end)
+    let tick = refining ? recorded.observer.finestTick(horizon.tick) : horizon.tick
     return DrawnRun(
-      rows: nodes.map { ($0.text, observer.line(for: $0, tick: tick)) }, tick: tick, stop: stop,
-      recorded: Recorded(
-        observer: observer, nodes: nodes, roots: job.nodes, implicitSink: implicitSink, horizon: horizon.end))
+      rows: recorded.nodes.map { ($0.text, recorded.observer.line(for: $0, tick: tick)) }, tick: tick,
+      recorded: recorded)
+  }
+}
+
+extension RecordedRun.Stop {
+  /// What `draw` or `compare` says of a pipeline it cancelled before it had ended.
+  func message(_ command: String, _ horizon: Shell.Horizon) -> String {
+    switch self {
+    case .events:
+      return "\(command): stopped the pipeline after \(DrawObserver.maximumEvents) events"
+    case .horizon where horizon.isDefault:
+      return
+        "\(command): the pipeline had not ended after \(Shell.Horizon.defaultTicks) ticks (\(MarbleLanes.label(horizon.end))): cancelled there; until: D draws further"
+    case .horizon:
+      return "\(command): the pipeline had not ended by \(MarbleLanes.label(horizon.end)): cancelled there"
+    }
   }
 }
 

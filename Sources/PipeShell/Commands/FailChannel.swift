@@ -1,4 +1,5 @@
 import Locking
+import PipeSession
 
 extension Commands {
   /// `fail NAME "MESSAGE"`: ends a channel with an error (AsyncThrowingChannel's `fail(_:)`).
@@ -7,14 +8,14 @@ extension Commands {
       "fail", usage: "fail NAME \"MESSAGE\"",
       summary: "ends channel NAME with an error: every consumer's job fails with MESSAGE"
     ) { shell, name, message in
-      let session = shell.session
+      let session = shell.engine.session
       let failed = Locked(false)
       // As a task of the session's clock, queued after what the last statement made runnable: the
       // consumers that just took a value are back waiting when the error comes (AsyncThrowingChannel
       // gives the error to waiting consumers; one not waiting just sees the end).
-      await shell.waitFor(interruptible: false) { failed.withLock { $0 = session.fail(name, message: message) } }
+      await shell.engine.waitFor(interruptible: false) { failed.withLock { $0 = session.fail(name, message: message) } }
       guard failed.withLock({ $0 }) else {
-        return shell.commandFailed(
+        return shell.engine.commandFailed(
           "fail: channel '\(name)' is an AsyncChannel, which cannot fail: declare it where it is first used as "
             + "'channel \(name) of: TYPE throws' (in a script, any 'fail \(name)' makes it an AsyncThrowingChannel "
             + "from the start)")

@@ -2,6 +2,7 @@ import Locking
 import PipeCombine
 import PipeRuntime
 import PipeSema
+import PipeSession
 import PipeSyntax
 
 extension Commands {
@@ -150,7 +151,7 @@ extension Shell {
       known = true
       show(Self.helpText(foreign))
     }
-    if !known { commandFailed("help: pipesh knows no help for '\(topic)' (a bug: please report it)") }
+    if !known { engine.commandFailed("help: pipesh knows no help for '\(topic)' (a bug: please report it)") }
   }
 
   /// `help combine`: a line per Combine API: the pipesh word, what AsyncAlgorithms (or Swift) has,
@@ -264,8 +265,8 @@ extension Shell {
     let console = Console()
     console.setLineWriter { line, _ in captured.withLock { $0.append(line) } }
     let shell = Shell(console: console, interactive: false, virtualTime: true)
-    _ = await shell.runScript(SourceFile(name: nil, text: text))
-    shell.close()
+    _ = await shell.engine.runScript(SourceFile(name: nil, text: text))
+    shell.engine.close()
     return captured.withLock { $0 }
   }
 }

@@ -1,3 +1,5 @@
+import PipeSession
+
 extension Commands {
   /// `history`: the lines said in this session.
   enum History {

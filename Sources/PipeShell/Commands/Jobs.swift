@@ -1,3 +1,4 @@
+import PipeSession
 import PipeSyntax
 
 extension Commands {
@@ -11,7 +12,7 @@ extension Commands {
       var rows = [["ID", "STATE", "TIME", "OUT", "PIPELINE"]]
       let colour = Paint.isOn(for: 1)
       var lints: [JobLint] = []
-      for job in shell.jobs.all {
+      for job in shell.engine.jobs.all {
         let warnings = Lints.of(job)
         lints += warnings
         rows.append([
@@ -32,11 +33,11 @@ extension Commands {
       summary:
         "lists the warnings about running jobs, each with why and what to do: a background drain of an endless source (its output goes nowhere), a background job that has produced nothing for a minute (a leak?), a buffer dropping elements, a debounce whose input never pauses, an into waiting 5s or more for a consumer, a share holding more than 10 elements for its slowest reader, a stream read by several consumers at once (they split its elements)"
     ) { shell in
-      let lints = shell.jobs.all.flatMap(Lints.of)
+      let lints = shell.engine.jobs.all.flatMap(Lints.of)
       guard !lints.isEmpty else { return shell.console.line("lint: no warnings") }
       let width = Format.screenWidth
       for lint in lints {
-        let job = shell.jobs.all.first { $0.id == lint.job }
+        let job = shell.engine.jobs.all.first { $0.id == lint.job }
         shell.console.line(Format.shortened("[\(lint.job)] \(lint.kind.rawValue): \(job?.text ?? "")", to: width))
         for line in Format.wrapped("  why: \(lint.why)", width: width) { shell.console.line(line) }
         for line in Format.wrapped("  do: \(lint.fix)", width: width) { shell.console.line(line) }

@@ -1,6 +1,7 @@
 import Dispatch
 import Locking
 import PipeRuntime
+import PipeSession
 import PipeSyntax
 
 #if canImport(Glibc)
@@ -21,18 +22,19 @@ extension Commands {
 
 extension Shell {
   func load(_ path: String) async {
-    guard loadDepth < Self.maximumLoadDepth else {
-      return loadFailed("load: '\(path)' nests loads more than \(Self.maximumLoadDepth) deep (does it load itself?)")
+    guard engine.loadDepth < Engine.maximumLoadDepth else {
+      return engine.loadFailed(
+        "load: '\(path)' nests loads more than \(Engine.maximumLoadDepth) deep (does it load itself?)")
     }
     guard let read = await readingInterruptibly(path) else { return }
     switch read {
     case .failure(let failure):
-      loadFailed("load: \(failure)")
+      engine.loadFailed("load: \(failure)")
     case .success(let text):
-      loadDepth += 1
-      defer { loadDepth -= 1 }
-      let status = await runScriptInline(SourceFile(name: path, text: Self.strippingShebang(text)))
-      if status == 2 { loadFailed(nil) }
+      engine.loadDepth += 1
+      defer { engine.loadDepth -= 1 }
+      let status = await engine.runScriptInline(SourceFile(name: path, text: Self.strippingShebang(text)))
+      if status == 2 { engine.loadFailed(nil) }
     }
   }
 
@@ -41,7 +43,7 @@ extension Shell {
   /// opening the FIFO for writing once, which it sees as an empty file.
   private func readingInterruptibly(_ path: String) async -> Result<String, TextFile.Failure>? {
     let answer = Answer<Result<String, TextFile.Failure>>()
-    await waitFor(runningClock: false) {
+    await engine.waitFor(runningClock: false) {
       await withTaskCancellationHandler {
         await withUnsafeContinuation { waiter in
           guard answer.wait(waiter) else { return }

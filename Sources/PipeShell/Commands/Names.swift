@@ -1,8 +1,10 @@
+import PipeSession
+
 extension Commands {
   /// `names`: the let bindings of this session.
   enum Names {
     static let entry = Command.bare("names", summary: "lists the let bindings") { shell in
-      let bindings = shell.environment.bindings.values.sorted { $0.name < $1.name }
+      let bindings = shell.engine.environment.bindings.values.sorted { $0.name < $1.name }
       guard !bindings.isEmpty else { return shell.console.line("no let bindings") }
       let rows = bindings.map { binding -> [String] in
         let kind = binding.isSource ? "source of \(binding.elementType?.description ?? "?")" : "operators"

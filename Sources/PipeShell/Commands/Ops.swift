@@ -1,5 +1,6 @@
 import PipeRuntime
 import PipeSema
+import PipeSession
 
 extension Commands {
   /// `ops`: the operators, by role.

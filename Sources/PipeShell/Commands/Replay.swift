@@ -1,5 +1,6 @@
 import Locking
 import PipeRuntime
+import PipeSession
 import PipeSyntax
 import VirtualTime
 
@@ -25,8 +26,8 @@ extension Commands {
     private static func play(_ events: [TraceFile.Event], speed: Double, _ printer: ReplayPrinter, _ shell: Shell) async
     {
       let stopped = "replay: stopped (Ctrl-C)"
-      let driver: VirtualDriver? = if case .virtual(let virtual) = shell.nextClock { virtual } else { nil }
-      await shell.waitFor(on: driver, stopped: stopped) {
+      let driver: VirtualDriver? = if case .virtual(let virtual) = shell.engine.nextClock { virtual } else { nil }
+      await shell.engine.waitFor(on: driver, stopped: stopped) {
         var last = Duration.zero
         for event in events {
           let gap = (event.time - last) / speed
@@ -76,14 +77,13 @@ extension Shell {
     switch TextFile.read(path, maximumBytes: TraceFile.maximumBytes, what: "a trace file") {
     case .success(let read): text = read
     case .failure(let failure):
-      commandFailed("\(command): \(failure); give a file that trace PIPELINE to: \"F.trace\" wrote")
+      engine.commandFailed("\(command): \(failure); give a file that trace PIPELINE to: \"F.trace\" wrote")
       return nil
     }
     switch TraceFile.parse(text) {
     case .success(let recording): return recording
     case .failure(let problem):
-      anyFailed.store(true, ordering: .relaxed)
-      report([problem], in: SourceFile(name: path, text: text))
+      engine.runFailed([problem], in: SourceFile(name: path, text: text))
       return nil
     }
   }

@@ -1,6 +1,7 @@
 import Locking
 import PipeRuntime
 import PipeSema
+import PipeSession
 
 extension Commands {
   /// `send NAME V…`: pushes values into a channel, each waiting for a consumer to take it; yields
@@ -21,15 +22,15 @@ extension Shell {
   /// real clock it says so after a second and goes on waiting (someone may still come); Ctrl-C
   /// stops the sending.
   func send(_ values: [Value], to name: String) async {
-    if session.isClosedStream(name) {
-      return commandFailed(
+    if engine.session.isClosedStream(name) {
+      return engine.commandFailed(
         "send: stream '\(name)' is closed: \(values.map(\.printed).joined(separator: " ")) went nowhere "
           + "(a finished AsyncStream yields nothing); a new 'stream \(name)' consumer makes a new stream")
     }
-    let channel = session.channel(name)
+    let channel = engine.session.channel(name)
     switch channel {
     case .stream(let stream): return await yield(values, into: stream, name: name)
-    case .subject(let subject): return await changeWorld { for value in values { subject.send(value) } }
+    case .subject(let subject): return await engine.changeWorld { for value in values { subject.send(value) } }
     case .plain, .throwing: break
     }
     let taken = Locked(0)
@@ -47,12 +48,12 @@ extension Shell {
       guard next < values.count else { return }
       console.line(
         "error: send: deadlock: nothing can take \(values[next].debugText) from channel '\(name)': "
-          + Shell.nothingCanRun, to: .error)
+          + Engine.nothingCanRun, to: .error)
     }
-    let realClock = !virtualTime
+    let realClock = !engine.virtualTime
     // On the virtual clock the consumers are virtual jobs: the send is made on that clock too.
-    if !realClock { _ = nextClock }
-    await waitFor(onDeadlock: stuck) {
+    if !realClock { _ = engine.nextClock }
+    await engine.waitFor(onDeadlock: stuck) {
       let notice = realClock ? Task { if (try? await Task.sleep(for: .seconds(1))) != nil { waiting() } } : nil
       defer { notice?.cancel() }
       for value in values {
@@ -64,7 +65,7 @@ extension Shell {
     let sent = taken.withLock { $0 }
     if sent < values.count, !deadlock.withLock({ $0 }) {
       // Interactively after the terminal's own "^C".
-      let lead = interactive ? "\n" : ""
+      let lead = engine.interactive ? "\n" : ""
       console.line(lead + "send: stopped, no consumer took \(values[sent].printed)", to: .error)
     }
   }
@@ -73,7 +74,7 @@ extension Shell {
   /// a full buffer dropped is said, and values yielded after the stream ended are an error.
   private func yield(_ values: [Value], into stream: StreamEndpoint, name: String) async {
     let results = Locked<[StreamEndpoint.Yielded]>([])
-    await changeWorld { results.withLock { $0 = values.map { stream.yield($0) } } }
+    await engine.changeWorld { results.withLock { $0 = values.map { stream.yield($0) } } }
     let yielded = results.withLock { $0 }
     let dropped = yielded.compactMap { if case .dropped(let value) = $0 { value } else { nil } }
     if !dropped.isEmpty {
@@ -88,7 +89,7 @@ extension Shell {
     }
     let lost = zip(values, yielded).filter { $0.1 == .ended }.map(\.0)
     if !lost.isEmpty {
-      commandFailed(
+      engine.commandFailed(
         "send: stream '\(name)' has ended (its consumers stopped): "
           + "\(lost.map(\.printed).joined(separator: " ")) went nowhere; close it and read 'stream \(name)' again for a new one"
       )

@@ -1,8 +1,10 @@
+import PipeSession
+
 extension Commands {
   /// `stats`: what is alive now.
   enum Stats {
     static let entry = Command.bare("stats", summary: "counts live jobs, tasks and nodes") { shell in
-      let jobs = shell.jobs
+      let jobs = shell.engine.jobs
       shell.console.line(
         "jobs: \(jobs.running.count) running · tasks: \(jobs.liveTasks.load(ordering: .relaxed)) live · \(shell.liveNodesText)"
       )
@@ -14,8 +16,8 @@ extension Shell {
   /// The live nodes, as `stats` and `--stats` say them: those of jobs and those of the hot parts of
   /// `share` fragments, which the session keeps for later consumers, named.
   public var liveNodesText: String {
-    let shared = session.liveSharedNodes
-    let total = jobs.liveNodes + shared.reduce(0) { $0 + $1.nodes }
+    let shared = engine.session.liveSharedNodes
+    let total = engine.jobs.liveNodes + shared.reduce(0) { $0 + $1.nodes }
     guard !shared.isEmpty else { return "nodes: \(total) live" }
     let named = shared.map { "\($0.nodes) in share fragment '\($0.fragment)'" }.joined(separator: ", ")
     return "nodes: \(total) live (\(named), kept for later consumers)"

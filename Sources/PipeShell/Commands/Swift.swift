@@ -1,5 +1,6 @@
 import PipeExport
 import PipeSema
+import PipeSession
 import PipeSyntax
 
 extension Commands {
@@ -13,14 +14,14 @@ extension Commands {
     ) { shell, pipeline, options in
       let source = SourceFile(name: nil, text: pipeline.text)
       let exported = SwiftExport.pipeline(
-        pipeline, environment: shell.environment, source: source, checked: options.checked)
+        pipeline, environment: shell.engine.environment, source: source, checked: options.checked)
       switch exported {
       case .success(let text):
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
           shell.console.line(String(line))
         }
       case .failure(let problem):
-        shell.commandFailed("swift: \(problem.message)")
+        shell.engine.commandFailed("swift: \(problem.message)")
       }
     }.example("swift from 1 2 3 | map { $0 * 2 } | sum")
   }

@@ -1,6 +1,7 @@
 import Dispatch
 import Locking
 import PipeRuntime
+import PipeSession
 import VirtualTime
 
 #if canImport(Glibc)
@@ -25,21 +26,21 @@ extension Commands {
 extension Shell {
   /// Session time now, on the session's clock.
   private var sessionNow: Duration {
-    if case .virtual(let driver) = nextClock { return driver.now.offset }
-    return ContinuousClock.now - session.origin
+    if case .virtual(let driver) = engine.nextClock { return driver.now.offset }
+    return ContinuousClock.now - engine.session.origin
   }
 
   private var clockName: String {
-    if case .virtual = nextClock { return "virtual" }
+    if case .virtual = engine.nextClock { return "virtual" }
     return "real"
   }
 
   func top() async {
     var view = TopView()
     var history = TopHistory()
-    guard isatty(0) == 1, isatty(1) == 1, interactive else {
-      history.sample(jobs.all, at: sessionNow)
-      let shown = view.shown(jobs.all, history)
+    guard isatty(0) == 1, isatty(1) == 1, engine.interactive else {
+      history.sample(engine.jobs.all, at: sessionNow)
+      let shown = view.shown(engine.jobs.all, history)
       for line in view.lines(shown, history, now: sessionNow, clock: clockName, width: Format.screenWidth, height: nil)
       {
         console.line(line)
@@ -48,7 +49,7 @@ extension Shell {
     }
     let keys = KeyReader()
     guard keys.start() else {
-      return commandFailed("top: cannot read the terminal's keys; jobs and inspect show the same once")
+      return engine.commandFailed("top: cannot read the terminal's keys; jobs and inspect show the same once")
     }
     // Jobs' lines wait until the screen is back.
     let held = Locked<[(String, Console.Stream)]>([])
@@ -60,10 +61,10 @@ extension Shell {
     showing: while true {
       let now = sessionNow
       if lastFrame != now {
-        history.sample(jobs.all, at: now)
+        history.sample(engine.jobs.all, at: now)
         lastFrame = now
       }
-      let shown = view.shown(jobs.all, history)
+      let shown = view.shown(engine.jobs.all, history)
       if view.selected.map({ id in !shown.contains { $0.job.id == id } }) ?? true {
         view.selected = shown.first?.job.id
       }
@@ -99,8 +100,8 @@ extension Shell {
       let newSize = TerminalSize.current()
       if newSize != size { return .resized(newSize) }
       if ContinuousClock.now - frame >= .seconds(1) {
-        if case .virtual(let driver) = nextClock {
-          await waitFor(on: driver, interruptible: false) {
+        if case .virtual(let driver) = engine.nextClock {
+          await engine.waitFor(on: driver, interruptible: false) {
             try? await driver.sleep(until: driver.now.advanced(by: .seconds(1)))
           }
         }

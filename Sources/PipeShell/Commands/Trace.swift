@@ -1,5 +1,6 @@
 import PipeRuntime
 import PipeSema
+import PipeSession
 
 extension Commands {
   /// `trace PIPELINE`: runs it in the foreground, printing every node's lifecycle events; with
@@ -14,16 +15,16 @@ extension Commands {
     ) { shell, pipeline, options in
       guard options.file != nil || shell.report != nil else {
         let observer = TraceObserver(console: shell.console, labels: Inspector.labels(pipeline))
-        await shell.runForeground(
-          shell.jobs.start(pipeline, background: false, clock: shell.nextClock, observer: observer))
+        await shell.engine.runForeground(
+          shell.engine.jobs.start(pipeline, background: false, clock: shell.engine.nextClock, observer: observer))
         return
       }
       if let file = options.file, file.lowercased().hasSuffix(".trace") {
         return await save(pipeline, to: file, shell)
       }
       let observer = DrawObserver()
-      let job = shell.jobs.start(pipeline, background: false, clock: shell.nextClock, observer: observer)
-      await shell.runForeground(job)
+      let job = shell.engine.jobs.start(pipeline, background: false, clock: shell.engine.nextClock, observer: observer)
+      await shell.engine.runForeground(job)
       let rows = LifetimeChart.rows(job.nodes) { observer.events(for: $0) }
       let end = rows.flatMap { $0.events.map(\.time) }.max() ?? .zero
       let chart = LifetimeChart(rows: rows, end: max(end, .milliseconds(1)))
@@ -33,12 +34,13 @@ extension Commands {
 
     private static func save(_ pipeline: CheckedPipeline, to file: String, _ shell: Shell) async {
       let labels = Inspector.labels(pipeline)
-      let clock = shell.nextClock
+      let clock = shell.engine.nextClock
       let virtual = if case .virtual = clock { true } else { false }
       let recorder = TraceRecorder(
         printer: TraceObserver(console: shell.console, labels: labels),
         header: TraceFile.header(pipeline: pipeline.text, virtualClock: virtual, labels: labels))
-      await shell.runForeground(shell.jobs.start(pipeline, background: false, clock: clock, observer: recorder))
+      await shell.engine.runForeground(
+        shell.engine.jobs.start(pipeline, background: false, clock: clock, observer: recorder))
       let (text, kept, dropped) = recorder.saved
       switch TextFile.write(text, to: file) {
       case .success(let bytes):
@@ -46,7 +48,7 @@ extension Commands {
           dropped == 0 ? "" : "; the \(dropped) events after the first \(kept) are not in it (\(TraceFile.limits))"
         shell.console.line("trace: wrote \(file) (\(bytes) bytes)\(left)")
       case .failure(let failure):
-        shell.commandFailed("trace: \(failure); give a path in a directory you can write to")
+        shell.engine.commandFailed("trace: \(failure); give a path in a directory you can write to")
       }
     }
   }

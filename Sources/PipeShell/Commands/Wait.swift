@@ -1,4 +1,5 @@
 import PipeRuntime
+import PipeSession
 
 extension Commands {
   /// `wait [N…]`: waits for jobs to end; Ctrl-C stops the waiting, not the jobs.
@@ -9,14 +10,14 @@ extension Commands {
     ) { shell, ids in
       var waited: [Job] = []
       for id in ids ?? [] {
-        guard let job = shell.jobs.job(id) else {
-          shell.commandFailed("wait: no job \(id)")
+        guard let job = shell.engine.jobs.job(id) else {
+          shell.engine.commandFailed("wait: no job \(id)")
           continue
         }
         waited.append(job)
       }
-      let jobs = ids?.isEmpty ?? true ? shell.jobs.running : waited
-      await shell.waitForAll(
+      let jobs = ids?.isEmpty ?? true ? shell.engine.jobs.running : waited
+      await shell.engine.waitForAll(
         jobs, deadlock: "wait: deadlock",
         stopped: "wait: stopped (Ctrl-C); the job\(jobs.count == 1 ? "" : "s") go\(jobs.count == 1 ? "es" : "") on")
     }.example("timer 1 | take 2 | print time: true &\nwait 1\nfrom \"after the wait\"")

@@ -1,6 +1,7 @@
 import PipeCombine
 import PipeRuntime
 import PipeSema
+import PipeSession
 
 /// `compare … to: "F.svg"`: for each stage the AA lane and the Combine lane one above the other on
 /// one time axis, the Combine lane named by its counterpart (`†` for pipesh's own publishers), and

@@ -1,5 +1,6 @@
 import PipeRuntime
 import PipeSema
+import PipeSession
 
 /// `trace … to: "F.svg"`: the lifetimes of a job's nodes as a chart, the picture of who cancels
 /// whom. One row per node, tree-indented as `inspect` draws it (a node, then its inputs and the

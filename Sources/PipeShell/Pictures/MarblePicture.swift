@@ -1,5 +1,6 @@
 import PipeRuntime
 import PipeSema
+import PipeSession
 import PipeSyntax
 
 /// `draw … to: "F.svg"`: the marble diagram as an SVG picture, on a true time axis.

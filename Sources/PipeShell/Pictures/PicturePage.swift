@@ -1,4 +1,5 @@
 import PipeRuntime
+import PipeSession
 
 /// `… to: "F.html"`: one self-contained page (no network: the SVG, the styles inline, no script)
 /// with the command, its picture, and the text diagram beside it for copying. Hovering over an
@@ -57,7 +58,7 @@ extension Shell {
     case .success(let bytes):
       console.line("\(command): wrote \(file) (\(bytes) bytes)")
     case .failure(let failure):
-      commandFailed("\(command): \(failure); give a path in a directory you can write to")
+      engine.commandFailed("\(command): \(failure); give a path in a directory you can write to")
     }
   }
 }

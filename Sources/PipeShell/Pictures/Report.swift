@@ -1,5 +1,6 @@
 import Locking
 import PipeRuntime
+import PipeSession
 
 /// `pipesh --html FILE.pipe`: the script's run as one self-contained page, like a notebook: what it
 /// printed (errors in red), and every `draw`, `trace` and `compare` as a picture with its text

@@ -3,8 +3,8 @@ import PipeSema
 
 /// A warning about a job, read from its state at one moment: what looks wrong, and what to do.
 /// `jobs` marks the job and adds a footnote; `lint` lists them.
-struct JobLint: Sendable {
-  enum Kind: String, CaseIterable {
+public struct JobLint: Sendable {
+  public enum Kind: String, CaseIterable, Sendable {
     case outputNowhere = "output-nowhere"
     case leak
     case bufferDrops = "buffer-drops"
@@ -14,29 +14,29 @@ struct JobLint: Sendable {
     case streamConsumers = "stream-consumers"
   }
 
-  let kind: Kind
-  let job: Int
+  public let kind: Kind
+  public let job: Int
   /// What looks wrong, in one line.
-  let why: String
+  public let why: String
   /// What to do about it, in one line, for a job numbered as given (`cancel 3`, or `cancel N` in
   /// a footnote of several jobs).
-  let fixing: @Sendable (String) -> String
+  public let fixing: @Sendable (String) -> String
 
   /// What to do about this job.
-  var fix: String { fixing(String(job)) }
+  public var fix: String { fixing(String(job)) }
 }
 
-enum Lints {
+public enum Lints {
   /// How long a background job produces nothing before it is asked about (a leak?).
-  static let leakAfter = Duration.seconds(60)
+  public static let leakAfter = Duration.seconds(60)
   /// How many elements a `share` holds for a slow reader before it is a warning.
-  static let shareHeldBeyond = 10
+  public static let shareHeldBeyond = 10
   /// How many elements a `debounce` lets by before its silence is a warning.
-  static let debounceElements = 10
+  public static let debounceElements = 10
   /// How long an `into` waits for a consumer before it is a warning.
-  static let sendWaitingAfter = Duration.seconds(5)
+  public static let sendWaitingAfter = Duration.seconds(5)
   /// The job's warnings now, in a fixed order: the job's own, then its nodes', source first.
-  static func of(_ job: Job) -> [JobLint] {
+  public static func of(_ job: Job) -> [JobLint] {
     guard job.state == .running else { return [] }
     var lints: [JobLint] = []
     let id = job.id
@@ -128,13 +128,13 @@ enum Lints {
   /// Whether a chain (source first) never ends by itself: its source never does, and no stage ends
   /// it. A `zip` ends with its shortest input; `merge`, `combineLatest` and `chain` with their
   /// longest.
-  static func endless(_ chain: [Node]) -> Bool {
+  public static func endless(_ chain: [Node]) -> Bool {
     neverEndingSource(chain, closable: true) != nil
   }
 
   /// The source that keeps a chain from ending (`endless`), nil when the chain ends. With
   /// `closable: false` (nothing can send any more), a channel, stream or subject never ends either.
-  static func neverEndingSource(_ chain: [Node], closable: Bool) -> Node? {
+  public static func neverEndingSource(_ chain: [Node], closable: Bool) -> Node? {
     guard let source = chain.first, !chain.contains(where: { $0.facts?.endsInputEarly == true }) else { return nil }
     guard !source.treeInputs.isEmpty else {
       guard let facts = source.facts, facts.endless || (!closable && facts.endsWhenClosed) else { return nil }
@@ -151,7 +151,7 @@ enum Lints {
   /// that answers at once (`random` without `count:`), and after it nothing that ends it, paces it
   /// (`work`, `into`) or runs pipelines of its own (`flatMap`, whose bodies may wait). A `zip`
   /// never waits when none of its inputs does; the other combinators when one of them does not.
-  static func neverWaits(_ chain: [Node]) -> Bool {
+  public static func neverWaits(_ chain: [Node]) -> Bool {
     guard let source = chain.first else { return false }
     for node in chain.dropFirst() {
       guard let facts = node.facts, !facts.endsInputEarly, !facts.pacesItsUpstream, node.children == nil else {
@@ -164,29 +164,5 @@ enum Lints {
     }
     let inputs = source.treeInputs.map(neverWaits)
     return source.facts?.endsWithShortestInput == true ? inputs.allSatisfy { $0 } : inputs.contains(true)
-  }
-
-  /// `jobs`' footnotes: each warning once, with the jobs it holds for (`! 1, 2:`), wrapped.
-  static func footnotes(_ lints: [JobLint], width: Int) -> [String] {
-    var order: [String] = []
-    var groups: [String: (text: String, jobs: [Int])] = [:]
-    for lint in lints {
-      // The same warning of several jobs is one footnote, its job numbers written N.
-      let general = "\(lint.why); \(lint.fixing("N"))"
-      if groups[general] == nil {
-        order.append(general)
-        groups[general] = ("\(lint.why); \(lint.fix)", [])
-      }
-      groups[general]?.jobs.append(lint.job)
-    }
-    return order.flatMap { general -> [String] in
-      guard let (text, ids) = groups[general] else { return [] }
-      let shown =
-        ids.count > 3
-        ? "\(ids[0]), \(ids[1]) … \(ids[ids.count - 1]) (\(ids.count) jobs)"
-        : ids.map(String.init).joined(separator: ", ")
-      let line = "! \(shown): " + (ids.count == 1 ? text : general)
-      return Format.wrapped(line, width: width)
-    }
   }
 }

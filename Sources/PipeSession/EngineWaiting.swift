@@ -1,22 +1,21 @@
 import Dispatch
 import Locking
-import PipeExport
 import PipeRuntime
 import PipeSema
 import PipeSyntax
 import Synchronization
 import VirtualTime
 
-/// How the shell waits: on the session's clock, for a job, a `send` or a line, stopped by Ctrl-C
+/// How the engine waits: on the session's clock, for a job, a `send` or a line, stopped by Ctrl-C
 /// and by a deadlock on the virtual clock.
-extension Shell {
+extension Engine {
   /// Waits until `body` returns. Meanwhile `clock` (by default the session's virtual clock, if
   /// there is one) runs, and stops again the moment `body` returns. With `interruptible`, Ctrl-C
   /// cancels `body`'s task (at the prompt, `stopped` then says what stopped). When nothing on the virtual clock can run any more and no deadline is
   /// due (and no real-clock job could change that), what `body` waits for can never happen: a
   /// deadlock. Then `onDeadlock` says what waits on what (on the clock's thread), the session's
   /// status becomes 1, and `body`'s task is cancelled.
-  func waitFor(
+  public func waitFor(
     on clock: VirtualDriver? = nil, runningClock: Bool = true, interruptible: Bool = true,
     onDeadlock: (@Sendable () -> Void)? = nil, since baseline: Int? = nil, stopped: String? = nil,
     _ body: @escaping @Sendable () async -> Void
@@ -71,7 +70,7 @@ extension Shell {
   /// On the virtual clock time passes only when every task waits: while such a job runs, no timer
   /// fires and no wait on the clock ends, so it would hold every other job and the shell for ever.
   /// It is caught before the clock first runs it, so what it did is the same in every run.
-  func cancelJobsThatNeverWait(on driver: VirtualDriver) {
+  public func cancelJobsThatNeverWait(on driver: VirtualDriver) {
     let waitedFor = foreground.withLock { $0 }
     for job in jobs.running
     where job !== waitedFor && job.context.clock.driver === driver && Lints.neverWaits(job.nodes) {
@@ -90,7 +89,7 @@ extension Shell {
   /// clock, once only they are left, the clock goes on at the real clock's pace, a virtual second a
   /// second (at full speed it would only spin), until they end or Ctrl-C; jobs that wait on a
   /// channel alone are a deadlock, as before.
-  func waitForTheScriptsJobs() async {
+  public func waitForTheScriptsJobs() async {
     let deadlock = "deadlock at the end of the script"
     let driver = driverBox.withLock { $0 }
     // Judged after everything due now has happened: a job that has ended is not named.
@@ -148,11 +147,11 @@ extension Shell {
   }
 
   /// Why a wait on the virtual clock is a deadlock, the end of every deadlock message.
-  static let nothingCanRun = "every job waits and no timer is due"
+  public static let nothingCanRun = "every job waits and no timer is due"
 
   /// Where running jobs wait: `job 1 waits at 'channel c of: Int', job 2 waits at 'never'`
   /// (without `job N` for one job when `naming` is false).
-  func waitingPlaces(_ jobs: [Job], naming: Bool = true) -> String {
+  public func waitingPlaces(_ jobs: [Job], naming: Bool = true) -> String {
     jobs.filter { $0.state == .running }.map { job in
       let places = Self.waitingNodes(job.nodes).map { "'\($0)'" }
       let subject = naming ? "job \(job.id) waits" : "waits"
@@ -185,7 +184,7 @@ extension Shell {
 
   /// Runs synchronous work that asks `Task.isCancelled` now and then (compare's Combine side) in a
   /// task of its own, which Ctrl-C cancels; the session's clock stands still meanwhile.
-  func interruptibly<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+  public func interruptibly<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
     let task = Task { work() }
     await waitFor(runningClock: false) {
       await withTaskCancellationHandler {
@@ -219,7 +218,7 @@ extension Shell {
 
   /// Does `action` where the session's virtual world lives (on its clock's thread), and returns
   /// when it is done; inline when there is no virtual clock.
-  func changeWorld(_ action: @escaping @Sendable () -> Void) async {
+  public func changeWorld(_ action: @escaping @Sendable () -> Void) async {
     guard let driver = driverBox.withLock({ $0 }) else { return action() }
     await driver.perform(andWait: action)
   }

@@ -20,16 +20,16 @@ import PipeSyntax
 /// among the nodes that node built (`rank`), so `draw "F.trace"` orders lanes as `draw P` does;
 /// files written before carry neither and are still read.
 public enum TraceFile {
-  static let version = 1
+  public static let version = 1
   /// The largest trace file: the writer stops saving events before the file would pass it, and the
   /// reader reads files up to it (a 23 MB trace of 70,000 elements was refused at 16 MiB, the
   /// limit of a script). An event's value can be any length, so 1,000,000 events alone bound no size.
   public static let maximumBytes = 256 << 20
   /// The limits of a saved trace, as the messages say them.
-  static let limits = "a trace keeps at most \(TraceRecorder.maximumEvents) events and \(maximumBytes >> 20) MiB"
+  public static let limits = "a trace keeps at most \(TraceRecorder.maximumEvents) events and \(maximumBytes >> 20) MiB"
 
   /// What a node did, as saved: an element as `print` shows it.
-  enum EventKind: Equatable {
+  public enum EventKind: Equatable, Sendable {
     case start
     case element(String)
     case finished
@@ -37,7 +37,7 @@ public enum TraceFile {
     case cancelled(String)
 
     /// The event as a run's node event, for a picture: an element's value is its printed text.
-    var nodeEventKind: NodeEvent.Kind {
+    public var nodeEventKind: NodeEvent.Kind {
       switch self {
       case .start: .start
       case .element(let text): .element(.string(text))
@@ -47,7 +47,7 @@ public enum TraceFile {
       }
     }
 
-    init(_ kind: NodeEvent.Kind) {
+    public init(_ kind: NodeEvent.Kind) {
       switch kind {
       case .start: self = .start
       case .element(let value): self = .element(value.printed)
@@ -58,7 +58,7 @@ public enum TraceFile {
     }
 
     /// As `trace` prints it.
-    var described: String {
+    public var described: String {
       switch self {
       case .start: "start"
       case .element(let value): "→ \(value.showingControlCharacters)"
@@ -70,12 +70,12 @@ public enum TraceFile {
   }
 
   /// A node's event, or (`output`) a line the job printed.
-  struct Event: Equatable {
-    let time: Duration
-    let job: Int
-    let what: What
+  public struct Event: Equatable, Sendable {
+    public let time: Duration
+    public let job: Int
+    public let what: What
 
-    enum What: Equatable {
+    public enum What: Equatable, Sendable {
       case node(id: Int, label: String, EventKind, built: Built? = nil)
       case output(String)
       /// A job started (in a recording of a whole session), its lines aligned to `labels`.
@@ -85,27 +85,27 @@ public enum TraceFile {
 
   /// For a node of a pipeline a `flatMap` built: that node's id, and the node's place among the
   /// nodes it built (`draw`'s order).
-  struct Built: Equatable {
-    let parent: Int
-    let rank: Int
+  public struct Built: Equatable, Sendable {
+    public let parent: Int
+    public let rank: Int
   }
 
   /// A trace read back.
-  struct Recording {
-    let pipeline: String
-    let clock: String
-    let labels: [String]
-    let events: [Event]
+  public struct Recording: Sendable {
+    public let pipeline: String
+    public let clock: String
+    public let labels: [String]
+    public let events: [Event]
   }
 
   // MARK: writing
 
-  static func header(pipeline: String, virtualClock: Bool, labels: [String]) -> String {
+  public static func header(pipeline: String, virtualClock: Bool, labels: [String]) -> String {
     "{\"pipesh\":\"trace\",\"version\":\(version),\"pipeline\":\(quoted(pipeline)),"
       + "\"clock\":\"\(virtualClock ? "virtual" : "real")\",\"labels\":[\(labels.map(quoted).joined(separator: ","))]}"
   }
 
-  static func line(_ event: NodeEvent) -> String {
+  public static func line(_ event: NodeEvent) -> String {
     var line =
       "{\"ns\":\(event.time.wholeNanoseconds),\"job\":\(event.jobID),\"node\":\(event.node.id),\"label\":\(quoted(event.node.text)),"
     if let built = event.node.built { line += "\"parent\":\(built.by),\"rank\":\(built.rank)," }
@@ -121,17 +121,17 @@ public enum TraceFile {
 
   /// A job started in a recorded session (`pipesh --record`), with the labels its lines are
   /// aligned to.
-  static func job(_ id: Int, pipeline: String, labels: [String], time: Duration) -> String {
+  public static func job(_ id: Int, pipeline: String, labels: [String], time: Duration) -> String {
     "{\"ns\":\(time.wholeNanoseconds),\"job\":\(id),\"event\":\"job\",\"pipeline\":\(quoted(pipeline)),"
       + "\"labels\":[\(labels.map(quoted).joined(separator: ","))]}"
   }
 
-  static func output(_ text: String, time: Duration, jobID: Int) -> String {
+  public static func output(_ text: String, time: Duration, jobID: Int) -> String {
     "{\"ns\":\(time.wholeNanoseconds),\"job\":\(jobID),\"event\":\"output\",\"text\":\(quoted(text))}"
   }
 
   /// A JSON string: `"`, `\` and control characters escaped; the rest as it is (UTF-8).
-  static func quoted(_ text: String) -> String {
+  public static func quoted(_ text: String) -> String {
     let escaped = text.escapingQuotesAndControls { scalar in
       let hex = String(scalar.value, radix: 16)
       return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
@@ -149,7 +149,7 @@ public enum TraceFile {
   }
 
   /// Reads a saved trace; a line that is not what `trace … to:` writes is an error at its place.
-  static func parse(_ text: String) -> Result<Recording, Diagnostic> {
+  public static func parse(_ text: String) -> Result<Recording, Diagnostic> {
     let bytes = Array(text.utf8)
     var lines: [(start: Int, object: [String: JSONValue])] = []
     var start = 0
@@ -224,7 +224,7 @@ public enum TraceFile {
       what: .node(id: try fields.integer("node"), label: try fields.string("label"), kind, built: built))
   }
 
-  static func problem(_ message: String, at start: Int, _ end: Int) -> Diagnostic {
+  public static func problem(_ message: String, at start: Int, _ end: Int) -> Diagnostic {
     Diagnostic(
       id: "trace-file", message: message, range: SourceRange(start, end + 1),
       notes: ["a trace file is what trace PIPELINE to: \"F.trace\" writes, one JSON object a line"])
@@ -232,27 +232,27 @@ public enum TraceFile {
 
   /// One line's fields, read with errors at the line's start.
   private struct Fields {
-    let object: [String: JSONValue]
-    let start: Int
+    public let object: [String: JSONValue]
+    public let start: Int
 
-    init(_ object: [String: JSONValue], at start: Int) {
+    public init(_ object: [String: JSONValue], at start: Int) {
       self.object = object
       self.start = start
     }
 
-    func problem(_ message: String) -> Diagnostic { TraceFile.problem(message, at: start, start) }
+    public func problem(_ message: String) -> Diagnostic { TraceFile.problem(message, at: start, start) }
 
-    func string(_ name: String) throws(Diagnostic) -> String {
+    public func string(_ name: String) throws(Diagnostic) -> String {
       guard case .string(let text) = object[name] else { throw problem("expected \"\(name)\" to be a string") }
       return text
     }
 
-    func integer(_ name: String) throws(Diagnostic) -> Int {
+    public func integer(_ name: String) throws(Diagnostic) -> Int {
       guard case .integer(let value) = object[name] else { throw problem("expected \"\(name)\" to be a whole number") }
       return value
     }
 
-    func strings(_ name: String) throws(Diagnostic) -> [String] {
+    public func strings(_ name: String) throws(Diagnostic) -> [String] {
       guard case .array(let items) = object[name] else { throw problem("expected \"\(name)\" to be a list of strings") }
       var texts: [String] = []
       for item in items {
@@ -265,7 +265,7 @@ public enum TraceFile {
 }
 
 /// The JSON a trace file holds: no fractions or exponents (times are whole nanoseconds).
-enum JSONValue: Equatable {
+public enum JSONValue: Equatable {
   case string(String)
   case integer(Int)
   case bool(Bool)
@@ -276,20 +276,20 @@ enum JSONValue: Equatable {
 
 /// A strict reader of one JSON object on one line (RFC 8259, numbers whole), with the byte offset
 /// of the first thing wrong.
-struct JSONReader {
-  let bytes: [UInt8]
-  var position: Int
-  let end: Int
+public struct JSONReader {
+  public let bytes: [UInt8]
+  public var position: Int
+  public let end: Int
   /// Deeper nesting is refused, not recursed into.
-  static let maximumDepth = 32
+  public static let maximumDepth = 32
 
-  init(bytes: [UInt8], at start: Int, end: Int) {
+  public init(bytes: [UInt8], at start: Int, end: Int) {
     self.bytes = bytes
     self.position = start
     self.end = end
   }
 
-  mutating func objectLine() -> Result<[String: JSONValue], Diagnostic> {
+  public mutating func objectLine() -> Result<[String: JSONValue], Diagnostic> {
     do throws(Diagnostic) {
       skipSpace()
       guard peek == UInt8(ascii: "{") else { throw fail("expected a JSON object ({…}) on this line") }

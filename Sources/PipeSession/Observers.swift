@@ -3,44 +3,16 @@ import PipeRuntime
 import PipeSema
 import PipeSyntax
 
-/// `trace`: prints one line per lifecycle event, `+TIME [JOB] NODE EVENT`.
-final class TraceObserver: NodeObserver {
-  let console: Console
-  let width: Int
-
-  /// The screen's width: each line fits it.
-  let screenWidth = Format.screenWidth
-  /// Whether the end of each node is coloured.
-  let colour = Paint.isOn(for: 1)
-
-  init(console: Console, labels: [String]) {
-    self.console = console
-    // A label takes at most two fifths of the screen; a longer one is shortened with `…`.
-    self.width = min(labels.map(Format.columns).max() ?? 0, max(12, screenWidth * 2 / 5))
-  }
-
-  func record(_ event: NodeEvent) {
-    show(time: event.time, job: event.jobID, label: event.node.text, TraceFile.EventKind(event.kind))
-  }
-
-  /// One line of the trace: a live event's, or a saved one's (`replay`).
-  func show(time: Duration, job: Int, label: String, _ kind: TraceFile.EventKind) {
-    let label = Format.pad(Format.shortened(label, to: width), width)
-    let shown = Paint.state(kind.described, on: colour)
-    console.line(Format.shortened("\(time.stampText) [\(job)] \(label)  \(shown)", to: screenWidth))
-  }
-}
-
 /// `trace P to: "F.trace"`: prints the trace as `trace` does and keeps each event as a line of the
 /// file (`TraceFile`), the first `maximumEvents` of them.
-final class TraceRecorder: SessionRecorder {
-  static let maximumEvents = 1_000_000
+public final class TraceRecorder: SessionRecorder {
+  public static let maximumEvents = 1_000_000
   /// Prints the events as they happen (`trace`); nil when they are only saved (`--record`).
-  let printer: TraceObserver?
+  public let printer: (any NodeObserver)?
   /// The lines saved (header first), how many bytes the file of them takes, and the events left out.
   private let lines = Locked<(saved: [String], bytes: Int, dropped: Int)>(([], 0, 0))
 
-  init(printer: TraceObserver?, header: String) {
+  public init(printer: (any NodeObserver)?, header: String) {
     self.printer = printer
     lines.withLock { lines in
       lines.saved.append(header)
@@ -48,17 +20,17 @@ final class TraceRecorder: SessionRecorder {
     }
   }
 
-  func record(_ event: NodeEvent) {
+  public func record(_ event: NodeEvent) {
     printer?.record(event)
     save(TraceFile.line(event))
   }
 
   /// A job of a recorded session: `replay` shows its events with its own labels' width.
-  func started(job: Int, _ pipeline: CheckedPipeline, time: Duration) {
+  public func started(job: Int, _ pipeline: CheckedPipeline, time: Duration) {
     save(TraceFile.job(job, pipeline: pipeline.text, labels: Inspector.labels(pipeline), time: time))
   }
 
-  func printed(_ line: String, time: Duration, jobID: Int) {
+  public func printed(_ line: String, time: Duration, jobID: Int) {
     save(TraceFile.output(line, time: time, jobID: jobID))
   }
 
@@ -77,26 +49,28 @@ final class TraceRecorder: SessionRecorder {
   }
 
   /// The file's text, how many events it keeps, and how many did not fit.
-  var saved: (text: String, kept: Int, dropped: Int) {
+  public var saved: (text: String, kept: Int, dropped: Int) {
     lines.withLock { ($0.saved.joined(separator: "\n") + "\n", $0.saved.count - 1, $0.dropped) }
   }
 }
 
 /// `draw`: keeps every node's events, to draw one marble line per node when the job ends. Past
 /// `maximumEvents` it calls `onLimit` once (draw then stops the pipeline).
-final class DrawObserver: NodeObserver {
-  static let maximumEvents = 100_000
+public final class DrawObserver: NodeObserver {
+  public static let maximumEvents = 100_000
+
+  public init() {}
   private let events = Locked<(byNode: [ObjectIdentifier: Recorded], count: Int)>(([:], 0))
-  let onLimit = Locked<(@Sendable () -> Void)?>(nil)
+  public let onLimit = Locked<(@Sendable () -> Void)?>(nil)
 
   /// A node's events. The node is kept with them: a `flatMap` lets go of the nodes of its older
   /// pipelines, and a node made later at the same address must not take their events.
   private struct Recorded {
-    let node: Node
-    var events: [(Duration, NodeEvent.Kind)] = []
+    public let node: Node
+    public var events: [(Duration, NodeEvent.Kind)] = []
   }
 
-  func record(_ event: NodeEvent) {
+  public func record(_ event: NodeEvent) {
     let full = events.withLock { events -> Bool in
       events.count += 1
       guard events.count <= Self.maximumEvents else { return events.count == Self.maximumEvents + 1 }
@@ -107,12 +81,12 @@ final class DrawObserver: NodeObserver {
     if full { onLimit.withLock { $0 }?() }
   }
 
-  var overflowed: Bool { events.withLock { $0.count > Self.maximumEvents } }
+  public var overflowed: Bool { events.withLock { $0.count > Self.maximumEvents } }
 
   /// The tick to draw with: `tick`, or the first of its fractions (½, ¼, ⅕, ⅒ … 1/100) at which
   /// no column holds events of different instants (`timer 0.3` in columns of 1s would show five
   /// events as one group). The first column also holds the start (time 0): not a collision.
-  func finestTick(_ tick: Duration) -> Duration {
+  public func finestTick(_ tick: Duration) -> Duration {
     let times = events.withLock { events in
       events.byNode.values.map { recorded in recorded.events.map { time, kind in (time, TraceFile.EventKind(kind)) } }
     }
@@ -120,7 +94,7 @@ final class DrawObserver: NodeObserver {
   }
 
   /// The finest tick for lanes of events (a live run's or a saved trace's).
-  static func finestTick(_ tick: Duration, lanes: [[(Duration, TraceFile.EventKind)]]) -> Duration {
+  public static func finestTick(_ tick: Duration, lanes: [[(Duration, TraceFile.EventKind)]]) -> Duration {
     let times = lanes.map { lane in
       lane.compactMap { time, kind -> Duration? in
         if case .start = kind { return nil }
@@ -145,17 +119,17 @@ final class DrawObserver: NodeObserver {
   }
 
   /// A node's events, as they came.
-  func events(for node: Node) -> [(time: Duration, kind: NodeEvent.Kind)] {
+  public func events(for node: Node) -> [(time: Duration, kind: NodeEvent.Kind)] {
     events.withLock { $0.byNode[ObjectIdentifier(node)]?.events.map { (time: $0.0, kind: $0.1) } ?? [] }
   }
 
-  func line(for node: Node, tick: Duration) -> String {
+  public func line(for node: Node, tick: Duration) -> String {
     let recorded = events.withLock { $0.byNode[ObjectIdentifier(node)]?.events ?? [] }
     return Self.line(recorded.map { time, kind in (time, TraceFile.EventKind(kind)) }, tick: tick)
   }
 
   /// A lane of marbles for a node's events (a live run's or a saved trace's).
-  static func line(_ events: [(Duration, TraceFile.EventKind)], tick: Duration) -> String {
+  public static func line(_ events: [(Duration, TraceFile.EventKind)], tick: Duration) -> String {
     var recorder = DiagramRecorder(tick: tick)
     for (time, kind) in events {
       switch kind {
@@ -171,9 +145,9 @@ final class DrawObserver: NodeObserver {
 }
 
 /// Draws a job's node tree for `inspect`, and lists node labels.
-enum Inspector {
+public enum Inspector {
   /// The stage texts of a pipeline and its inputs, for aligning trace lines.
-  static func labels(_ pipeline: CheckedPipeline) -> [String] {
+  public static func labels(_ pipeline: CheckedPipeline) -> [String] {
     pipeline.stages.flatMap { stage in stage.inputs.flatMap { labels($0) } + [stage.text] }
   }
 
@@ -181,7 +155,7 @@ enum Inspector {
   /// published after its upstream's (a fused run publishes upstream first too), so a node read
   /// before its upstream is never seen with more than its upstream passed on: the table shows one
   /// possible moment of a running job.
-  static func counts(_ nodes: [Node]) -> [ObjectIdentifier: (input: Int, output: Int)] {
+  public static func counts(_ nodes: [Node]) -> [ObjectIdentifier: (input: Int, output: Int)] {
     var counts: [ObjectIdentifier: (input: Int, output: Int)] = [:]
     func read(_ nodes: [Node]) {
       for node in nodes.reversed() {
@@ -195,14 +169,14 @@ enum Inspector {
 
   /// A row of a job's node tree: a node, with the tree's lines before its text and its counts as
   /// read at one moment (`counts`), or the note of a flatMap's earlier pipelines.
-  enum TreeRow {
+  public enum TreeRow {
     case node(Node, lead: String, input: Int?, output: Int)
     case earlier(String)
   }
 
   /// The job's nodes as `inspect` draws them: each chain's nodes in order, a node's inputs and the
   /// pipelines a flatMap built under it, `prefix` before every row (`branch` before a chain's first).
-  static func tree(_ nodes: [Node], prefix: String = "", branch: String = "") -> [TreeRow] {
+  public static func tree(_ nodes: [Node], prefix: String = "", branch: String = "") -> [TreeRow] {
     let counts = counts(nodes)
     func output(_ node: Node) -> Int { counts[ObjectIdentifier(node)]?.output ?? node.output }
     var rows: [TreeRow] = []
@@ -232,36 +206,11 @@ enum Inspector {
     add(nodes, prefix: prefix, branch: branch)
     return rows
   }
-
-  /// What a running share holds for readers that have not taken it yet.
-  private static func held(_ node: Node) -> String {
-    guard let held = node.shareLedger?.held, node.state == .running, held > 0 else { return "" }
-    return " (holds \(held) for its slowest reader)"
-  }
-
-  static func lines(_ job: Job) -> [String] {
-    let colour = Paint.isOn(for: 1)
-    var rows: [[String]] = [["NODE", "STATE", "IN", "OUT"]]
-    for row in tree(job.nodes) {
-      switch row {
-      case .node(let node, let lead, let input, let output):
-        let state = Paint.state(
-          node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue, on: colour)
-        let text = node.text + (node.detail.map { " (\($0))" } ?? "") + held(node)
-        rows.append([lead + text, state, input.map(String.init) ?? "-", String(output)])
-      case .earlier(let text): rows.append([text, "", "", ""])
-      }
-    }
-    let width = Format.screenWidth
-    let header =
-      "[\(job.id)] \(Paint.state(job.state.rawValue, on: colour)) after \(job.elapsed.secondsText): \(job.text)"
-    return [Format.shortened(header, to: width)] + Format.table(rows, fitting: width, shrinking: 0)
-  }
 }
 
 extension CheckedPipeline {
   /// The tick of the first `marble … tick:` in the pipeline, if any.
-  var marbleTick: Duration? {
+  public var marbleTick: Duration? {
     for stage in stages {
       if case .marble(_, let tick) = stage.operation { return tick }
       for input in stage.inputs { if let tick = input.marbleTick { return tick } }
@@ -273,7 +222,7 @@ extension CheckedPipeline {
 extension Node {
   /// The node's inputs as `inspect`, `top` and `lint` show them: a job's reading of a share
   /// fragment shows the fragment's nodes in every job that reads it.
-  var treeInputs: [[Node]] {
+  public var treeInputs: [[Node]] {
     inputs.isEmpty && !fragment.isEmpty ? [fragment] : inputs
   }
 }

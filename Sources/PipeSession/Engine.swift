@@ -1,0 +1,396 @@
+import Dispatch
+import Locking
+import PipeRuntime
+import PipeSema
+import PipeSyntax
+import Synchronization
+import VirtualTime
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where the engine's lines go: standard output or standard error. The shell's `Console` is the
+/// one that reaches the terminal, a pipe or a file; a test collects them.
+public enum ConsoleStream: Sendable {
+  case output
+  case error
+}
+
+/// What the engine writes to: the jobs' output, and its own lines (notices, errors, deadlocks).
+public protocol SessionConsole: JobOutput {
+  /// Writes one line (a newline is added) to `stream`.
+  func line(_ text: String, to stream: ConsoleStream)
+}
+
+extension SessionConsole {
+  /// Writes one line to standard output.
+  public func line(_ text: String) { line(text, to: .output) }
+}
+
+/// Runs a shell command the checker has read: the shell's commands, which the engine does not know.
+public struct CommandRunner: Sendable {
+  public let run: @Sendable (CheckedCommand) async -> Void
+
+  public init(_ run: @escaping @Sendable (CheckedCommand) async -> Void) {
+    self.run = run
+  }
+}
+
+/// The engine under the shell: a session's environment, jobs and share fragments, and the one path
+/// every statement takes (parse, check, execute) from the prompt, `-c`, a script, stdin or `load`;
+/// the clock policy (a session's virtual clock runs only while the engine waits), deadlock
+/// detection, and the end of a script. It knows nothing of terminals: what it says goes to its
+/// `SessionConsole`, and the shell's commands reach it as a `CommandRunner`.
+public final class Engine: Sendable {
+  public let console: any SessionConsole
+  public let jobs: JobTable
+  public let session = Session()
+  public let interactive: Bool
+  /// Whether runs of synchronous stages become one node (`PIPESH_FUSION=off`: never).
+  public let fusing: Bool
+
+  /// What statements change as they run, behind one lock: only the task that runs statements
+  /// writes them, and views read them.
+  private struct State {
+    public var environment: Environment
+    public var virtualTime: Bool
+    /// Set by `quit`/`exit`.
+    public var quitRequested = false
+    /// How deep `load` is nested: a script that loads itself stops at `maximumLoadDepth`.
+    public var loadDepth = 0
+    public var commands: CommandRunner?
+  }
+
+  private let state: Locked<State>
+
+  /// The names, channels and commands statements are checked against; each statement's adds to it.
+  public var environment: Environment {
+    get { state.withLock { $0.environment } }
+    set { state.withLock { $0.environment = newValue } }
+  }
+
+  /// Whether the next job runs on the session's virtual clock (`--virtual-time`, `clock virtual`).
+  public var virtualTime: Bool {
+    get { state.withLock { $0.virtualTime } }
+    set { state.withLock { $0.virtualTime = newValue } }
+  }
+
+  /// How deep `load` is nested now.
+  public var loadDepth: Int {
+    get { state.withLock { $0.loadDepth } }
+    set { state.withLock { $0.loadDepth = newValue } }
+  }
+
+  public static let maximumLoadDepth = 16
+
+  /// Set by `quit`/`exit`.
+  public var quitRequested: Bool { state.withLock { $0.quitRequested } }
+
+  /// The session's virtual clock, made when the first virtual-time job starts. It runs only while
+  /// the engine waits for something (`waitFor`), and stands still while it runs statements.
+  public let driverBox = Locked<VirtualDriver?>(nil)
+
+  public let foreground = Locked<Job?>(nil)
+  public let anyFailed = Atomic<Bool>(false)
+  /// A `load` found errors before running: the script's status is 2.
+  private let loadFailed = Atomic<Bool>(false)
+  private let interrupted = Atomic<Bool>(false)
+  /// Ctrl-Cs so far: a wait is stopped by one that came after its statement began.
+  public let interrupts = Atomic<Int>(0)
+  /// `interrupts` when the current statement began.
+  public let interruptsAtStatement = Atomic<Int>(0)
+  /// The wait Ctrl-C stops: a foreground job, `wait`, `send`, `sleep`.
+  public let waitingTask = Locked<Task<Void, Never>?>(nil)
+
+  deinit {
+    close()
+  }
+
+  /// Ends the session's clock; its thread goes once its last task has ended, and this waits for
+  /// that (a few seconds at most), so `--stats` counts what is left after it, the same every run.
+  public func close() {
+    let driver = driverBox.withLock { driver in
+      defer { driver = nil }
+      return driver
+    }
+    driver?.shutdown(waiting: .seconds(5))
+  }
+
+  /// The session's virtual clock's time, once it has one.
+  public var virtualNow: PipeInstant? { driverBox.withLock { $0?.now } }
+
+  /// The clock for the next job: the real one, or the session's virtual clock.
+  public var nextClock: ClockChoice {
+    guard virtualTime else { return .real }
+    return .virtual(
+      driverBox.withLock { driver in
+        if let driver { return driver }
+        let made = VirtualDriver()
+        driver = made
+        return made
+      })
+  }
+
+  /// An engine whose statements are checked against `environment` (the operators and the shell's
+  /// commands); `commands` runs the commands.
+  public init(
+    console: any SessionConsole, environment: Environment, interactive: Bool, virtualTime: Bool,
+    fusing: Bool = Instrumentation.fusion
+  ) {
+    self.console = console
+    self.fusing = fusing
+    self.interactive = interactive
+    self.state = Locked(State(environment: environment, virtualTime: virtualTime))
+    self.jobs = JobTable(console: console, session: session)
+    jobs.setOnEnd { [weak self] job in self?.jobEnded(job) }
+  }
+
+  /// Sets what runs the shell's commands.
+  public func setCommands(_ runner: CommandRunner) {
+    state.withLock { $0.commands = runner }
+  }
+
+  /// Reports a command that could not do what it was asked (`wait 99`): the script's status is 1.
+  public func commandFailed(_ message: String) {
+    anyFailed.store(true, ordering: .relaxed)
+    console.line("error: " + message, to: .error)
+  }
+
+  /// Reports problems found in a file read at run time (a saved trace): the script's status is 1.
+  public func runFailed(_ diagnostics: [Diagnostic], in source: SourceFile) {
+    anyFailed.store(true, ordering: .relaxed)
+    report(diagnostics, in: source)
+  }
+
+  /// Reports a `load` whose file could not be read or checked: the script's status is 2.
+  public func loadFailed(_ message: String?) {
+    loadFailed.store(true, ordering: .relaxed)
+    if let message { console.line("error: " + message, to: .error) }
+  }
+
+  /// Whether a job failed at run time in this session.
+  public var hadFailure: Bool { anyFailed.load(ordering: .relaxed) }
+  public var wasInterrupted: Bool { interrupted.load(ordering: .relaxed) }
+
+  private func jobEnded(_ job: Job) {
+    if job.state == .failed { anyFailed.store(true, ordering: .relaxed) }
+    if job.background && interactive {
+      console.line("[\(job.id)] \(Self.endNotice(job))")
+    } else if job.state == .failed, let failure = job.failure {
+      console.line(DiagnosticFormatter.visible("error: [\(job.id)] \(failure)"), to: .error)
+    }
+  }
+
+  /// `finished after 3.0s (20 elements)`, `cancelled after …`, `failed: STAGE: MESSAGE`.
+  public static func endNotice(_ job: Job) -> String {
+    let time = job.elapsed.secondsText
+    let count = job.output == 1 ? "1 element" : "\(job.output) elements"
+    switch job.state {
+    case .failed: return "failed after \(time): \(job.failure?.description ?? "error")"
+    case .cancelled: return "cancelled after \(time) (\(count))"
+    default: return "\(job.state.rawValue) after \(time) (\(count))"
+    }
+  }
+
+  // MARK: Ctrl-C
+
+  /// Ctrl-C: cancels the foreground job and stops what the shell waits for; returns false when
+  /// nothing was running.
+  @discardableResult
+  public func interrupt() -> Bool {
+    interrupted.store(true, ordering: .relaxed)
+    interrupts.add(1, ordering: .relaxed)
+    let job = foreground.withLock { $0 }
+    job?.cancel()
+    // A script ends on Ctrl-C: its jobs are cancelled now, from this thread, so a job that never
+    // gives its virtual clock's thread back (an endless loop over `random`) sees it and stops.
+    if !interactive { jobs.cancelAll() }
+    let waiting = waitingTask.withLock { $0 }
+    waiting?.cancel()
+    return job != nil || waiting != nil
+  }
+
+  public func clearInterrupt() { interrupted.store(false, ordering: .relaxed) }
+
+  // MARK: running text
+
+  /// Runs a whole script: checked as a whole first, nothing runs on an error. Returns the exit status.
+  public func runScript(_ source: SourceFile) async -> Int32 {
+    let status = await runScriptInline(source)
+    // Ctrl-C stops this wait for the background jobs too, and so does a deadlock; they are
+    // cancelled then, and end promptly.
+    if !(quitRequested || wasInterrupted) { await waitForTheScriptsJobs() }
+    if quitRequested || wasInterrupted || !jobs.running.isEmpty {
+      jobs.cancelAll()
+    }
+    await waitForAll(jobs.all, interruptible: false)
+    // What the jobs' ends set going at this instant (a share's task letting its upstream go) runs
+    // before the script ends, so `--stats` counts the same in every run.
+    await driverBox.withLock({ $0 })?.settle()
+    console.flush()
+    if wasInterrupted { return 130 }
+    if status != 0 { return status }
+    if loadFailed.load(ordering: .relaxed) { return 2 }
+    return hadFailure ? 1 : 0
+  }
+
+  public func setQuit() { state.withLock { $0.quitRequested = true } }
+
+  /// Checks and runs a script in this shell, leaving its background jobs running (`load`).
+  public func runScriptInline(_ source: SourceFile) async -> Int32 {
+    let script = Parser.parse(source, grammar: environment.grammar)
+    let (statements, checkedEnvironment, diagnostics) = Checker.check(script, in: environment)
+    if !diagnostics.isEmpty {
+      report(diagnostics, in: source)
+      return 2
+    }
+    environment = checkedEnvironment
+    session.willFail(environment.failingChannels)
+    session.declare(environment.endpoints)
+    for statement in statements {
+      if quitRequested || wasInterrupted { break }
+      await execute(statement, source: source)
+    }
+    return 0
+  }
+
+  /// Ctrl-Cs so far (`runLine`'s `interruptsBefore`).
+  public var interruptCount: Int { interrupts.load(ordering: .relaxed) }
+
+  /// Parses, checks and runs one line typed at the prompt; statements before an error still run.
+  /// `interruptsBefore`, the Ctrl-Cs counted when the line was read: one that comes between reading
+  /// the line and the start of its first statement's wait stops that wait, rather than being lost.
+  public func runLine(_ text: String, interruptsBefore: Int? = nil) async {
+    var since = interruptsBefore
+    let source = SourceFile(name: nil, text: text)
+    let script = Parser.parse(source, grammar: environment.grammar)
+    if !script.diagnostics.isEmpty {
+      report(script.diagnostics, in: source)
+      return
+    }
+    for statement in script.statements {
+      var checker = Checker(environment: environment, source: source)
+      guard let checked = checker.check(statement), checker.diagnostics.isEmpty else {
+        report(checker.diagnostics, in: source)
+        return
+      }
+      environment = checker.environment
+      session.willFail(environment.failingChannels)
+      session.declare(environment.endpoints)
+      await execute(checked, source: source, since: since)
+      since = nil
+      if quitRequested { return }
+    }
+  }
+
+  /// Parses and checks a script in `environment` without running it: `pipesh --check`.
+  public static func check(_ source: SourceFile, in environment: Environment) -> [Diagnostic] {
+    Checker.check(Parser.parse(source, grammar: environment.grammar), in: environment).diagnostics
+  }
+
+  public func report(_ diagnostics: [Diagnostic], in source: SourceFile) {
+    let text = DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2))
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+      console.line(String(line), to: .error)
+    }
+  }
+
+  // MARK: statements
+
+  /// `PIPESH_TIMING=1`: after each statement, `timing: MS ms rss KB kB: STATEMENT` on stderr,
+  /// for the benchmarks.
+  public static let timing = getenv("PIPESH_TIMING") != nil
+
+  public func execute(_ statement: CheckedStatement, source: SourceFile, since: Int? = nil) async {
+    interruptsAtStatement.store(since ?? interrupts.load(ordering: .relaxed), ordering: .relaxed)
+    defer { console.flush() }
+    guard Self.timing else { return await executeUntimed(statement, source: source) }
+    let start = ContinuousClock.now
+    await executeUntimed(statement, source: source)
+    let elapsed = ContinuousClock.now - start
+    let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
+    let text: String =
+      switch statement {
+      case .run(let pipeline, _): pipeline.text
+      case .binding(let binding): "let \(binding.name)"
+      case .command(_, let range): source.text(of: range)
+      }
+    console.line("timing: \(milliseconds) ms rss \(Self.residentKilobytes()) kB: \(text)", to: .error)
+  }
+
+  /// The process's resident memory, from /proc/self/status.
+  public static func residentKilobytes() -> Int {
+    guard case .success(let status) = TextFile.read("/proc/self/status") else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+      return Int(line.split(separator: " ")[1]) ?? 0
+    }
+    return 0
+  }
+
+  private func executeUntimed(_ statement: CheckedStatement, source: SourceFile) async {
+    // On the virtual clock a statement runs once everything due at this instant has happened, as
+    // on the real clock: each job started has run to its first wait, each tick due now has come.
+    if let driver = driverBox.withLock({ $0 }) {
+      cancelJobsThatNeverWait(on: driver)
+      // Ctrl-C stops the settling, and the statement then does not run.
+      let before = interruptsAtStatement.load(ordering: .relaxed)
+      await waitFor(runningClock: false) { await driver.settle() }
+      if interrupts.load(ordering: .relaxed) != before { return }
+    }
+    switch statement {
+    case .run(let pipeline, let background):
+      if !background, pipeline.hasImplicitSink, pipeline.stages.count == 2,
+        let source = pipeline.stages.first?.operation, source.facts.endsWhenClosed
+      {
+        // Written as one declares a variable: say what it is before it waits.
+        console.line(
+          "note: '\(pipeline.stages[0].text)' is a source, not a declaration: this job prints what is sent "
+            + "until it is closed or cancelled (Ctrl-C); to read it in the background: \(pipeline.text) | print &",
+          to: .error)
+      }
+      let job = jobs.start(pipeline, background: background, clock: nextClock, fusing: fusing)
+      if background {
+        if interactive { console.line("[\(job.id)] \(pipeline.text)") }
+      } else {
+        await runForeground(job)
+      }
+    case .binding:
+      break  // the checker has put it in the environment
+    case .command(let command, _):
+      guard let commands = state.withLock({ $0.commands }) else {
+        return commandFailed("pipesh has no commands to run '\(command.name)' with (a bug: please report it)")
+      }
+      await commands.run(command)
+    }
+  }
+
+  /// Runs a job in the foreground: the statement ends when the job has ended. Ctrl-C cancels it;
+  /// a second Ctrl-C stops waiting for a job that does not end.
+  public func runForeground(_ job: Job, on clock: VirtualDriver? = nil) async {
+    foreground.withLock { $0 = job }
+    // A job on the real clock may wait for something outside: only a virtual one can deadlock.
+    var onDeadlock: (@Sendable () -> Void)?
+    if job.context.clock.driver != nil {
+      onDeadlock = { [self] in
+        console.line(
+          "error: [\(job.id)] deadlock: \(waitingPlaces([job], naming: false)) while \(Self.nothingCanRun): cancelled",
+          to: .error)
+        job.cancel()
+      }
+    }
+    let reported = onDeadlock
+    await waitFor(on: clock, onDeadlock: reported) { await job.wait() }
+    // Interrupted: wait for the cancelled job to end, unless Ctrl-C comes again.
+    if job.state == .running {
+      await waitFor(on: clock, since: interrupts.load(ordering: .relaxed)) { await job.wait() }
+    }
+    foreground.withLock { $0 = nil }
+    if interactive, job.state == .cancelled {
+      // After the terminal's own "^C".
+      console.line("\n[\(job.id)] \(Self.endNotice(job))")
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import Locking
+import PipeRuntime
+import PipeSema
+import VirtualTime
+
+/// A pipeline run on a virtual clock of its own, from start to end or to a horizon, with every
+/// node's events: what `draw` and `compare` show, and their pictures.
+public struct RecordedRun: Sendable {
+  /// Why the run was stopped before the pipeline ended.
+  public enum Stop: Sendable {
+    /// It had not ended at the horizon.
+    case horizon
+    /// It had made `DrawObserver.maximumEvents` events.
+    case events
+  }
+
+  /// Every node's events.
+  public let observer: DrawObserver
+  /// Every node, source first, a combinator's inputs and a flatMap's pipelines before it; an
+  /// implicit sink is left out.
+  public let nodes: [Node]
+  /// The job's pipeline, as a tree.
+  public let roots: [Node]
+  /// Whether the pipeline had no sink of its own (its quiet one has no lane).
+  public let implicitSink: Bool
+  /// How far it was run at most, from its start.
+  public let horizon: Duration
+  /// Why it was stopped before it ended, if it was.
+  public let stop: Stop?
+
+  /// A node's events, as they came.
+  public func events(for node: Node) -> [(time: Duration, kind: NodeEvent.Kind)] {
+    observer.events(for: node)
+  }
+}
+
+extension Engine {
+  /// Runs `pipeline` on a virtual clock of its own (the session's stands still meanwhile) until it
+  /// ends, makes `DrawObserver.maximumEvents` events, or reaches `horizon`, and returns its nodes'
+  /// events. An implicit sink is replaced by a quiet one. Its share fragments are its own. Ctrl-C
+  /// cancels it as it does a foreground job.
+  public func recordedRun(_ pipeline: CheckedPipeline, horizon: Duration) async -> RecordedRun {
+    let observer = DrawObserver()
+    let drained = pipeline.withQuietSinkIfImplicit()
+    let clock = VirtualDriver()
+    defer { clock.shutdown() }
+    let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer, ownShares: true)
+    observer.onLimit.withLock { $0 = { job.cancel() } }
+    // A pipeline that does not end is stopped at the horizon.
+    let context = job.context
+    let stopped = Locked(false)
+    let limit = Task(executorPreference: clock) {
+      let end = context.start.advanced(by: horizon)
+      guard (try? await context.clock.sleep(until: end, tolerance: nil)) != nil else { return }
+      stopped.withLock { $0 = true }
+      job.cancel()
+    }
+    await runForeground(job, on: clock)
+    await clock.perform(andWait: { limit.cancel() })
+    let implicitSink = drained.sink?.text != pipeline.sink?.text
+    let stop: RecordedRun.Stop? = observer.overflowed ? .events : stopped.withLock { $0 } ? .horizon : nil
+    return RecordedRun(
+      observer: observer, nodes: Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }, roots: job.nodes,
+      implicitSink: implicitSink, horizon: horizon, stop: stop)
+  }
+}

@@ -1,0 +1,60 @@
+import Locking
+import PipeRuntime
+import PipeSema
+import PipeSession
+import PipeSyntax
+
+/// `trace`: prints one line per lifecycle event, `+TIME [JOB] NODE EVENT`.
+final class TraceObserver: NodeObserver {
+  let console: Console
+  let width: Int
+
+  /// The screen's width: each line fits it.
+  let screenWidth = Format.screenWidth
+  /// Whether the end of each node is coloured.
+  let colour = Paint.isOn(for: 1)
+
+  init(console: Console, labels: [String]) {
+    self.console = console
+    // A label takes at most two fifths of the screen; a longer one is shortened with `…`.
+    self.width = min(labels.map(Format.columns).max() ?? 0, max(12, screenWidth * 2 / 5))
+  }
+
+  func record(_ event: NodeEvent) {
+    show(time: event.time, job: event.jobID, label: event.node.text, TraceFile.EventKind(event.kind))
+  }
+
+  /// One line of the trace: a live event's, or a saved one's (`replay`).
+  func show(time: Duration, job: Int, label: String, _ kind: TraceFile.EventKind) {
+    let label = Format.pad(Format.shortened(label, to: width), width)
+    let shown = Paint.state(kind.described, on: colour)
+    console.line(Format.shortened("\(time.stampText) [\(job)] \(label)  \(shown)", to: screenWidth))
+  }
+}
+
+extension Inspector {
+  /// What a running share holds for readers that have not taken it yet.
+  private static func held(_ node: Node) -> String {
+    guard let held = node.shareLedger?.held, node.state == .running, held > 0 else { return "" }
+    return " (holds \(held) for its slowest reader)"
+  }
+
+  static func lines(_ job: Job) -> [String] {
+    let colour = Paint.isOn(for: 1)
+    var rows: [[String]] = [["NODE", "STATE", "IN", "OUT"]]
+    for row in tree(job.nodes) {
+      switch row {
+      case .node(let node, let lead, let input, let output):
+        let state = Paint.state(
+          node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue, on: colour)
+        let text = node.text + (node.detail.map { " (\($0))" } ?? "") + held(node)
+        rows.append([lead + text, state, input.map(String.init) ?? "-", String(output)])
+      case .earlier(let text): rows.append([text, "", "", ""])
+      }
+    }
+    let width = Format.screenWidth
+    let header =
+      "[\(job.id)] \(Paint.state(job.state.rawValue, on: colour)) after \(job.elapsed.secondsText): \(job.text)"
+    return [Format.shortened(header, to: width)] + Format.table(rows, fitting: width, shrinking: 0)
+  }
+}
