@@ -41,7 +41,7 @@ struct PipelineCompiler {
   /// The node of a pipeline's sink, after the nodes `build` made.
   mutating func sinkNode(_ stage: CheckedStage) -> Node {
     Node(
-      id: newNodeID(), text: stage.text, name: stage.name, facts: stage.operation?.facts,
+      id: newNodeID(), text: stage.text, kind: NodeKind(stage),
       channelName: stage.channelName, inputs: [], isSink: true)
   }
 
@@ -108,7 +108,7 @@ struct PipelineCompiler {
       var dropsBeyond: Int?
       if case .buffer(.count(let count), let policy) = stage.operation, policy != .bounded { dropsBeyond = count }
       let node = Node(
-        id: id, text: stage.text, name: stage.name, facts: stage.operation?.facts, channelName: stage.channelName,
+        id: id, text: stage.text, kind: NodeKind(stage), channelName: stage.channelName,
         inputs: inputNodes, detail: detail,
         children: children,
         inputFinishing: inputFinishing, dropsBeyond: dropsBeyond, shareLedger: shareLedger, fragment: fragment)
@@ -160,13 +160,13 @@ struct PipelineCompiler {
     var sourceNode: Node?
     if let sourceStage {
       sourceNode = Node(
-        id: newNodeID(), text: sourceStage.text, name: sourceStage.name, facts: sourceStage.operation?.facts,
+        id: newNodeID(), text: sourceStage.text, kind: NodeKind(sourceStage),
         inputs: [])
     }
     var fused: [Node] = []
     for stage in fusedStages {
       fused.append(
-        Node(id: newNodeID(), text: stage.text, name: stage.name, facts: stage.operation?.facts, inputs: []))
+        Node(id: newNodeID(), text: stage.text, kind: NodeKind(stage), inputs: []))
     }
     let chain = [previous, sourceNode].compactMap { $0 } + fused
     for (node, next) in zip(chain, chain.dropFirst()) { node.downstream = next }

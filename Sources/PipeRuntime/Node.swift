@@ -70,15 +70,66 @@ final class ObserverPair: NodeObserver {
   }
 }
 
+/// What a node stands for: what views read of it, never its spelling.
+public enum NodeKind: Sendable, Equatable {
+  /// An operator of the catalogue (a source, combinator, operator or sink), with its facts.
+  case operation(OperatorFacts)
+  /// `( PIPELINE )` as a source: its input's nodes say what it does.
+  case group
+  /// A job's reading of a `share` fragment: the fragment's nodes say what it does.
+  case sharedFragment
+
+  /// The kind of node a checked stage builds.
+  init(_ stage: CheckedStage) {
+    switch stage.node {
+    case .operation(let written): self = .operation(stage.operation?.facts ?? written.facts)
+    case .group: self = .group
+    case .shared: self = .sharedFragment
+    }
+  }
+}
+
+/// What a running node waits on now, as `top` and the deadlock messages say it: read from its
+/// record where it keeps one, else from its operator's facts.
+public enum NodeWait: Sendable, Equatable {
+  /// An `into` waits, since then, for a consumer to take the element it sends.
+  case consumerToTake(since: Duration)
+  /// Its consumer is not asking: busy with the last element.
+  case consumerToAsk
+  /// A `share` holds elements for its slowest reader.
+  case slowestReader(held: Int)
+  /// Where its operator waits when asked.
+  case operation(WaitPlace)
+  /// A group or a shared fragment's reading: its inputs' nodes say where.
+  case inputs
+}
+
 /// The live record of one node of a job: state and counts, read by `jobs`, `inspect` and `stats`.
 public final class Node: Sendable {
   public let id: Int
   public let text: String
-  /// The operator's name (`debounce`).
-  public let name: String
+  /// What it stands for: an operator with its facts, a group, or a shared fragment's reading.
+  public let kind: NodeKind
+
   /// What views need to know of its operator (what it waits on, whether it ends by itself); nil
   /// for a node that stands for a group or a shared fragment.
-  public let facts: OperatorFacts?
+  public var facts: OperatorFacts? {
+    switch kind {
+    case .operation(let facts): facts
+    case .group, .sharedFragment: nil
+    }
+  }
+
+  /// What it waits on now, while it runs.
+  public var waiting: NodeWait {
+    if let since = waitingSince { return .consumerToTake(since: since) }
+    if isAsked == false { return .consumerToAsk }
+    if let held = shareLedger?.held, held > 0 { return .slowestReader(held: held) }
+    return switch kind {
+    case .operation(let facts): .operation(facts.waitsOn)
+    case .group, .sharedFragment: .inputs
+    }
+  }
   /// The channel, stream or subject a source reads or an `into` sends to.
   public let channelName: String?
   /// For a `buffer` that drops (`newest N`, `oldest N`): N, the elements it holds before it drops.
@@ -190,7 +241,7 @@ public final class Node: Sendable {
   let inputFinishing: InputFinishing
 
   init(
-    id: Int, text: String, name: String, facts: OperatorFacts?, channelName: String? = nil, inputs: [[Node]],
+    id: Int, text: String, kind: NodeKind, channelName: String? = nil, inputs: [[Node]],
     isSink: Bool = false, detail: String? = nil,
     children: ChildPipelines? = nil, inputFinishing: InputFinishing = .endsNothing, dropsBeyond: Int? = nil,
     shareLedger: ShareLedger? = nil, fragment: [Node] = []
@@ -198,8 +249,7 @@ public final class Node: Sendable {
     self.id = id
     self.shareLedger = shareLedger
     self.fragment = fragment
-    self.name = name
-    self.facts = facts
+    self.kind = kind
     self.channelName = channelName
     self.dropsBeyond = dropsBeyond
     self.children = children

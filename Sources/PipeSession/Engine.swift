@@ -191,7 +191,7 @@ public final class Engine: Sendable {
     switch job.state {
     case .failed: return "failed after \(time): \(job.failure?.description ?? "error")"
     case .cancelled: return "cancelled after \(time) (\(count))"
-    default: return "\(job.state.rawValue) after \(time) (\(count))"
+    case .running, .finished: return "\(job.state.rawValue) after \(time) (\(count))"
     }
   }
 
@@ -241,8 +241,7 @@ public final class Engine: Sendable {
 
   /// Checks and runs a script in this shell, leaving its background jobs running (`load`).
   public func runScriptInline(_ source: SourceFile) async -> Int32 {
-    let script = Parser.parse(source, grammar: environment.grammar)
-    let (statements, checkedEnvironment, diagnostics) = Checker.check(script, in: environment)
+    let (statements, checkedEnvironment, diagnostics) = Self.parseAndCheck(source, in: environment)
     if !diagnostics.isEmpty {
       report(diagnostics, in: source)
       return 2
@@ -286,9 +285,19 @@ public final class Engine: Sendable {
     }
   }
 
+  /// Parses and checks a whole script in `environment`: its statements, the environment after
+  /// them, and what is wrong (nothing of a script with errors runs). Scripts, `-c`, `load`,
+  /// `--check` and `--emit-swift` read text this way; the prompt reads a line statement by
+  /// statement (`runLine`).
+  public static func parseAndCheck(
+    _ source: SourceFile, in environment: Environment
+  ) -> (statements: [CheckedStatement], environment: Environment, diagnostics: [Diagnostic]) {
+    Checker.check(Parser.parse(source, grammar: environment.grammar), in: environment)
+  }
+
   /// Parses and checks a script in `environment` without running it: `pipesh --check`.
   public static func check(_ source: SourceFile, in environment: Environment) -> [Diagnostic] {
-    Checker.check(Parser.parse(source, grammar: environment.grammar), in: environment).diagnostics
+    parseAndCheck(source, in: environment).diagnostics
   }
 
   public func report(_ diagnostics: [Diagnostic], in source: SourceFile) {

@@ -134,7 +134,7 @@ extension Engine {
   /// endless one, or a channel, stream or subject nothing sends to (no running job feeds it with
   /// `into`).
   private func neverEndingJobs() -> [(Job, Node)] {
-    let fed = Set(jobs.running.compactMap { $0.nodes.last { $0.facts?.kind == .into }?.channelName })
+    let fed = Set(jobs.running.compactMap { $0.nodes.last { $0.facts?.waitsOn == .consumer }?.channelName })
     return jobs.running.compactMap { job in
       Lints.neverEndingSource(job.nodes.filter { !$0.isSink }, closable: false).map { (job, $0) }
     }.filter { $0.1.channelName.map { !fed.contains($0) } ?? true }
@@ -160,25 +160,24 @@ extension Engine {
   }
 
   /// The running nodes a job waits at: sources that wait for something outside the job (a
-  /// channel, `never`) and `into` sinks waiting for a consumer.
+  /// channel, `never`) and sinks waiting for a consumer (`into`).
   private static func waitingNodes(_ nodes: [Node]) -> [String] {
     var places: [String] = []
     for (index, node) in nodes.enumerated() {
       for input in node.inputs { places += waitingNodes(input) }
       for child in node.children?.all ?? [] { places += waitingNodes(child) }
-      guard node.state == .running else { continue }
-      if index == 0, let facts = node.facts, Self.waitsOutsideTheJob(facts.waitsOn) { places.append(node.text) }
-      if node.facts?.kind == .into { places.append(node.text) }
+      guard node.state == .running, let place = node.facts?.waitsOn else { continue }
+      if index == 0 && waitsOutsideTheJob(place) || place == .consumer { places.append(node.text) }
     }
     return places
   }
 
-  /// Whether a source waiting there waits for something outside the job: a send, a file, or
-  /// nothing ever.
+  /// Whether a node waiting there waits for something outside the job: a send, a file, nothing
+  /// ever, a consumer elsewhere.
   private static func waitsOutsideTheJob(_ place: WaitPlace) -> Bool {
     switch place {
-    case .send, .forever, .file, .standardInput: true
-    case .nothing, .clock, .upstream, .upstreamAndClock, .consumer: false
+    case .send, .forever, .file, .standardInput, .consumer: true
+    case .nothing, .clock, .upstream, .upstreamAndClock: false
     }
   }
 

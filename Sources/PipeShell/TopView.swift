@@ -164,23 +164,29 @@ struct TopView {
   /// source on its clock or a sender, any other node on its upstream's `next()` (and, for one
   /// with a clock, on its clock too).
   static func waitsOn(_ node: Node, first: Bool, now: Duration) -> String {
-    if let since = node.waitingSince { return "a consumer (\((now - since).secondsText))" }
-    if node.isAsked == false { return "its consumer to ask" }
-    if let held = node.shareLedger?.held, held > 0 {
-      return "its slowest reader (\(held) held)"
+    switch node.waiting {
+    case .consumerToTake(let since): "a consumer (\((now - since).secondsText))"
+    case .consumerToAsk: "its consumer to ask"
+    case .slowestReader(let held): "its slowest reader (\(held) held)"
+    case .operation(let place): waitsOn(place, first: first)
+    // Its inputs' nodes, shown under it, say where.
+    case .inputs: "-"
     }
-    guard let facts = node.facts else { return "-" }
-    switch facts.waitsOn {
-    case .nothing: return "-"
-    case .clock: return "the clock"
-    case .send: return "a send"
-    case .standardInput: return "standard input"
-    case .file: return "its file"
-    case .forever: return "nothing (never)"
+  }
+
+  /// Where a node of an operator waits when asked, as its facts say.
+  static func waitsOn(_ place: WaitPlace, first: Bool) -> String {
+    switch place {
+    case .nothing: "-"
+    case .clock: "the clock"
+    case .send: "a send"
+    case .standardInput: "standard input"
+    case .file: "its file"
+    case .forever: "nothing (never)"
     // A combinator asks its inputs (shown under it).
-    case .upstream: return first ? "-" : "upstream next()"
-    case .upstreamAndClock: return "upstream, the clock"
-    case .consumer: return "upstream next()"
+    case .upstream: first ? "-" : "upstream next()"
+    case .upstreamAndClock: "upstream, the clock"
+    case .consumer: "upstream next()"
     }
   }
 

@@ -21,6 +21,37 @@ public enum WaitPlace: Sendable, Equatable {
   case consumer
 }
 
+/// Which elements an operator lets go of rather than pass on: what a view of element fates says
+/// of an element that went in and did not come out.
+public enum Discarding: Sendable, Equatable {
+  /// None: every element comes out (perhaps changed, or folded into a result), or the operator
+  /// ends its input early.
+  case nothing
+  /// Those its rule refuses (`filter`, `compactMap`, `drop`, `removeDuplicates`, `last`).
+  case byRule
+  /// Those that come while it is busy or too soon (`throttle`, `debounce`, a `buffer` that drops,
+  /// `combineLatest` before each input has one, `flatMapLatest`'s older pipelines).
+  case byTiming
+}
+
+/// The tasks a running node of the operator starts beside its job's task: what makes it
+/// concurrent, rather than asked in its consumer's task.
+public enum TaskUse: Sendable, Equatable {
+  /// None: it runs in its consumer's task.
+  case none
+  /// One task that iterates its input ahead of its consumer (AA's `buffer`, `share`; `delay`).
+  case iteratingItsInput
+  /// A task with a child task per input (AA's `merge`, `zip`, `combineLatest`; `chunks … every:`
+  /// and `chunked` merge their input with a timer).
+  case childPerInput
+  /// A task with a child for its input and one for each wait on the clock (AA's `debounce`;
+  /// `timeout` races each `next()` against the clock).
+  case inputAndClock
+  /// A task per element's pipeline (`flatMap`; `flatMapLatest`, one at a time, and one reading
+  /// its input).
+  case perElement
+}
+
 /// What views need to know of an operator, declared once here for every operator, from its
 /// arguments where they matter: lints, `top`, deadlock messages and the script's last words switch
 /// over these.
@@ -43,11 +74,18 @@ public struct OperatorFacts: Sendable, Equatable {
   /// that never waits is held back. Every other operator asks as fast as it is asked, or faster
   /// (a `debounce`, a `buffer` or a `delay` iterate their input in a task of their own).
   public let pacesItsUpstream: Bool
+  /// Which elements it may let go of.
+  public let discards: Discarding
+  /// The tasks it starts.
+  public let tasks: TaskUse
 
   init(
     _ kind: OperatorKind, endless: Bool = false, endsWhenClosed: Bool = false, endsInputEarly: Bool = false,
-    endsWithShortestInput: Bool = false, waitsOn: WaitPlace, pacesItsUpstream: Bool = false
+    endsWithShortestInput: Bool = false, waitsOn: WaitPlace, pacesItsUpstream: Bool = false,
+    discards: Discarding = .nothing, tasks: TaskUse = .none
   ) {
+    self.discards = discards
+    self.tasks = tasks
     self.kind = kind
     self.endsWithShortestInput = endsWithShortestInput
     self.endless = endless
@@ -71,24 +109,37 @@ extension Operation {
     case .stdin: OperatorFacts(kind, waitsOn: .standardInput)
     case .channel, .stream, .subject: OperatorFacts(kind, endsWhenClosed: true, waitsOn: .send)
     case .never: OperatorFacts(kind, endless: true, waitsOn: .forever)
-    case .zip: OperatorFacts(kind, endsWithShortestInput: true, waitsOn: .upstream)
-    case .merge, .combineLatest, .chain: OperatorFacts(kind, waitsOn: .upstream)
-    case .map, .enumerated, .interspersed, .adjacentPairs, .reductions, .compacted, .tap, .share, .filter,
-      .compactMap, .drop, .dropWhile, .removeDuplicates:
+    case .zip: OperatorFacts(kind, endsWithShortestInput: true, waitsOn: .upstream, tasks: .childPerInput)
+    case .merge: OperatorFacts(kind, waitsOn: .upstream, tasks: .childPerInput)
+    case .combineLatest: OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming, tasks: .childPerInput)
+    case .chain: OperatorFacts(kind, waitsOn: .upstream)
+    case .map, .enumerated, .interspersed, .adjacentPairs, .reductions, .tap:
       OperatorFacts(kind, waitsOn: .upstream)
+    case .share: OperatorFacts(kind, waitsOn: .upstream, tasks: .iteratingItsInput)
+    case .filter, .compactMap, .compacted, .drop, .dropWhile, .removeDuplicates:
+      OperatorFacts(kind, waitsOn: .upstream, discards: .byRule)
     case .take, .takeWhile: OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstream)
     // AA's `_throttle` reads the clock's time and sleeps only after its input has ended.
-    case .throttle: OperatorFacts(kind, waitsOn: .upstream)
-    case .debounce: OperatorFacts(kind, waitsOn: .upstreamAndClock)
-    case .chunks(_, let every): OperatorFacts(kind, waitsOn: every == nil ? .upstream : .upstreamAndClock)
-    case .chunked, .delay: OperatorFacts(kind, waitsOn: .upstreamAndClock)
+    case .throttle: OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming)
+    case .debounce: OperatorFacts(kind, waitsOn: .upstreamAndClock, discards: .byTiming, tasks: .inputAndClock)
+    case .chunks(_, let every):
+      every == nil
+        ? OperatorFacts(kind, waitsOn: .upstream)
+        : OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput)
+    case .chunked: OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput)
+    case .delay: OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .iteratingItsInput)
     case .work: OperatorFacts(kind, waitsOn: .upstreamAndClock, pacesItsUpstream: true)
     // It fails the job when its input pauses; an input that never pauses it never ends.
-    case .timeout: OperatorFacts(kind, waitsOn: .upstreamAndClock)
-    case .buffer: OperatorFacts(kind, waitsOn: .upstream)
-    case .flatMap, .flatMapLatest: OperatorFacts(kind, waitsOn: .upstream)
+    case .timeout: OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .inputAndClock)
+    // A full buffer that does not wait drops (an unbounded one is never full).
+    case .buffer(_, let policy):
+      OperatorFacts(
+        kind, waitsOn: .upstream, discards: policy == .bounded ? .nothing : .byTiming, tasks: .iteratingItsInput)
+    case .flatMap: OperatorFacts(kind, waitsOn: .upstream, tasks: .perElement)
+    case .flatMapLatest: OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming, tasks: .perElement)
     case .first: OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstream)
-    case .print, .count, .sum, .min, .max, .last, .collect, .reduce, .drain, .diagram:
+    case .last: OperatorFacts(kind, waitsOn: .upstream, discards: .byRule)
+    case .print, .count, .sum, .min, .max, .collect, .reduce, .drain, .diagram:
       OperatorFacts(kind, waitsOn: .upstream)
     case .into: OperatorFacts(kind, waitsOn: .consumer, pacesItsUpstream: true)
     }

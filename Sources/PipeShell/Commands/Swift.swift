@@ -31,8 +31,7 @@ extension Shell {
   /// `pipesh --emit-swift`: checks the script as a whole and prints its Swift program; the
   /// status is 2 when it does not check or cannot be exported.
   public static func emitSwift(_ source: SourceFile, console: Console) -> Int32 {
-    let script = Parser.parse(source, grammar: Commands.grammar)
-    let (statements, environment, diagnostics) = Checker.check(script, in: Commands.environment)
+    let (statements, environment, diagnostics) = Engine.parseAndCheck(source, in: Commands.environment)
     guard diagnostics.isEmpty else {
       FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2)))
       return 2

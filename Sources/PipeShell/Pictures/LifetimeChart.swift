@@ -24,14 +24,19 @@ struct LifetimeChart {
       events.last { $0.kind.isEnd }
     }
 
+    /// How a bar ends: its mark, and its class in the picture.
+    enum BarEnd: String {
+      case failed, cancelled, finished, running
+    }
+
     /// How the bar is drawn, and what is written after it.
-    var look: (kind: String, colour: String, dash: String, said: String) {
+    var look: (kind: BarEnd, colour: String, dash: String, said: String) {
       switch ending?.kind {
-      case .failed(let reason)?: ("failed", "#b03a2e", "", "failed: \(reason)")
+      case .failed(let reason)?: (.failed, "#b03a2e", "", "failed: \(reason)")
       case .cancelled(let reason)?:
-        ("cancelled", "#7d5a00", " stroke-dasharray=\"6 3\"", reason.isEmpty ? "cancelled" : "cancelled (\(reason))")
-      case .finished?: ("finished", "#333333", "", "finished")
-      default: ("running", "#999999", " stroke-dasharray=\"2 2\"", "still running")
+        (.cancelled, "#7d5a00", " stroke-dasharray=\"6 3\"", reason.isEmpty ? "cancelled" : "cancelled (\(reason))")
+      case .finished?: (.finished, "#333333", "", "finished")
+      case .start?, .element?, nil: (.running, "#999999", " stroke-dasharray=\"2 2\"", "still running")
       }
     }
 
@@ -94,7 +99,7 @@ struct LifetimeChart {
     let (kind, colour, dash, said) = row.look
     let span = (row.start.map { "\($0.stampText) to " } ?? "never started; ") + stop.stampText
     out.append(
-      "<g class=\"bar \(kind)\"><title>\(span): \(escaped(said))</title>"
+      "<g class=\"bar \(kind.rawValue)\"><title>\(span): \(escaped(said))</title>"
         + "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y)\" stroke=\"\(colour)\" stroke-width=\"8\"\(dash)/>"
         + endMark(kind, x: to, y: y, colour: colour) + "</g>")
     for (time, kind) in row.events {
@@ -111,15 +116,15 @@ struct LifetimeChart {
     return out
   }
 
-  private func endMark(_ kind: String, x: Int, y: Int, colour: String) -> String {
+  private func endMark(_ kind: Row.BarEnd, x: Int, y: Int, colour: String) -> String {
     switch kind {
-    case "failed":
+    case .failed:
       "<line x1=\"\(x - 6)\" y1=\"\(y - 6)\" x2=\"\(x + 6)\" y2=\"\(y + 6)\" stroke=\"\(colour)\" stroke-width=\"3\"/>"
         + "<line x1=\"\(x - 6)\" y1=\"\(y + 6)\" x2=\"\(x + 6)\" y2=\"\(y - 6)\" stroke=\"\(colour)\" stroke-width=\"3\"/>"
-    case "cancelled":
+    case .cancelled:
       "<circle cx=\"\(x)\" cy=\"\(y)\" r=\"7\" fill=\"#ffffff\" stroke=\"\(colour)\" stroke-width=\"2\"/>"
         + "<line x1=\"\(x - 5)\" y1=\"\(y + 5)\" x2=\"\(x + 5)\" y2=\"\(y - 5)\" stroke=\"\(colour)\" stroke-width=\"2\"/>"
-    default:
+    case .finished, .running:
       "<line x1=\"\(x)\" y1=\"\(y - 10)\" x2=\"\(x)\" y2=\"\(y + 10)\" stroke=\"\(colour)\" stroke-width=\"3\"/>"
     }
   }

@@ -1,0 +1,87 @@
+import PipeSyntax
+import Testing
+import VirtualTime
+
+@testable import PipeRuntime
+@testable import PipeSema
+@testable import PipeShell
+
+/// Walks the catalogue, so that what an operator waits on is never a list someone must remember:
+/// every operator's example runs on a virtual clock of its own, a quarter second at a time, every
+/// stage its own node. Whenever every task waits, a node that is asked and asks nothing itself
+/// (its input is not asked, or has ended) waits on something of its own, the clock or a send: its
+/// facts must say so, and `top` then says it. An operator made up tomorrow that sleeps on the
+/// clock but is declared to wait on its upstream fails here, by name. (One that reads its input in
+/// a task of its own while it waits on the clock, as `debounce` does, is not told apart here: its
+/// input is asked meanwhile.)
+@Suite("what operators wait on, walked from the catalogue")
+struct WaitFactsTests {
+  static let examples = OperatorKind.allCases.filter { kind in
+    kind.signature.exampleRuns && !kind.signature.example.contains("\n")
+  }
+
+  @Test(arguments: examples)
+  func aNodeWaitingOnItsOwnSaysWhere(_ kind: OperatorKind) async throws {
+    let source = SourceFile(name: nil, text: kind.signature.example)
+    var checker = Checker(environment: Commands.environment, source: source)
+    let statement = try #require(Parser.parse(source, grammar: Commands.grammar).statements.first)
+    guard case .run(let pipeline, _) = checker.check(statement) else {
+      Issue.record("\(kind.name)'s example did not check: \(checker.diagnostics.map(\.message))")
+      return
+    }
+    let console = Console()
+    console.setLineWriter { _, _ in }
+    let table = JobTable(console: console, session: Session())
+    let driver = VirtualDriver()
+    defer { driver.shutdown(waiting: .seconds(5)) }
+    let job = table.start(pipeline, background: true, clock: .virtual(driver), fusing: false)
+    var steps = 0
+    var gaps: Set<String> = []
+    while steps < 400 {
+      await driver.settle()
+      for (node, first) in Self.waitingOnTheirOwn(job.nodes) {
+        let place = node.facts?.waitsOn
+        let said = TopView.waitsOn(node, first: first, now: .zero)
+        if place.map(Self.ownWait) != true || said == "upstream next()" {
+          gaps.insert(
+            "'\(node.text)' waits on its own (nothing it reads is asked), but its facts say "
+              + "\(place.map { "\($0)" } ?? "nothing") and top says '\(said)'")
+        }
+      }
+      if job.state != .running { break }
+      let next = driver.now.advanced(by: .milliseconds(250))
+      await driver.run(until: { try? await driver.sleep(until: next) })
+      steps += 1
+    }
+    #expect(gaps.isEmpty, "\(kind.name)'s example \(kind.signature.example): \(gaps.sorted())")
+    if job.state == .running {
+      job.cancel()
+      await driver.run(until: { await job.wait() })
+    }
+  }
+
+  /// Whether a node waiting there waits on something of its own rather than on its input.
+  static func ownWait(_ place: WaitPlace) -> Bool {
+    switch place {
+    case .clock, .upstreamAndClock, .send, .file, .standardInput, .forever, .consumer: true
+    case .nothing, .upstream: false
+    }
+  }
+
+  /// The running nodes that are asked and ask nothing themselves now, each with whether it is a
+  /// chain's first (as `top` is told).
+  static func waitingOnTheirOwn(_ chain: [Node]) -> [(Node, Bool)] {
+    var found: [(Node, Bool)] = []
+    for (index, node) in chain.enumerated() {
+      for input in node.inputs { found += waitingOnTheirOwn(input) }
+      let children = node.children?.all ?? []
+      for child in children { found += waitingOnTheirOwn(child) }
+      guard node.state == .running, node.isAsked == true else { continue }
+      let feeders = (index > 0 ? [chain[index - 1]] : node.inputs.compactMap(\.last)) + children.compactMap(\.last)
+      // One it may be asking (or one pipesh cannot see asked) leaves it out.
+      guard !feeders.contains(where: { $0.state == .running && $0.isAsked != false }) else { continue }
+      found.append((node, index == 0))
+    }
+    return found
+  }
+}
