@@ -111,6 +111,9 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    .testTarget(
+      name: "PipeSessionTests", dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "PipeSession", "Locking"],
+      swiftSettings: strict),
     .testTarget(name: "TranscriptTests", dependencies: [], exclude: ["Scripts"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
