@@ -105,13 +105,12 @@ struct PipelineCompiler {
         children = input.children.withLock { $0 }
         shareLedger = input.shareLedger.withLock { $0 }
       }
-      var dropsBeyond: Int?
-      if case .buffer(.count(let count), let policy) = stage.operation, policy != .bounded { dropsBeyond = count }
       let node = Node(
         id: id, text: stage.text, kind: NodeKind(stage), channelName: stage.channelName,
         inputs: inputNodes, detail: detail,
         children: children,
-        inputFinishing: inputFinishing, dropsBeyond: dropsBeyond, shareLedger: shareLedger, fragment: fragment)
+        inputFinishing: inputFinishing, dropsBeyond: stage.operation?.dropsBeyond, shareLedger: shareLedger,
+        fragment: fragment)
       nodes.last?.downstream = node
       nodes.append(node)
       upstream = sequence.recorded(
