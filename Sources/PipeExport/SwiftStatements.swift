@@ -90,20 +90,23 @@ extension SwiftProgramWriter {
 
   // MARK: commands
 
+  /// A command's Swift. Every command is a case here: one that starts a job in pipesh takes a job
+  /// number, and the program's later jobs keep theirs only if it counts it too.
   mutating func command(_ command: CheckedCommand, _ range: SourceRange) throws(ExportProblem) -> [String] {
     let text = source.text(of: range)
-    switch (command.name, command.arguments) {
-    case ("wait", .jobs(let ids)) where ids.isEmpty:
-      return waiting(background.map(\.name), text)
-    case ("wait", .none):
-      return waiting(background.map(\.name), text)
-    case ("wait", .jobs(let ids)):
+    switch command.kind {
+    case .wait:
+      guard case .jobs(let ids) = command.arguments else { throw misread(command, range) }
+      if ids.isEmpty { return waiting(background.map(\.name), text) }
       return try jobs(ids, text, range) { writer, names in writer.waiting(names, text) }
-    case ("cancel", .allJobs):
-      return cancelling(background.map(\.name), text)
-    case ("cancel", .jobs(let ids)):
-      return try jobs(ids, text, range) { writer, names in writer.cancelling(names, text) }
-    case ("send", .values(let channel, let values)):
+    case .cancel:
+      switch command.arguments {
+      case .allJobs: return cancelling(background.map(\.name), text)
+      case .jobs(let ids): return try jobs(ids, text, range) { writer, names in writer.cancelling(names, text) }
+      default: throw misread(command, range)
+      }
+    case .send:
+      guard case .values(let channel, let values) = command.arguments else { throw misread(command, range) }
       let type = environment.channels[channel] ?? .never
       let name = useChannel(channel)
       return ["// \(text)"]
@@ -115,7 +118,8 @@ extension SwiftProgramWriter {
           case nil: "await \(name).send(\(literal))"
           }
         } + [""]
-    case ("close", .word(let channel)):
+    case .close:
+      guard case .word(let channel) = command.arguments else { throw misread(command, range) }
       let name = useChannel(channel)
       let finish =
         switch environment.endpoints[channel] {
@@ -124,25 +128,40 @@ extension SwiftProgramWriter {
         case nil: "\(name).finish()"
         }
       return ["// \(text)", finish, ""]
-    case ("fail", .failure(let channel, let message)):
+    case .fail:
+      guard case .failure(let channel, let message) = command.arguments else { throw misread(command, range) }
       let error = "ChannelFailure(description: \(SwiftExpression.stringLiteral(message)))"
       return ["// \(text)", "\(useChannel(channel)).fail(\(error))", ""]
-    case ("sleep", .duration(let duration)):
+    case .sleep:
+      guard case .duration(let duration) = command.arguments else { throw misread(command, range) }
       return ["// \(text)", "try? await Task.sleep(for: \(Self.duration(duration)))", ""]
-    case ("quit", _), ("exit", _):
+    case .quit, .exit:
       let status = results.isEmpty ? ["return 0"] : succeededDeclaration + ["return succeeded ? 0 : 1"]
       return cancelling(background.map(\.name), text) + status + [""]
-    case ("trace", _), ("draw", _), ("compare", _):
+    case .trace, .draw, .compare:
+      // pipesh's own, and each runs its pipeline as a job, which takes the next number.
       nextJob += 1
-      fallthrough
-    default:
-      warnings.append(
-        Diagnostic(
-          id: "export-command", severity: .warning,
-          message: "'\(command.name)' is pipesh's own; the program has it as a comment",
-          range: range))
-      return ["// \(text): pipesh's own, not in this program", ""]
+      return ownCommand(command, range, text)
+    case .jobs, .lint, .top, .inspect, .replay, .check, .swift, .help, .ops, .names, .load, .clock, .stats, .history:
+      return ownCommand(command, range, text)
     }
+  }
+
+  /// A command only pipesh has: a comment, and a warning that says so.
+  private mutating func ownCommand(_ command: CheckedCommand, _ range: SourceRange, _ text: String) -> [String] {
+    warnings.append(
+      Diagnostic(
+        id: "export-command", severity: .warning,
+        message: "'\(command.kind.name)' is pipesh's own; the program has it as a comment",
+        range: range))
+    return ["// \(text): pipesh's own, not in this program", ""]
+  }
+
+  /// Arguments that are not in the command's form: a bug in the checker, reported, never guessed.
+  private func misread(_ command: CheckedCommand, _ range: SourceRange) -> ExportProblem {
+    ExportProblem(
+      message: "pipesh read \(command.kind.name)'s arguments as \(command.arguments) (a bug: please report it)",
+      range: range)
   }
 
   /// `wait N…` / `cancel N…`: the background jobs named; a foreground job has ended already, and

@@ -20,8 +20,8 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
   }
   _ = Lexer.needsContinuation(text)
   let source = SourceFile(name: "fuzz.pipe", text: text)
-  let script = Parser.parse(source, grammar: Commands.grammar)
-  let (_, _, diagnostics) = Checker.check(script, in: Commands.environment)
+  let script = Parser.parse(source, grammar: .pipesh)
+  let (_, _, diagnostics) = Checker.check(script, in: Environment())
   _ = DiagnosticFormatter.render(diagnostics, in: source)
 }
 

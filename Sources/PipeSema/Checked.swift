@@ -220,10 +220,12 @@ public struct Environment: Sendable {
     history[binding.name, default: []].append(binding)
   }
 
-  /// The shell's commands (the shell's registry).
+  /// The shell's commands (their grammar; what they do is the shell's).
   public let commands: CommandTable
 
-  public init(commands: CommandTable) {
+  /// The environment a session starts from: the catalogue's operators, the commands (all of them,
+  /// or those `commands` names: an engine tested without the shell), no names.
+  public init(commands: CommandTable = CommandKind.signatures) {
     self.commands = commands
   }
 
@@ -238,6 +240,11 @@ public struct Environment: Sendable {
       commandsAlsoStages: Set(commands.names).intersection(operators.names),
       pipelineClosures: Set(operators.pipelineClosures))
   }
+}
+
+extension Grammar {
+  /// What the parser needs to know of pipesh's commands and operators.
+  public static let pipesh = Environment().grammar
 }
 
 /// A checked statement, ready to run.

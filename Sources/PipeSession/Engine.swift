@@ -370,7 +370,7 @@ public final class Engine: Sendable {
       break  // the checker has put it in the environment
     case .command(let command, _):
       guard let commands = state.withLock({ $0.commands }) else {
-        return commandFailed("pipesh has no commands to run '\(command.name)' with (a bug: please report it)")
+        return commandFailed("pipesh has no commands to run '\(command.kind.name)' with (a bug: please report it)")
       }
       await commands.run(command)
     }

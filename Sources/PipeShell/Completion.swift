@@ -28,10 +28,10 @@ public enum Completion {
   static let stages =
     OperatorKind.signatures.all.filter { $0.role == .operator || $0.role == .sink }.map(\.name)
     + OperatorKind.aliases.keys.sorted()
-  static let commands = Commands.all.map(\.name)
+  static let commands = CommandKind.signatures.names
   /// The options of the commands on a pipeline (`draw … tick:`), by command.
   static let commandOptions = Dictionary(
-    Commands.all.map { ($0.name, $0.signature.options.map { $0 + ":" }) }, uniquingKeysWith: { first, _ in first })
+    CommandKind.signatures.all.map { ($0.name, $0.options.map { $0 + ":" }) }, uniquingKeysWith: { first, _ in first })
 
   /// The length of the word before the cursor and the candidates that complete it, sorted.
   public static func complete(_ before: String, _ context: CompletionContext) -> (wordLength: Int, candidates: [String])
@@ -41,7 +41,7 @@ public enum Completion {
     if quotes % 2 == 1, let open = before.lastIndex(of: "\"") {
       let head = before[..<open].trimmingTrailingSpaces
       let word = String(before[before.index(after: open)...])
-      let takingFiles = [Commands.Load.entry.name, OperatorKind.fileSource.name]
+      let takingFiles = [CommandKind.load.name, OperatorKind.fileSource.name]
       guard takingFiles.contains(where: { head.hasSuffix($0) }) else { return (0, []) }
       return (word.count, paths(matching: word))
     }
@@ -53,23 +53,27 @@ public enum Completion {
     let lastMark = statement.last { !$0.isWhitespace }
     var pool: [String]
     if let first = words.first, !statement.contains("|"), !statement.contains("(") {
-      switch first {
-      case "cancel", "wait", "inspect":
-        pool = context.jobIDs.map(String.init) + (first == "cancel" ? ["all"] : [])
-      case "send", "close":
+      let command = CommandKind(rawValue: first)
+      switch command {
+      case .cancel?, .wait?, .inspect?:
+        pool = context.jobIDs.map(String.init) + (command == .cancel ? ["all"] : [])
+      case .send?, .close?:
         pool = words.count == 1 ? context.channels : []
-      case "help":
+      case .help?:
         pool =
-          words.count == 1 ? OperatorKind.signatures.names + Commands.all.map(\.name) + Commands.topics.map(\.name) : []
-      case "clock":
+          words.count == 1
+          ? OperatorKind.signatures.names + CommandKind.signatures.names + CommandKind.signatures.topics : []
+      case .clock?:
         pool = ["real", "virtual"]
-      case "trace", "draw", "compare", "check":
+      case .trace?, .draw?, .compare?, .check?:
         // The pipeline's source; after it, its labels and the command's own options.
         pool =
           words.count == 1
           ? sources + combinators + context.sourceFragments
           : unused(labels(of: words[1]) + (commandOptions[first] ?? []), in: words)
-      default:
+      case .jobs?, .lint?, .top?, .replay?, .fail?, .sleep?, .swift?, .ops?, .names?, .load?, .stats?, .history?,
+        .quit?, .exit?, nil:
+        // No command, or one whose words completion does not offer: a stage's labels.
         pool = unused(labels(of: first), in: words)
         if first == "let", words.count >= 3 { pool = sources + combinators + context.sourceFragments + stages }
       }

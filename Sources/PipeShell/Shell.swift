@@ -34,21 +34,18 @@ public final class Shell: Sendable {
   public init(console: Console, interactive: Bool, virtualTime: Bool, fusing: Bool = Instrumentation.fusion) {
     self.console = console
     engine = Engine(
-      console: console, environment: Commands.environment, interactive: interactive, virtualTime: virtualTime,
+      console: console, environment: Environment(), interactive: interactive, virtualTime: virtualTime,
       fusing: fusing)
     engine.setCommands(CommandRunner { [weak self] command in await self?.run(command) })
   }
 
-  /// Runs a checked command: its adapter in `Commands`.
+  /// Runs a checked command: its adapter in `Commands`, found by kind.
   private func run(_ command: CheckedCommand) async {
-    guard let run = Commands.named(command.name)?.run else {
-      return engine.commandFailed("pipesh has no command '\(command.name)' to run (a bug: please report it)")
-    }
-    await run(self, command.arguments)
+    await Commands.entry(command.kind).run(self, command.arguments)
   }
 
   /// Parses and checks a script without running it: `pipesh --check`.
   public static func check(_ source: SourceFile) -> [Diagnostic] {
-    Engine.check(source, in: Commands.environment)
+    Engine.check(source, in: Environment())
   }
 }

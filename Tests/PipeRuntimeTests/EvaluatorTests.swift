@@ -17,8 +17,8 @@ struct EvaluatorTests {
   /// The closure of `from V | map { … }`, checked.
   func closure(_ body: String, _ input: String) throws -> (TypedExpr, Value) {
     let source = SourceFile(name: nil, text: "check from \(input) | map { \(body) }")
-    let script = Parser.parse(source, grammar: Commands.grammar)
-    var checker = Checker(environment: Commands.environment, source: source)
+    let script = Parser.parse(source, grammar: .pipesh)
+    var checker = Checker(environment: Environment(), source: source)
     let statement = try #require(script.statements.first)
     guard case .command(let command, _) = checker.check(statement), case .pipeline(let pipeline, _) = command.arguments,
       case .closure(let expr) = pipeline.stages[1].arguments["transform"],

@@ -23,7 +23,7 @@ struct HelpTests {
   }
 
   /// Every command and topic has help with an example, run, that prints what the command does.
-  @Test("every command and topic", arguments: Commands.signatures.all.map(\.name) + Commands.signatures.topics)
+  @Test("every command and topic", arguments: CommandKind.signatures.all.map(\.name) + CommandKind.signatures.topics)
   func helpForEveryCommandAndTopic(_ name: String) async throws {
     let lines = await Shell.runExample("help \(name)")
     #expect(!lines.contains { $0.hasPrefix("error:") }, "\(lines)")

@@ -1,10 +1,10 @@
 import Locking
-import PipeShell
 import PipeSyntax
 import Testing
 
 @testable import PipeRuntime
 @testable import PipeSema
+@testable import PipeShell
 
 /// The operator registry, walked: every entry runs the way its role says, nothing is missing, and
 /// every fused step does what its unfused node does.
@@ -22,7 +22,7 @@ struct RegistryTests {
   /// The runtime's `Run` of an operator, from its example's checked stage.
   static func run(of kind: OperatorKind) -> Run? {
     let source = SourceFile(name: nil, text: kind.signature.example)
-    var checker = Checker(environment: Commands.environment, source: source)
+    var checker = Checker(environment: Environment(), source: source)
     func find(_ pipeline: CheckedPipeline) -> CheckedStage? {
       for stage in pipeline.stages {
         if stage.kind == kind { return stage }
@@ -30,7 +30,7 @@ struct RegistryTests {
       }
       return nil
     }
-    for statement in Parser.parse(source, grammar: Commands.grammar).statements {
+    for statement in Parser.parse(source, grammar: .pipesh).statements {
       if case .run(let pipeline, _) = checker.check(statement), let stage = find(pipeline) {
         return stage.operation.map(Operators.run)
       }
@@ -104,14 +104,14 @@ struct RegistryTests {
 
   static func check(_ text: String) throws -> [String] {
     let source = SourceFile(name: nil, text: text)
-    return Checker.check(Parser.parse(source, grammar: Commands.grammar), in: Commands.environment).diagnostics.map(
+    return Checker.check(Parser.parse(source, grammar: .pipesh), in: Environment()).diagnostics.map(
       \.message)
   }
 
   static func run(_ text: String, fusing: Bool) async throws -> (output: [String], states: [String]) {
     let source = SourceFile(name: nil, text: text)
-    var checker = Checker(environment: Commands.environment, source: source)
-    let statement = try #require(Parser.parse(source, grammar: Commands.grammar).statements.first)
+    var checker = Checker(environment: Environment(), source: source)
+    let statement = try #require(Parser.parse(source, grammar: .pipesh).statements.first)
     guard case .run(let pipeline, _) = checker.check(statement) else {
       Issue.record("did not check: \(text)")
       return ([], [])
@@ -131,20 +131,20 @@ struct RegistryTests {
 /// is taken from the names a `let` may use and from the operators.
 @Suite("command registry")
 struct CommandRegistryTests {
-  static let names = Commands.signatures.all.map(\.name)
+  static let names = CommandKind.signatures.all.map(\.name)
 
   @Test func namesAreUniqueAndApartFromOperators() {
     #expect(Set(Self.names).count == Self.names.count, "a command is registered twice")
     // `fail` is both: the command `fail NAME "…"` and the source `fail "…"`.
     #expect(Set(Self.names).intersection(OperatorKind.signatures.names) == ["fail"])
-    #expect(Commands.grammar.commandsAlsoStages == ["fail"])
-    #expect(Commands.grammar.commands == Set(Self.names))
+    #expect(Grammar.pipesh.commandsAlsoStages == ["fail"])
+    #expect(Grammar.pipesh.commands == Set(Self.names))
   }
 
   @Test func aWordThatIsBothIsACommandOnlyBeforeAName() throws {
     let script = Parser.parse(
       SourceFile(name: nil, text: "fail c \"offline\"\nfail \"boom\"\nfail \"boom\" | count"),
-      grammar: Commands.grammar)
+      grammar: .pipesh)
     #expect(script.diagnostics.isEmpty)
     let kinds = script.statements.map { statement -> String in
       if case .command = statement.kind { return "command" }
@@ -156,22 +156,30 @@ struct CommandRegistryTests {
   @Test("each command parses, has help and is reserved", arguments: names)
   func eachCommand(_ name: String) throws {
     // A command that is also a stage's name is a command when a name follows it.
-    let text = Commands.grammar.commandsAlsoStages.contains(name) ? name + " x" : name
-    let script = Parser.parse(SourceFile(name: nil, text: text), grammar: Commands.grammar)
+    let text = Grammar.pipesh.commandsAlsoStages.contains(name) ? name + " x" : name
+    let script = Parser.parse(SourceFile(name: nil, text: text), grammar: .pipesh)
     let statement = try #require(script.statements.first)
     guard case .command(let parsed, _, _) = statement.kind else {
       Issue.record("'\(name)' alone does not parse as a command")
       return
     }
     #expect(parsed.name == name)
-    let signature = try #require(Commands.signatures[name])
+    let signature = try #require(CommandKind.signatures[name])
     if case .pipeline = signature.form {
-      #expect(Commands.grammar.pipelineCommands[name] != nil)
+      #expect(Grammar.pipesh.pipelineCommands[name] != nil)
     } else {
-      #expect(Commands.grammar.pipelineCommands[name] == nil)
+      #expect(Grammar.pipesh.pipelineCommands[name] == nil)
     }
     #expect(Shell.check(SourceFile(name: nil, text: "help \(name)")).isEmpty)
     let reserved = Shell.check(SourceFile(name: nil, text: "let \(name) = map { $0 }"))
     #expect(reserved.map(\.id) == ["reserved-name"], "\(reserved.map(\.message))")
+  }
+  /// The shell's run of each kind reads the arguments in the form the grammar gives it (a
+  /// `Command.jobs` for a `.jobs` form): a mismatch would misread every use of the command.
+  @Test("each command's run reads its form", arguments: CommandKind.allCases)
+  func eachRunReadsItsForm(_ kind: CommandKind) {
+    let command = Commands.entry(kind)
+    #expect(command.kind == kind)
+    #expect(command.readsItsForm, "\(kind.name)'s run reads another form than \(kind.signature.form)")
   }
 }

@@ -23,8 +23,8 @@ struct WaitFactsTests {
   @Test(arguments: examples)
   func aNodeWaitingOnItsOwnSaysWhere(_ kind: OperatorKind) async throws {
     let source = SourceFile(name: nil, text: kind.signature.example)
-    var checker = Checker(environment: Commands.environment, source: source)
-    let statement = try #require(Parser.parse(source, grammar: Commands.grammar).statements.first)
+    var checker = Checker(environment: Environment(), source: source)
+    let statement = try #require(Parser.parse(source, grammar: .pipesh).statements.first)
     guard case .run(let pipeline, _) = checker.check(statement) else {
       Issue.record("\(kind.name)'s example did not check: \(checker.diagnostics.map(\.message))")
       return

@@ -9,8 +9,8 @@ import Testing
 struct CheckerTests {
   func check(_ text: String) -> (CheckedPipeline?, [Diagnostic]) {
     let source = SourceFile(name: nil, text: text)
-    let script = Parser.parse(source, grammar: Commands.grammar)
-    var checker = Checker(environment: Commands.environment, source: source)
+    let script = Parser.parse(source, grammar: .pipesh)
+    var checker = Checker(environment: Environment(), source: source)
     guard let statement = script.statements.first else { return (nil, script.diagnostics) }
     let checked = checker.check(statement)
     let diagnostics = script.diagnostics + checker.diagnostics
@@ -76,7 +76,7 @@ struct CheckerTests {
   @Test func fragmentsExpandColdAndShareIsHot() throws {
     let source = SourceFile(name: nil, text: "let t = timer 1 | share\nlet m = map { $0 * 2 }\nt | m | take 2")
     let (statements, _, diagnostics) = Checker.check(
-      Parser.parse(source, grammar: Commands.grammar), in: Commands.environment)
+      Parser.parse(source, grammar: .pipesh), in: Environment())
     #expect(diagnostics.isEmpty)
     guard case .run(let pipeline, _) = try #require(statements.last) else {
       Issue.record("the last statement does not run a pipeline")
@@ -88,7 +88,7 @@ struct CheckerTests {
   @Test func channelTypesComeFromLaterSends() {
     let source = SourceFile(name: nil, text: "channel c | map { $0 + 1 } &\nsend c 1 2")
     let (_, environment, diagnostics) = Checker.check(
-      Parser.parse(source, grammar: Commands.grammar), in: Commands.environment)
+      Parser.parse(source, grammar: .pipesh), in: Environment())
     #expect(diagnostics.isEmpty)
     #expect(environment.channels["c"] == .int)
   }

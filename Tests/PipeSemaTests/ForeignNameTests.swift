@@ -11,9 +11,11 @@ struct ForeignNameTests {
   @Test(arguments: ForeignName.all.map(\.name))
   func aWordPointsAtPipeshWordsAndIsUnderstood(_ name: String) async throws {
     let foreign = try #require(ForeignName.named(name))
-    #expect(OperatorKind.signatures[name] == nil && Commands.signatures[name] == nil, "'\(name)' is pipesh's own word")
+    #expect(
+      OperatorKind.signatures[name] == nil && CommandKind.signatures[name] == nil, "'\(name)' is pipesh's own word")
     for word in foreign.pipesh {
-      #expect(OperatorKind.signatures[word] != nil || Commands.signatures[word] != nil, "'\(word)' is no pipesh word")
+      #expect(
+        OperatorKind.signatures[word] != nil || CommandKind.signatures[word] != nil, "'\(word)' is no pipesh word")
     }
     // As a stage: the unknown operator says what to write instead.
     let diagnostics = Shell.check(SourceFile(name: nil, text: "from 1 | \(name)"))

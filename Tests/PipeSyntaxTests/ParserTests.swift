@@ -5,7 +5,7 @@ import Testing
 
 @Suite("parser")
 struct ParserTests {
-  func parse(_ text: String) -> Script { Parser.parse(SourceFile(name: nil, text: text), grammar: Commands.grammar) }
+  func parse(_ text: String) -> Script { Parser.parse(SourceFile(name: nil, text: text), grammar: .pipesh) }
 
   @Test func pipelineStagesAndArguments() throws {
     let script = parse("timer 1.5 | take 20 | throttle 2 latest: false | print")

@@ -3,10 +3,7 @@ import PipeSession
 extension Commands {
   /// `cancel N…`, `cancel all`: cancels jobs and waits until every node of them has ended.
   enum Cancel {
-    static let entry = Command.jobs(
-      "cancel", usage: "cancel N… | cancel all", summary: "cancels jobs", all: true,
-      missing: "name the jobs to cancel"
-    ) { shell, ids in
+    static let entry = Command.jobs(.cancel) { shell, ids in
       guard let ids else {
         let running = shell.engine.jobs.running
         for job in running { job.cancel() }

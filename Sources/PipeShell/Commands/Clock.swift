@@ -4,11 +4,7 @@ extension Commands {
   /// `clock real`, `clock virtual`: the clock of the pipelines started from now on; `clock` alone
   /// shows it.
   enum Clock {
-    static let entry = Command.word(
-      "clock", usage: "clock [real | virtual]",
-      summary: "shows the clock, or chooses it for pipelines started from now on",
-      choices: ["real", "virtual"], missing: "say real or virtual, or nothing to see the clock", optional: true
-    ) { shell, which in
+    static let entry = Command.word(.clock) { shell, which in
       guard !which.isEmpty else {
         shell.console.line(shell.clockDescription)
         return

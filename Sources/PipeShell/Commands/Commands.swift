@@ -1,33 +1,39 @@
-import PipeRuntime
 import PipeSema
-import PipeSession
-import PipeSyntax
 
-/// Every shell command, once, in the order `help` lists them.
+/// What every shell command does: a file per command in this folder. The grammar (form, usage,
+/// summary) is the command's `CommandKind` in `PipeSema`.
 public enum Commands {
-  static let all: [Command] = [
-    Jobs.entry, Lint.entry, Top.entry, Cancel.entry, Wait.entry, Inspect.entry, Trace.entry, Replay.entry, Draw.entry,
-    Compare.entry,
-    Check.entry,
-    Send.entry,
-    Close.entry, FailChannel.entry, Sleep.entry, Swift.entry, Help.entry, Ops.entry, Names.entry, Load.entry,
-    Clock.entry,
-    Stats.entry, History.entry,
-    Quit.entry, Quit.exitEntry,
-  ]
-
-  private static let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-
-  static func named(_ name: String) -> Command? { byName[name] }
-
-  /// What the checker checks commands against.
-  public static let signatures = CommandTable(all.map(\.signature), topics: topics.map(\.name))
-
-  /// The environment a session starts from: the runtime's operators and these commands.
-  public static var environment: Environment {
-    Environment(commands: signatures)
+  /// The command of `kind`: its run and its help example.
+  static func entry(_ kind: CommandKind) -> Command {
+    switch kind {
+    case .jobs: Jobs.entry
+    case .lint: Lint.entry
+    case .top: Top.entry
+    case .cancel: Cancel.entry
+    case .wait: Wait.entry
+    case .inspect: Inspect.entry
+    case .trace: Trace.entry
+    case .replay: Replay.entry
+    case .draw: Draw.entry
+    case .compare: Compare.entry
+    case .check: Check.entry
+    case .send: Send.entry
+    case .close: Close.entry
+    case .fail: FailChannel.entry
+    case .sleep: Sleep.entry
+    case .swift: Swift.entry
+    case .help: Help.entry
+    case .ops: Ops.entry
+    case .names: Names.entry
+    case .load: Load.entry
+    case .clock: Clock.entry
+    case .stats: Stats.entry
+    case .history: History.entry
+    case .quit: Quit.entry
+    case .exit: Quit.exitEntry
+    }
   }
 
-  /// What the parser needs to know of the commands and operators.
-  public static let grammar = environment.grammar
+  /// The command a word names, if it names one (`help NAME`).
+  static func named(_ name: String) -> Command? { CommandKind(rawValue: name).map(entry) }
 }

@@ -7,12 +7,7 @@ import PipeSyntax
 extension Commands {
   /// `compare PIPELINE`: `draw`, with each stage's Combine counterpart drawn beside it.
   enum Compare {
-    static let entry = Command.pipeline(
-      "compare", usage: "compare PIPELINE [tick: D] [until: D] [to: \"F.svg\"|\"F.html\"]",
-      summary:
-        "draws a pipeline's stages (as draw does) beside their Combine counterparts (OpenCombine, virtual scheduler); ≠ marks rows that differ, ≈ rows that differ only in the order of events at one instant (a tie); to: writes the two lanes of each stage on one time axis as an SVG picture or a web page instead",
-      options: ["tick", "until", CommandOptions.fileLabel]
-    ) { shell, pipeline, options in
+    static let entry = Command.pipeline(.compare) { shell, pipeline, options in
       await shell.compare(pipeline, tick: options["tick"], until: options["until"], to: options.file)
     }.example("compare marble \"ab-c|\" | debounce 2")
   }

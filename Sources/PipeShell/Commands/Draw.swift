@@ -5,12 +5,7 @@ import PipeSession
 extension Commands {
   /// `draw PIPELINE`: runs it on a virtual clock of its own and draws one marble line per stage.
   enum Draw {
-    static let entry = Command.pipelineOrTrace(
-      "draw", usage: "draw PIPELINE|\"F.trace\" [tick: D] [until: D] [to: \"F.svg\"|\"F.html\"]",
-      summary:
-        "runs a pipeline on the virtual clock and draws one marble line per stage under a time ruler: a column per tick (tick:, else the first marble's, else 1s; finer when events less than a tick apart would share a column), until 60 ticks (until:); lines wider than the screen are cut at its edge; to: writes an SVG picture (exact times, each node's lifetime under its lane) or a web page instead; a saved trace's file in place of the pipeline draws its events without running anything",
-      options: ["tick", "until", CommandOptions.fileLabel]
-    ) { shell, pipeline, options in
+    static let entry = Command.pipelineOrTrace(.draw) { shell, pipeline, options in
       await shell.draw(pipeline, tick: options["tick"], until: options["until"], to: options.file)
     } runTrace: { shell, path, options in
       shell.drawSaved(path, tick: options["tick"], until: options["until"], to: options.file)

@@ -4,10 +4,7 @@ import PipeSession
 extension Commands {
   /// `fail NAME "MESSAGE"`: ends a channel with an error (AsyncThrowingChannel's `fail(_:)`).
   enum FailChannel {
-    static let entry = Command.failure(
-      "fail", usage: "fail NAME \"MESSAGE\"",
-      summary: "ends channel NAME with an error: every consumer's job fails with MESSAGE"
-    ) { shell, name, message in
+    static let entry = Command.failure(.fail) { shell, name, message in
       let session = shell.engine.session
       let failed = Locked(false)
       // As a task of the session's clock, queued after what the last statement made runnable: the

@@ -8,9 +8,7 @@ import PipeSyntax
 extension Commands {
   /// `help [NAME]`: the commands, or one command or operator with its example run.
   enum Help {
-    static let entry = Command.topic(
-      "help", usage: "help [NAME]", summary: "documentation of a command or operator"
-    ) { shell, topic in
+    static let entry = Command.topic(.help) { shell, topic in
       await shell.help(topic)
     }.example("help stats")
   }
@@ -19,95 +17,109 @@ extension Commands {
 /// A help topic beside the commands and operators: a few lines and examples whose output `help`
 /// shows as it really is (run on the virtual clock).
 struct HelpTopic: Sendable {
-  let name: String
+  let kind: HelpTopicKind
   let usage: String
   let summary: String
   /// Lines of explanation.
   var text: [String] = []
   /// Short scripts, each shown with what it prints.
   var examples: [String] = []
+
+  var name: String { kind.name }
 }
 
 extension Commands {
-  /// Topics `help` knows beside the commands and operators; a topic may share a command's name
-  /// (`help jobs` shows both).
-  static let topics = [
-    HelpTopic(name: "let", usage: "let NAME = FRAGMENT", summary: "names a pipeline fragment"),
-    HelpTopic(
-      name: "combine", usage: "help combine",
-      summary: "Combine's API beside AsyncAlgorithms' and pipesh's, with how they differ and what has no equivalent",
-      examples: ["compare from 1 2 3 | take 2"]),
-    HelpTopic(
-      name: "closures", usage: "{ … }", summary: "what a closure may say: $0, $1, operators, members, functions",
-      text: [
-        "$0 is the element ($0 and $1: the accumulator and the element in reductions and reduce);",
-        "$0.0, $0.1 are a tuple's members (zip, combineLatest, enumerated), $0[i] an array's element.",
-        "operators, as in Swift: + - * / % (String and array +), == != < <= > >=, && || !, c ? a : b.",
-        "members: .count, .isEmpty (String, array), .joined() and .joined(separator: \",\") ([String]).",
-        "functions: str(x) (the text print shows), int(x) (Int from Double; Int? from String),",
-        "double(x), abs(x), min(a, b), max(a, b); \"\\($0)\" interpolates inside closures.",
-        "Int overflow, division by zero and a bad index fail the job, with the expression.",
-        "in the body of flatMap { … } and flatMapLatest { … }, $0 in a stage's arguments is the element.",
-      ],
-      examples: [
-        "from 1 2 3 | map { $0 > 1 ? \"big \\($0)\" : str($0) } | collect",
-        "from 1 2 | flatMap { from \"\\($0)!\" \"\\($0 * 10)\" } | collect",
-        "zip(from 1 2, from \"a\" \"b\") | map { \"\\($0.1)\\($0.0)\" } | collect",
-        "from \"12\" \"x\" | map { int($0) } | collect",
-      ]),
-    HelpTopic(
-      name: "jobs", usage: "jobs, &, cancel, wait", summary: "every pipeline is a job: a task with a tree of nodes",
-      text: [
-        "a statement runs as a job: one Swift task iterating the sink's input; each stage is a node.",
-        "with & it runs in the background and the prompt comes back; its lines are prefixed [N].",
-        "cancel N cancels the job's task: every node stops, and 'stats' shows none of it left.",
-        "a finishing operator (take, first, zip's shorter side) ends the job the same way, from inside.",
-        "inspect N draws the node tree with each node's state, counts and why it ended.",
-      ],
-      examples: ["timer 1 | drain &\nrange 1 5 | take 2 | drain\njobs\ncancel 1\ninspect 1\nstats"]),
-    HelpTopic(
-      name: "time", usage: "--virtual-time, clock, sleep, print time:",
-      summary: "the real clock, or a virtual one that jumps from deadline to deadline",
-      text: [
-        "--virtual-time (or 'clock virtual') runs jobs on one virtual clock per session: when nothing",
-        "can run, it jumps to the next deadline, so an hour of timer ticks ends at once, the same on",
-        "every run and in every build. Time moves only while the shell waits (a foreground job, wait,",
-        "sleep, send): statements in between start at the same instant. Before each statement, every",
-        "job runs as far as it can at that instant (each job started has run to its first wait, each",
-        "tick due then has come), as on the real clock; then the statement runs.",
-        "print time: true, tap time: true and trace stamp lines with the session's time, from its start;",
-        "'jobs' shows each job's own running time. Durations: 1.5, 250ms, 2s, 10m, 1h.",
-      ],
-      examples: ["timer 10m | take 2 | print time: true &\nsleep 15m\njobs"]),
-    HelpTopic(
-      name: "channels", usage: "channel NAME, send, close, fail, into",
-      summary: "AsyncChannel between statements and jobs: back pressure, one consumer per element",
-      text: [
-        "channel NAME is a source fed by 'send NAME V…' or '… | into NAME'; each value goes to one",
-        "consumer (several consumers split them), and send waits until a consumer takes it.",
-        "close NAME finishes the channel; fail NAME \"MESSAGE\" ends it with an error (an",
-        "AsyncThrowingChannel: any 'fail NAME' in a script makes the channel one from its first use).",
-        "the element type comes from the first send (all its values: nil and \"a\" make String?), an",
-        "into, or 'of: TYPE' (Int, Double, String, Bool, or one of them optional: String?).",
-        "send also reaches a stream NAME (an AsyncStream: never waits, its buffer drops) and a subject",
-        "NAME (a current value): 'help stream', 'help subject'.",
-      ],
-      examples: [
-        "channel c of: Int? | compacted | print label: \"A\" &\nchannel c | print label: \"B\" &\nsend c 1 nil 2 3\nclose c\nwait"
-      ]),
-    HelpTopic(
-      name: "marbles", usage: "marble \"…\", diagram, draw",
-      summary: "marble diagrams: one character per tick",
-      text: [
-        "swift-async-algorithms' notation: in marble \"ab-c|\" a character is an element ('text' one of",
-        "several characters; '' inside it is a quote), - a tick with nothing, | the end, ^ a failure,",
-        "; cancelled; [ab] one tick. Views write values back in this notation; control characters as",
-        "in diagnostics (\\u{A}), so every stage keeps one line.",
-        "marble \"…\" tick: 0.5 sets the tick; diagram prints a pipeline's output as one line;",
-        "draw PIPELINE runs on a clock of its own and draws one line per stage.",
-      ],
-      examples: ["marble \"ab-c|\" | map { $0 + \"!\" } | diagram", "draw marble \"a-b-c|\" | take 2"]),
-  ]
+  /// Topics `help` knows beside the commands and operators, in `HelpTopicKind`'s order; a topic
+  /// may share a command's name (`help jobs` shows both).
+  static let topics = HelpTopicKind.allCases.map(topic)
+
+  /// The topic of `kind`: its usage, summary, text and examples.
+  static func topic(_ kind: HelpTopicKind) -> HelpTopic {
+    switch kind {
+    case .let:
+      HelpTopic(kind: kind, usage: "let NAME = FRAGMENT", summary: "names a pipeline fragment")
+    case .combine:
+      HelpTopic(
+        kind: kind, usage: "help combine",
+        summary: "Combine's API beside AsyncAlgorithms' and pipesh's, with how they differ and what has no equivalent",
+        examples: ["compare from 1 2 3 | take 2"])
+    case .closures:
+      HelpTopic(
+        kind: kind, usage: "{ … }", summary: "what a closure may say: $0, $1, operators, members, functions",
+        text: [
+          "$0 is the element ($0 and $1: the accumulator and the element in reductions and reduce);",
+          "$0.0, $0.1 are a tuple's members (zip, combineLatest, enumerated), $0[i] an array's element.",
+          "operators, as in Swift: + - * / % (String and array +), == != < <= > >=, && || !, c ? a : b.",
+          "members: .count, .isEmpty (String, array), .joined() and .joined(separator: \",\") ([String]).",
+          "functions: str(x) (the text print shows), int(x) (Int from Double; Int? from String),",
+          "double(x), abs(x), min(a, b), max(a, b); \"\\($0)\" interpolates inside closures.",
+          "Int overflow, division by zero and a bad index fail the job, with the expression.",
+          "in the body of flatMap { … } and flatMapLatest { … }, $0 in a stage's arguments is the element.",
+        ],
+        examples: [
+          "from 1 2 3 | map { $0 > 1 ? \"big \\($0)\" : str($0) } | collect",
+          "from 1 2 | flatMap { from \"\\($0)!\" \"\\($0 * 10)\" } | collect",
+          "zip(from 1 2, from \"a\" \"b\") | map { \"\\($0.1)\\($0.0)\" } | collect",
+          "from \"12\" \"x\" | map { int($0) } | collect",
+        ])
+    case .jobs:
+      HelpTopic(
+        kind: kind, usage: "jobs, &, cancel, wait", summary: "every pipeline is a job: a task with a tree of nodes",
+        text: [
+          "a statement runs as a job: one Swift task iterating the sink's input; each stage is a node.",
+          "with & it runs in the background and the prompt comes back; its lines are prefixed [N].",
+          "cancel N cancels the job's task: every node stops, and 'stats' shows none of it left.",
+          "a finishing operator (take, first, zip's shorter side) ends the job the same way, from inside.",
+          "inspect N draws the node tree with each node's state, counts and why it ended.",
+        ],
+        examples: ["timer 1 | drain &\nrange 1 5 | take 2 | drain\njobs\ncancel 1\ninspect 1\nstats"])
+    case .time:
+      HelpTopic(
+        kind: kind, usage: "--virtual-time, clock, sleep, print time:",
+        summary: "the real clock, or a virtual one that jumps from deadline to deadline",
+        text: [
+          "--virtual-time (or 'clock virtual') runs jobs on one virtual clock per session: when nothing",
+          "can run, it jumps to the next deadline, so an hour of timer ticks ends at once, the same on",
+          "every run and in every build. Time moves only while the shell waits (a foreground job, wait,",
+          "sleep, send): statements in between start at the same instant. Before each statement, every",
+          "job runs as far as it can at that instant (each job started has run to its first wait, each",
+          "tick due then has come), as on the real clock; then the statement runs.",
+          "print time: true, tap time: true and trace stamp lines with the session's time, from its start;",
+          "'jobs' shows each job's own running time. Durations: 1.5, 250ms, 2s, 10m, 1h.",
+        ],
+        examples: ["timer 10m | take 2 | print time: true &\nsleep 15m\njobs"])
+    case .channels:
+      HelpTopic(
+        kind: kind, usage: "channel NAME, send, close, fail, into",
+        summary: "AsyncChannel between statements and jobs: back pressure, one consumer per element",
+        text: [
+          "channel NAME is a source fed by 'send NAME V…' or '… | into NAME'; each value goes to one",
+          "consumer (several consumers split them), and send waits until a consumer takes it.",
+          "close NAME finishes the channel; fail NAME \"MESSAGE\" ends it with an error (an",
+          "AsyncThrowingChannel: any 'fail NAME' in a script makes the channel one from its first use).",
+          "the element type comes from the first send (all its values: nil and \"a\" make String?), an",
+          "into, or 'of: TYPE' (Int, Double, String, Bool, or one of them optional: String?).",
+          "send also reaches a stream NAME (an AsyncStream: never waits, its buffer drops) and a subject",
+          "NAME (a current value): 'help stream', 'help subject'.",
+        ],
+        examples: [
+          "channel c of: Int? | compacted | print label: \"A\" &\nchannel c | print label: \"B\" &\nsend c 1 nil 2 3\nclose c\nwait"
+        ])
+    case .marbles:
+      HelpTopic(
+        kind: kind, usage: "marble \"…\", diagram, draw",
+        summary: "marble diagrams: one character per tick",
+        text: [
+          "swift-async-algorithms' notation: in marble \"ab-c|\" a character is an element ('text' one of",
+          "several characters; '' inside it is a quote), - a tick with nothing, | the end, ^ a failure,",
+          "; cancelled; [ab] one tick. Views write values back in this notation; control characters as",
+          "in diagnostics (\\u{A}), so every stage keeps one line.",
+          "marble \"…\" tick: 0.5 sets the tick; diagram prints a pipeline's output as one line;",
+          "draw PIPELINE runs on a clock of its own and draws one line per stage.",
+        ],
+        examples: ["marble \"ab-c|\" | map { $0 + \"!\" } | diagram", "draw marble \"a-b-c|\" | take 2"])
+    }
+  }
 }
 
 extension Shell {
@@ -119,7 +131,7 @@ extension Shell {
     }
     guard let topic else {
       console.line("commands:")
-      let rows = Commands.all.map { ["  " + $0.signature.usage, $0.signature.summary] }
+      let rows = CommandKind.signatures.all.map { ["  " + $0.usage, $0.summary] }
       for line in Format.wrappedTable(rows, width: width) { console.line(line) }
       console.line("topics:")
       let topics = Commands.topics.map { ["  help " + $0.name, $0.summary] }
@@ -136,10 +148,10 @@ extension Shell {
       lines += await Self.exampleLines(command.example, runs: command.exampleRuns)
       show(lines)
     }
-    if let helpTopic = Commands.topics.first(where: { $0.name == topic }) {
+    if let helpTopic = HelpTopicKind(rawValue: topic).map(Commands.topic) {
       known = true
       var lines = [helpTopic.usage, "  " + helpTopic.summary] + helpTopic.text.map { "  " + $0 }
-      if helpTopic.name == "combine" { lines += Self.combineTable }
+      if helpTopic.kind == .combine { lines += Self.combineTable }
       for example in helpTopic.examples { lines += await Self.exampleLines(example, runs: true) }
       show(lines)
     }

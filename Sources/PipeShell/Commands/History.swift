@@ -3,7 +3,7 @@ import PipeSession
 extension Commands {
   /// `history`: the lines said in this session.
   enum History {
-    static let entry = Command.bare("history", summary: "lists the line history") { shell in
+    static let entry = Command.bare(.history) { shell in
       let lines = shell.historyProvider?() ?? []
       for (index, line) in lines.enumerated() {
         shell.console.line(Format.padLeft(String(index + 1), 5) + "  " + line)

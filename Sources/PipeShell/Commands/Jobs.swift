@@ -4,11 +4,7 @@ import PipeSyntax
 extension Commands {
   /// `jobs`: the job table.
   enum Jobs {
-    static let entry = Command.bare(
-      "jobs",
-      summary:
-        "lists the jobs: ID STATE TIME OUT PIPELINE (a long pipeline shortened with … to fit the screen); a job with a warning is marked ! and its warning follows the table (lint explains them)"
-    ) { shell in
+    static let entry = Command.bare(.jobs) { shell in
       var rows = [["ID", "STATE", "TIME", "OUT", "PIPELINE"]]
       let colour = Paint.isOn(for: 1)
       var lints: [JobLint] = []
@@ -28,11 +24,7 @@ extension Commands {
 
   /// `lint`: the running jobs' warnings, each with why and what to do.
   enum Lint {
-    static let entry = Command.bare(
-      "lint",
-      summary:
-        "lists the warnings about running jobs, each with why and what to do: a background drain of an endless source (its output goes nowhere), a background job that has produced nothing for a minute (a leak?), a buffer dropping elements, a debounce whose input never pauses, an into waiting 5s or more for a consumer, a share holding more than 10 elements for its slowest reader, a stream read by several consumers at once (they split its elements)"
-    ) { shell in
+    static let entry = Command.bare(.lint) { shell in
       let lints = shell.engine.jobs.all.flatMap(Lints.of)
       guard !lints.isEmpty else { return shell.console.line("lint: no warnings") }
       let width = Format.screenWidth

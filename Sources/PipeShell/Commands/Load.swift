@@ -13,8 +13,7 @@ import PipeSyntax
 extension Commands {
   /// `load "FILE"`: runs a script file inside this shell, with its bindings and jobs.
   enum Load {
-    static let entry = Command.file("load", usage: "load \"FILE\"", summary: "runs a script file inside this shell") {
-      shell, path in
+    static let entry = Command.file(.load) { shell, path in
       await shell.load(path)
     }.example("load \"Examples/merge-two-timers.pipe\"", runs: false)
   }

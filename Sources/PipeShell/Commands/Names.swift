@@ -3,7 +3,7 @@ import PipeSession
 extension Commands {
   /// `names`: the let bindings of this session.
   enum Names {
-    static let entry = Command.bare("names", summary: "lists the let bindings") { shell in
+    static let entry = Command.bare(.names) { shell in
       let bindings = shell.engine.environment.bindings.values.sorted { $0.name < $1.name }
       guard !bindings.isEmpty else { return shell.console.line("no let bindings") }
       let rows = bindings.map { binding -> [String] in

@@ -5,7 +5,7 @@ import PipeSession
 extension Commands {
   /// `ops`: the operators, by role.
   enum Ops {
-    static let entry = Command.bare("ops", summary: "lists the operators") { shell in
+    static let entry = Command.bare(.ops) { shell in
       let groups: [(String, OperatorRole)] = [
         ("sources", .source), ("combinators", .combinator), ("operators", .operator), ("sinks", .sink),
       ]

@@ -8,11 +8,7 @@ extension Commands {
   /// `replay "F.trace" [speed: X]`: shows a saved trace again as `trace` printed it; with
   /// `speed:`, in time, X times as fast, on the session's clock.
   enum Replay {
-    static let entry = Command.recording(
-      "replay", usage: "replay \"F.trace\" [speed: X]",
-      summary:
-        "shows a trace saved by trace PIPELINE to: \"F.trace\" again, as trace printed it; speed: X plays it back in time, X times as fast (Ctrl-C stops it)"
-    ) { shell, path, speed in
+    static let entry = Command.recording(.replay) { shell, path, speed in
       guard let recording = shell.readTrace(path, command: "replay") else { return }
       let printer = ReplayPrinter(console: shell.console, labels: recording.labels)
       guard let speed else {

@@ -7,10 +7,7 @@ extension Commands {
   /// `send NAME V…`: pushes values into a channel, each waiting for a consumer to take it; yields
   /// them into a stream, or sets a subject, without waiting.
   enum Send {
-    static let entry = Command.values(
-      "send", usage: "send NAME V…",
-      summary: "pushes values into channel NAME (waits for a consumer), stream NAME (never waits) or subject NAME"
-    ) { shell, name, values in
+    static let entry = Command.values(.send) { shell, name, values in
       await shell.send(values, to: name)
     }.example("channel orders of: String | print time: true &\nsend orders \"a\" \"b\"\nclose orders")
   }

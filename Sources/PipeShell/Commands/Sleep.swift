@@ -4,10 +4,7 @@ import PipeSession
 extension Commands {
   /// `sleep INTERVAL`: waits on the session's clock (background jobs go on); Ctrl-C stops it.
   enum Sleep {
-    static let entry = Command.duration(
-      "sleep", usage: "sleep INTERVAL",
-      summary: "waits INTERVAL on the session's clock while background jobs go on; Ctrl-C stops it"
-    ) { shell, interval in
+    static let entry = Command.duration(.sleep) { shell, interval in
       let stopped = "sleep: stopped (Ctrl-C)"
       guard case .virtual(let driver) = shell.engine.nextClock else {
         return await shell.engine.waitFor(stopped: stopped) { try? await Task.sleep(for: interval) }

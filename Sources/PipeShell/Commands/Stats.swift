@@ -3,7 +3,7 @@ import PipeSession
 extension Commands {
   /// `stats`: what is alive now.
   enum Stats {
-    static let entry = Command.bare("stats", summary: "counts live jobs, tasks and nodes") { shell in
+    static let entry = Command.bare(.stats) { shell in
       let jobs = shell.engine.jobs
       shell.console.line(
         "jobs: \(jobs.running.count) running · tasks: \(jobs.liveTasks.load(ordering: .relaxed)) live · \(shell.liveNodesText)"

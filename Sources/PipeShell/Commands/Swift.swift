@@ -6,12 +6,7 @@ import PipeSyntax
 extension Commands {
   /// `swift PIPELINE`: the Swift code, over swift-async-algorithms, that does what the pipeline does.
   enum Swift {
-    static let entry = Command.pipeline(
-      "swift", usage: "swift PIPELINE [checked: true]",
-      summary:
-        "prints the Swift code (over swift-async-algorithms) that does what a pipeline does, to paste into an async function: Swift's own Int arithmetic, or with checked: true pipesh's, which fails the job on overflow",
-      options: [CommandOptions.checkedLabel]
-    ) { shell, pipeline, options in
+    static let entry = Command.pipeline(.swift) { shell, pipeline, options in
       let source = SourceFile(name: nil, text: pipeline.text)
       let exported = SwiftExport.pipeline(
         pipeline, environment: shell.engine.environment, source: source, checked: options.checked)
@@ -31,7 +26,7 @@ extension Shell {
   /// `pipesh --emit-swift`: checks the script as a whole and prints its Swift program; the
   /// status is 2 when it does not check or cannot be exported.
   public static func emitSwift(_ source: SourceFile, console: Console) -> Int32 {
-    let (statements, environment, diagnostics) = Engine.parseAndCheck(source, in: Commands.environment)
+    let (statements, environment, diagnostics) = Engine.parseAndCheck(source, in: Environment())
     guard diagnostics.isEmpty else {
       FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2)))
       return 2

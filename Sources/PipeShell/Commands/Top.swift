@@ -13,11 +13,7 @@ import VirtualTime
 extension Commands {
   /// `top`: the running jobs, live, full screen.
   enum Top {
-    static let entry = Command.bare(
-      "top",
-      summary:
-        "shows the running jobs live, full screen, a second a frame (on the virtual clock, a virtual second): a row per job and, expanded, per node (state, what it waits on, IN, OUT, elements a second over the last 5s, time since its last element), with the warnings of lint; keys: q or Ctrl-C quit, up/down select, enter expands, e/c expand/collapse all, 1-5 sort by ID, STATE, TIME, OUT, RATE (again: reverse), / filter; not on a terminal, one snapshot"
-    ) { shell in
+    static let entry = Command.bare(.top) { shell in
       await shell.top()
     }.example("timer 1 | take 5 | drain &\ntop\ncancel 1")
   }

@@ -7,12 +7,7 @@ extension Commands {
   /// `to: "F.svg"` (or `.html`), drawing them as a chart of lifetimes instead; with
   /// `to: "F.trace"`, saving them too, for `replay`.
   enum Trace {
-    static let entry = Command.pipeline(
-      "trace", usage: "trace PIPELINE [to: \"F.svg\"|\"F.html\"|\"F.trace\"]",
-      summary:
-        "runs a pipeline, printing every lifecycle event of every node; to: a .svg or .html file draws the nodes' lifetimes as a chart (a bar per node from start to end, by how it ended, with the reason and a tick per element) in an SVG picture or a web page instead; to: a .trace file prints the trace and saves it, one JSON object a line, for replay",
-      options: [CommandOptions.fileLabel], files: CommandSignature.pictureFiles + [".trace"]
-    ) { shell, pipeline, options in
+    static let entry = Command.pipeline(.trace) { shell, pipeline, options in
       guard options.file != nil || shell.report != nil else {
         let observer = TraceObserver(console: shell.console, labels: Inspector.labels(pipeline))
         await shell.engine.runForeground(

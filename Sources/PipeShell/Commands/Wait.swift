@@ -4,10 +4,7 @@ import PipeSession
 extension Commands {
   /// `wait [N…]`: waits for jobs to end; Ctrl-C stops the waiting, not the jobs.
   enum Wait {
-    static let entry = Command.jobs(
-      "wait", usage: "wait [N…]",
-      summary: "waits for jobs (all running ones when no N); Ctrl-C stops the waiting", all: false, missing: nil
-    ) { shell, ids in
+    static let entry = Command.jobs(.wait) { shell, ids in
       var waited: [Job] = []
       for id in ids ?? [] {
         guard let job = shell.engine.jobs.job(id) else {

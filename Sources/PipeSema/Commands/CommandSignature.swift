@@ -59,9 +59,9 @@ extension CommandArguments {
   }
 }
 
-/// A shell command as the parser and the checker see it: its name, its form, its help.
+/// A shell command as the parser and the checker see it: its kind, its form, its help.
 public struct CommandSignature: Sendable {
-  public let name: String
+  public let kind: CommandKind
   public let form: CommandForm
   /// `cancel N… | cancel all`
   public let usage: String
@@ -76,17 +76,21 @@ public struct CommandSignature: Sendable {
   /// What `to:` writes for most commands: an SVG picture or a web page.
   public static let pictureFiles = [".svg", ".html"]
 
-  public init(
-    _ name: String, _ form: CommandForm, usage: String, summary: String, namesKnownChannel: Bool = false,
+  /// A command's grammar; `usage` is its name when nothing follows it.
+  init(
+    _ kind: CommandKind, _ form: CommandForm, usage: String? = nil, summary: String, namesKnownChannel: Bool = false,
     files: [String] = pictureFiles
   ) {
-    self.name = name
+    self.kind = kind
     self.form = form
-    self.usage = usage
+    self.usage = usage ?? kind.name
     self.summary = summary
     self.namesKnownChannel = namesKnownChannel
     self.files = files
   }
+
+  /// The name a statement writes.
+  public var name: String { kind.name }
 
   var takesPipeline: Bool {
     if case .pipeline = form { return true }
@@ -118,9 +122,9 @@ public struct CommandTable: Sendable {
   public var names: [String] { all.map(\.name) }
 }
 
-/// A checked shell command.
+/// A checked shell command: which one, and its arguments in its form.
 public struct CheckedCommand: Sendable {
-  public let name: String
+  public let kind: CommandKind
   public let arguments: CommandArguments
 }
 
@@ -189,7 +193,7 @@ extension Checker {
       report(SemaMessages.unknownChannel(channel, arguments.first?.range ?? range, known: environment.channels.keys))
       return nil
     }
-    return read.map { CheckedCommand(name: name.name, arguments: $0) }
+    return read.map { CheckedCommand(kind: signature.kind, arguments: $0) }
   }
 
   /// `send NAME V…`: the values are constants of the channel's type (the first send fixes it).

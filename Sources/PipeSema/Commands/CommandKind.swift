@@ -1,0 +1,133 @@
+/// Every shell command, in the order `help` lists them. Its raw value is the name a statement
+/// starts with; its grammar (form, usage, summary) is `signature`. What a command does is the
+/// shell's (`Commands.entry(_:)` in `PipeShell`), and the Swift export says what it becomes; both
+/// switch over this enum with no `default:`, so a new case is not done until each says.
+public enum CommandKind: String, CaseIterable, Sendable {
+  case jobs, lint, top, cancel, wait, inspect, trace, replay, draw, compare, check, send, close, fail, sleep, swift
+  case help, ops, names, load, clock, stats, history, quit, exit
+
+  /// The name a statement writes.
+  public var name: String { rawValue }
+
+  /// What follows the command's name, its usage and its summary: what the parser, the checker,
+  /// `help`, completion and the README's table read.
+  public var signature: CommandSignature {
+    switch self {
+    case .jobs:
+      CommandSignature(
+        self, .bare,
+        summary:
+          "lists the jobs: ID STATE TIME OUT PIPELINE (a long pipeline shortened with … to fit the screen); a job with a warning is marked ! and its warning follows the table (lint explains them)"
+      )
+    case .lint:
+      CommandSignature(
+        self, .bare,
+        summary:
+          "lists the warnings about running jobs, each with why and what to do: a background drain of an endless source (its output goes nowhere), a background job that has produced nothing for a minute (a leak?), a buffer dropping elements, a debounce whose input never pauses, an into waiting 5s or more for a consumer, a share holding more than 10 elements for its slowest reader, a stream read by several consumers at once (they split its elements)"
+      )
+    case .top:
+      CommandSignature(
+        self, .bare,
+        summary:
+          "shows the running jobs live, full screen, a second a frame (on the virtual clock, a virtual second): a row per job and, expanded, per node (state, what it waits on, IN, OUT, elements a second over the last 5s, time since its last element), with the warnings of lint; keys: q or Ctrl-C quit, up/down select, enter expands, e/c expand/collapse all, 1-5 sort by ID, STATE, TIME, OUT, RATE (again: reverse), / filter; not on a terminal, one snapshot"
+      )
+    case .cancel:
+      CommandSignature(
+        self, .jobs(all: true, missing: "name the jobs to cancel"), usage: "cancel N… | cancel all",
+        summary: "cancels jobs")
+    case .wait:
+      CommandSignature(
+        self, .jobs(all: false, missing: nil), usage: "wait [N…]",
+        summary: "waits for jobs (all running ones when no N); Ctrl-C stops the waiting")
+    case .inspect:
+      CommandSignature(self, .job, usage: "inspect N", summary: "draws the job's node tree with states and counts")
+    case .trace:
+      CommandSignature(
+        self, .pipeline(partial: false, options: [CommandOptions.fileLabel]),
+        usage: "trace PIPELINE [to: \"F.svg\"|\"F.html\"|\"F.trace\"]",
+        summary:
+          "runs a pipeline, printing every lifecycle event of every node; to: a .svg or .html file draws the nodes' lifetimes as a chart (a bar per node from start to end, by how it ended, with the reason and a tick per element) in an SVG picture or a web page instead; to: a .trace file prints the trace and saves it, one JSON object a line, for replay",
+        files: CommandSignature.pictureFiles + [".trace"])
+    case .replay:
+      CommandSignature(
+        self, .recording, usage: "replay \"F.trace\" [speed: X]",
+        summary:
+          "shows a trace saved by trace PIPELINE to: \"F.trace\" again, as trace printed it; speed: X plays it back in time, X times as fast (Ctrl-C stops it)"
+      )
+    case .draw:
+      CommandSignature(
+        self, .pipeline(partial: false, options: ["tick", "until", CommandOptions.fileLabel], savedTrace: true),
+        usage: "draw PIPELINE|\"F.trace\" [tick: D] [until: D] [to: \"F.svg\"|\"F.html\"]",
+        summary:
+          "runs a pipeline on the virtual clock and draws one marble line per stage under a time ruler: a column per tick (tick:, else the first marble's, else 1s; finer when events less than a tick apart would share a column), until 60 ticks (until:); lines wider than the screen are cut at its edge; to: writes an SVG picture (exact times, each node's lifetime under its lane) or a web page instead; a saved trace's file in place of the pipeline draws its events without running anything"
+      )
+    case .compare:
+      CommandSignature(
+        self, .pipeline(partial: false, options: ["tick", "until", CommandOptions.fileLabel]),
+        usage: "compare PIPELINE [tick: D] [until: D] [to: \"F.svg\"|\"F.html\"]",
+        summary:
+          "draws a pipeline's stages (as draw does) beside their Combine counterparts (OpenCombine, virtual scheduler); ≠ marks rows that differ, ≈ rows that differ only in the order of events at one instant (a tie); to: writes the two lanes of each stage on one time axis as an SVG picture or a web page instead"
+      )
+    case .check:
+      CommandSignature(
+        self, .pipeline(partial: true), usage: "check PIPELINE",
+        summary: "type-checks a pipeline and shows the element type after every stage")
+    case .send:
+      CommandSignature(
+        self, .values, usage: "send NAME V…",
+        summary: "pushes values into channel NAME (waits for a consumer), stream NAME (never waits) or subject NAME")
+    case .close:
+      CommandSignature(
+        self, .word(choices: nil, missing: "name one channel"), usage: "close NAME",
+        summary: "finishes channel, stream or subject NAME", namesKnownChannel: true)
+    case .fail:
+      CommandSignature(
+        self, .failure, usage: "fail NAME \"MESSAGE\"",
+        summary: "ends channel NAME with an error: every consumer's job fails with MESSAGE", namesKnownChannel: true)
+    case .sleep:
+      CommandSignature(
+        self, .duration, usage: "sleep INTERVAL",
+        summary: "waits INTERVAL on the session's clock while background jobs go on; Ctrl-C stops it")
+    case .swift:
+      CommandSignature(
+        self, .pipeline(partial: false, options: [CommandOptions.checkedLabel]),
+        usage: "swift PIPELINE [checked: true]",
+        summary:
+          "prints the Swift code (over swift-async-algorithms) that does what a pipeline does, to paste into an async function: Swift's own Int arithmetic, or with checked: true pipesh's, which fails the job on overflow"
+      )
+    case .help:
+      CommandSignature(self, .topic, usage: "help [NAME]", summary: "documentation of a command or operator")
+    case .ops:
+      CommandSignature(self, .bare, summary: "lists the operators")
+    case .names:
+      CommandSignature(self, .bare, summary: "lists the let bindings")
+    case .load:
+      CommandSignature(self, .file, usage: "load \"FILE\"", summary: "runs a script file inside this shell")
+    case .clock:
+      CommandSignature(
+        self,
+        .word(
+          choices: ["real", "virtual"], missing: "say real or virtual, or nothing to see the clock", optional: true),
+        usage: "clock [real | virtual]", summary: "shows the clock, or chooses it for pipelines started from now on")
+    case .stats:
+      CommandSignature(self, .bare, summary: "counts live jobs, tasks and nodes")
+    case .history:
+      CommandSignature(self, .bare, summary: "lists the line history")
+    case .quit, .exit:
+      CommandSignature(self, .bare, summary: "leaves; running jobs are cancelled")
+    }
+  }
+
+  /// What the checker checks commands against, in the order `help` lists them.
+  public static let signatures = CommandTable(allCases.map(\.signature), topics: HelpTopicKind.allCases.map(\.name))
+}
+
+/// What `help` explains beside the commands and operators (`help let`), in the order it lists
+/// them. A topic may share a command's name (`help jobs` shows both). Its text and examples are
+/// the shell's (`Commands.topic(_:)` in `PipeShell`), found by an exhaustive switch.
+public enum HelpTopicKind: String, CaseIterable, Sendable {
+  case `let`, combine, closures, jobs, time, channels, marbles
+
+  /// The word after `help`.
+  public var name: String { rawValue }
+}
