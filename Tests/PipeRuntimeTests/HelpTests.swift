@@ -35,4 +35,15 @@ struct HelpTests {
       #expect(!shown.isEmpty, "the example of \(name) printed nothing")
     }
   }
+
+  /// `help combine` lists every word of Combine's that is no alias, with what pipesh has instead.
+  @Test func helpCombineListsEveryWordThatIsNoAlias() async {
+    let lines = await Shell.runExample("help combine")
+    let text = lines.joined(separator: " ").split(separator: " ").joined(separator: " ")
+    for foreign in ForeignName.all where !foreign.isAlias {
+      #expect(text.contains(foreign.advice.split(separator: " ").prefix(4).joined(separator: " ")), "\(foreign.name)")
+    }
+    #expect(text.contains("receive(on:) → no equivalent"))
+    #expect(text.contains("prefix(_:) → take"))
+  }
 }

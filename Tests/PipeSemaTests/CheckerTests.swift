@@ -1,5 +1,3 @@
-import PipeRuntime
-import PipeShell
 import PipeSyntax
 import Testing
 

@@ -1,4 +1,4 @@
-import PipeShell
+import PipeSema
 import Testing
 
 @testable import PipeSyntax
