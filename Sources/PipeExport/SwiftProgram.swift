@@ -1,6 +1,13 @@
 import PipeSema
 import PipeSyntax
 
+extension DiagnosticID {
+  /// What the Swift program cannot say (`swift`, `--emit-swift`).
+  public static let export = DiagnosticID("export")
+  /// A command only pipesh has, left in the program as a comment.
+  public static let exportCommand = DiagnosticID("export-command")
+}
+
 /// `pipesh --emit-swift` and the `swift` command: the Swift program, over swift-async-algorithms,
 /// that does what a script or a pipeline does.
 public enum SwiftExport {
@@ -18,7 +25,7 @@ public enum SwiftExport {
     do {
       return .success(try writer.program(statements))
     } catch {
-      return .failure(Diagnostic(id: "export", message: error.message, range: error.range))
+      return .failure(Diagnostic(id: .export, message: error.message, range: error.range))
     }
   }
 
@@ -49,7 +56,7 @@ public enum SwiftExport {
       for definition in Support.definitions(writer.support, program: false) { lines += ["", definition] }
       return .success(lines.joined(separator: "\n"))
     } catch {
-      return .failure(Diagnostic(id: "export", message: error.message, range: error.range))
+      return .failure(Diagnostic(id: .export, message: error.message, range: error.range))
     }
   }
 }

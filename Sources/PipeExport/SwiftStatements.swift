@@ -151,7 +151,7 @@ extension SwiftProgramWriter {
   private mutating func ownCommand(_ command: CheckedCommand, _ range: SourceRange, _ text: String) -> [String] {
     warnings.append(
       Diagnostic(
-        id: "export-command", severity: .warning,
+        id: .exportCommand, severity: .warning,
         message: "'\(command.kind.name)' is pipesh's own; the program has it as a comment",
         range: range))
     return ["// \(text): pipesh's own, not in this program", ""]

@@ -48,7 +48,7 @@ public struct Checker {
       }
     }
     var result = checkOnce(script, start)
-    if result.2.contains(where: { $0.id == "channel-type-unknown" }) {
+    if result.2.contains(where: { $0.id == .channelTypeUnknown }) {
       var retry = start
       for (name, type) in result.1.channels where retry.channels[name] == nil {
         retry.channels[name] = type

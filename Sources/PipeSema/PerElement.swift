@@ -61,10 +61,7 @@ extension CheckedStage {
       typing.checked = arguments
       _ = signature.typing(&typing)
       if let problem = typing.diagnostics.first {
-        let prefix = "\(name): "
-        let message =
-          problem.message.hasPrefix(prefix) ? String(problem.message.dropFirst(prefix.count)) : problem.message
-        throw ElementArgumentError(stage: text, message: message)
+        throw ElementArgumentError(stage: text, message: typing.unnamed[problem] ?? problem.message)
       }
       arguments = typing.checked
     }

@@ -228,6 +228,10 @@ public struct StageTyping {
   var syntax: [String: Argument]
   var checked: [String: CheckedArgument] = [:]
   var diagnostics: [Diagnostic] = []
+  /// What each diagnostic the rule reported about the stage says without the stage's name in front
+  /// (`must be 1 or more`, of `take: must be 1 or more`): an argument worked out per element is
+  /// reported with the stage as written there instead (`PerElement`).
+  private(set) var unnamed: [Diagnostic: String] = [:]
 
   /// Whether the argument was given.
   public func has(_ parameter: Parameter) -> Bool {
@@ -275,12 +279,14 @@ public struct StageTyping {
   /// Reports a problem with the stage or one of its arguments.
   public mutating func error(_ message: String, at parameter: Parameter? = nil) {
     let range = parameter.map { self.range(of: $0) } ?? stageRange
-    diagnostics.append(SemaMessages.wrongArgument(name, message, range, usage: usage))
+    report(SemaMessages.wrongArgument(name, message, range, usage: usage), unnamed: message)
   }
 
-  /// Reports a diagnostic of the operator's own.
-  public mutating func report(_ diagnostic: Diagnostic) {
+  /// Reports a diagnostic of the operator's own; `unnamed` is its message without the stage's name
+  /// in front, when its message starts with it (`marble: …`).
+  public mutating func report(_ diagnostic: Diagnostic, unnamed message: String? = nil) {
     diagnostics.append(diagnostic)
+    if let message { unnamed[diagnostic] = message }
   }
 
   /// Type-checks the closure argument `parameter` with `$0`, `$1` of the given types.

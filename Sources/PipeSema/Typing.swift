@@ -47,7 +47,7 @@ public enum Typing {
           typing.has(initial) || joined == typing.input
         else {
           let message = "the closure gives '\(closure.type)' but the result so far ($0) is '\(resultType)'"
-          typing.report(SemaMessages.elementMismatch(typing.name, message, closure.range))
+          typing.report(SemaMessages.elementMismatch(typing.name, message, closure.range), unnamed: message)
           return nil
         }
         if let (value, _) = typing.value(initial) {

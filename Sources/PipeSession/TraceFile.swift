@@ -226,7 +226,7 @@ public enum TraceFile {
 
   public static func problem(_ message: String, at start: Int, _ end: Int) -> Diagnostic {
     Diagnostic(
-      id: "trace-file", message: message, range: SourceRange(start, end + 1),
+      id: .traceFile, message: message, range: SourceRange(start, end + 1),
       notes: ["a trace file is what trace PIPELINE to: \"F.trace\" writes, one JSON object a line"])
   }
 
@@ -486,4 +486,9 @@ public struct JSONReader {
     position += 4
     return value
   }
+}
+
+extension DiagnosticID {
+  /// A saved trace's file that does not read (`replay`, `draw "F.trace"`).
+  public static let traceFile = DiagnosticID("trace-file")
 }

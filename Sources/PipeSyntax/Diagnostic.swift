@@ -1,5 +1,5 @@
-/// A problem found in user input: a message, where it is, and a stable id, made by the static
-/// factories in `DiagnosticMessages.swift` and printed by `DiagnosticFormatter`.
+/// A problem found in user input: a message, where it is, and a stable, typed id (`DiagnosticID`),
+/// made by the static factories in `DiagnosticMessages.swift` and printed by `DiagnosticFormatter`.
 public struct Diagnostic: Sendable, Hashable, Error {
   /// How bad it is.
   public enum Severity: String, Sendable {
@@ -9,13 +9,15 @@ public struct Diagnostic: Sendable, Hashable, Error {
     case warning
   }
 
-  public let id: String
+  public let id: DiagnosticID
   public let severity: Severity
   public let message: String
   public let range: SourceRange
   public let notes: [String]
 
-  public init(id: String, severity: Severity = .error, message: String, range: SourceRange, notes: [String] = []) {
+  public init(
+    id: DiagnosticID, severity: Severity = .error, message: String, range: SourceRange, notes: [String] = []
+  ) {
     self.id = id
     self.severity = severity
     self.message = message

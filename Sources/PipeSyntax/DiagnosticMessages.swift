@@ -3,55 +3,55 @@ public enum DiagnosticMessages {
   // MARK: lexical
 
   public static func unexpectedCharacter(_ text: String, _ range: SourceRange) -> Diagnostic {
-    Diagnostic(id: "unexpected-character", message: "unexpected character '\(text)'", range: range)
+    Diagnostic(id: .unexpectedCharacter, message: "unexpected character '\(text)'", range: range)
   }
 
   public static func invalidDollar(_ range: SourceRange) -> Diagnostic {
     Diagnostic(
-      id: "invalid-dollar", message: "'$' must be followed by a number", range: range,
+      id: .invalidDollar, message: "'$' must be followed by a number", range: range,
       notes: ["closure arguments are written $0 and $1"])
   }
 
   public static func unknownUnit(_ unit: String, in text: String, _ range: SourceRange) -> Diagnostic {
     Diagnostic(
-      id: "unknown-unit", message: "unknown duration unit '\(unit)' in '\(text)'", range: range,
+      id: .unknownUnit, message: "unknown duration unit '\(unit)' in '\(text)'", range: range,
       notes: ["units are ns, us, ms, s, m and h, as in 250ms or 1.5s"])
   }
 
   public static func unterminatedString(_ range: SourceRange) -> Diagnostic {
     Diagnostic(
-      id: "unterminated-string", message: "unterminated string literal", range: range,
+      id: .unterminatedString, message: "unterminated string literal", range: range,
       notes: ["close the string with '\"' on the same line"])
   }
 
   public static func invalidEscape(_ text: String, _ range: SourceRange) -> Diagnostic {
     Diagnostic(
-      id: "invalid-escape", message: "invalid escape sequence '\(text)' in string", range: range,
+      id: .invalidEscape, message: "invalid escape sequence '\(text)' in string", range: range,
       notes: ["strings know \\n, \\t, \\\\, \\\" and \\(…) inside closures"])
   }
 
   public static func leadingDot(_ text: String, _ range: SourceRange) -> Diagnostic {
     Diagnostic(
-      id: "invalid-number", message: "a number starts with a digit: write 0\(text)", range: range)
+      id: .invalidNumber, message: "a number starts with a digit: write 0\(text)", range: range)
   }
 
   public static func notACombinator(
     _ name: String, written: String, _ range: SourceRange, combinators: String
   ) -> Diagnostic {
     Diagnostic(
-      id: "not-a-combinator", message: "'\(name)' takes its arguments without parentheses: write '\(written)'",
+      id: .notACombinator, message: "'\(name)' takes its arguments without parentheses: write '\(written)'",
       range: range, notes: ["only the combinators \(combinators) take parentheses"])
   }
 
   public static func invalidNumber(_ text: String, _ range: SourceRange) -> Diagnostic {
     Diagnostic(
-      id: "invalid-number", message: "'\(text)' is not a valid number", range: range,
+      id: .invalidNumber, message: "'\(text)' is not a valid number", range: range,
       notes: ["integers are 64-bit: from -9223372036854775808 to 9223372036854775807"])
   }
 
   public static func durationOutOfRange(_ text: String, _ range: SourceRange) -> Diagnostic {
     Diagnostic(
-      id: "duration-out-of-range", message: "duration '\(text)' is too long", range: range,
+      id: .durationOutOfRange, message: "duration '\(text)' is too long", range: range,
       notes: ["durations are at most 1000000000s (about 31 years)"])
   }
 
@@ -59,30 +59,30 @@ public enum DiagnosticMessages {
 
   public static func nestingTooDeep(_ limit: Int, _ range: SourceRange) -> Diagnostic {
     Diagnostic(
-      id: "nesting-too-deep", message: "this is nested too deeply", range: range,
+      id: .nestingTooDeep, message: "this is nested too deeply", range: range,
       notes: ["brackets, closures, operators and unary operators nest at most \(limit) levels in one statement"])
   }
 
   public static func expected(_ what: String, found: Token) -> Diagnostic {
-    Diagnostic(id: "expected", message: "expected \(what), found \(describe(found))", range: found.range)
+    Diagnostic(id: .expected, message: "expected \(what), found \(describe(found))", range: found.range)
   }
 
   public static func unbalanced(_ open: String, at range: SourceRange, found: Token) -> Diagnostic {
     let close = ["(": ")", "[": "]", "{": "}"][open] ?? "?"
     return Diagnostic(
-      id: "unbalanced-bracket", message: "expected '\(close)' to match this '\(open)'", range: range,
+      id: .unbalancedBracket, message: "expected '\(close)' to match this '\(open)'", range: range,
       notes: ["found \(describe(found)) instead"])
   }
 
   public static func unexpectedClosing(_ token: Token) -> Diagnostic {
     Diagnostic(
-      id: "unbalanced-bracket", message: "unexpected '\(token.text)' with no matching opening bracket",
+      id: .unbalancedBracket, message: "unexpected '\(token.text)' with no matching opening bracket",
       range: token.range, notes: ["remove it, or add the opening bracket before it"])
   }
 
   public static func unexpectedToken(_ token: Token, after what: String) -> Diagnostic {
     Diagnostic(
-      id: "unexpected-token", message: "unexpected \(describe(token)) \(what)", range: token.range,
+      id: .unexpectedToken, message: "unexpected \(describe(token)) \(what)", range: token.range,
       notes: ["stages are separated by '|' and statements by ';' or a new line"])
   }
 
@@ -93,19 +93,19 @@ public enum DiagnosticMessages {
       ? "a pipeline sends in the background: from 1 2 | into NAME & (top and lint show it waiting)"
       : "run it without '&'; only a pipeline runs as a background job"
     return Diagnostic(
-      id: "unexpected-token", message: "'&' after the command '\(command)': a command runs in the foreground",
+      id: .unexpectedToken, message: "'&' after the command '\(command)': a command runs in the foreground",
       range: token.range, notes: [note])
   }
 
   public static func emptyClosure(_ range: SourceRange) -> Diagnostic {
     Diagnostic(
-      id: "bad-closure", message: "empty closure", range: range,
+      id: .badClosure, message: "empty closure", range: range,
       notes: ["write an expression using $0, as in { $0 * 2 }"])
   }
 
   public static func interpolationOutsideClosure(_ range: SourceRange) -> Diagnostic {
     Diagnostic(
-      id: "bad-interpolation", message: "string interpolation is only allowed inside closures", range: range,
+      id: .badInterpolation, message: "string interpolation is only allowed inside closures", range: range,
       notes: ["use it in a closure, as in map { \"v=\\($0)\" }"])
   }
 

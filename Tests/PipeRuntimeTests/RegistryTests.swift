@@ -172,7 +172,7 @@ struct CommandRegistryTests {
     }
     #expect(Shell.check(SourceFile(name: nil, text: "help \(name)")).isEmpty)
     let reserved = Shell.check(SourceFile(name: nil, text: "let \(name) = map { $0 }"))
-    #expect(reserved.map(\.id) == ["reserved-name"], "\(reserved.map(\.message))")
+    #expect(reserved.map(\.id) == [.reservedName], "\(reserved.map(\.message))")
   }
   /// The shell's run of each kind reads the arguments in the form the grammar gives it (a
   /// `Command.jobs` for a `.jobs` form): a mismatch would misread every use of the command.

@@ -44,28 +44,28 @@ struct CheckerTests {
   }
 
   /// Mismatches are errors at the right column (1-based, counted in the pipeline after `check `).
-  static let errors: [(String, String, Int)] = [
-    ("from \"a\" | sum", "bad-argument", 12),
-    ("from 1 | map { $0.1 }", "type-mismatch", 16),
-    ("from 1 | filter { $0 + 1 }", "type-mismatch", 19),
-    ("from 1 | take \"x\"", "bad-argument", 15),
-    ("zip(from 1)", "bad-argument", 1),
-    ("from 1 | map { $0 + \"a\" }", "type-mismatch", 16),
-    ("from 1 | thottle 2", "unknown-operator", 10),
-    ("from 1 | timer 1", "misplaced-stage", 10),
-    ("take 3", "misplaced-stage", 1),
-    ("from 1 | count | map { $0 }", "misplaced-stage", 10),
-    ("from 1 | map { $1 }", "bad-closure", 16),
-    ("from 1 | map { foo($0) }", "unknown-function", 16),
-    ("from 1 | throttle 2 latst: true", "bad-argument", 21),
-    ("from 1 | compacted", "bad-argument", 10),
-    ("channel c | print", "channel-type-unknown", 9),
-    ("marble \"a[b\"", "bad-diagram", 10),
-    ("range 1 5 by: 0", "bad-argument", 11),
+  static let errors: [(String, DiagnosticID, Int)] = [
+    ("from \"a\" | sum", .badArgument, 12),
+    ("from 1 | map { $0.1 }", .typeMismatch, 16),
+    ("from 1 | filter { $0 + 1 }", .typeMismatch, 19),
+    ("from 1 | take \"x\"", .badArgument, 15),
+    ("zip(from 1)", .badArgument, 1),
+    ("from 1 | map { $0 + \"a\" }", .typeMismatch, 16),
+    ("from 1 | thottle 2", .unknownOperator, 10),
+    ("from 1 | timer 1", .misplacedStage, 10),
+    ("take 3", .misplacedStage, 1),
+    ("from 1 | count | map { $0 }", .misplacedStage, 10),
+    ("from 1 | map { $1 }", .badClosure, 16),
+    ("from 1 | map { foo($0) }", .unknownFunction, 16),
+    ("from 1 | throttle 2 latst: true", .badArgument, 21),
+    ("from 1 | compacted", .badArgument, 10),
+    ("channel c | print", .channelTypeUnknown, 9),
+    ("marble \"a[b\"", .badDiagram, 10),
+    ("range 1 5 by: 0", .badArgument, 11),
   ]
 
   @Test("errors", arguments: errors)
-  func errorsAtTheRightColumn(_ pipeline: String, _ id: String, _ column: Int) {
+  func errorsAtTheRightColumn(_ pipeline: String, _ id: DiagnosticID, _ column: Int) {
     let (_, diagnostics) = check("check " + pipeline)
     #expect(diagnostics.first?.id == id, "\(diagnostics.map(\.message))")
     #expect(diagnostics.first.map { $0.range.start - 5 } == column)

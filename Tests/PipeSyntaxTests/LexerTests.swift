@@ -32,15 +32,15 @@ struct LexerTests {
     #expect(diagnostics.isEmpty)
   }
 
-  static let errors: [(String, String, Int)] = [
-    ("from \"abc", "unterminated-string", 5),
-    ("from 1 @ 2", "unexpected-character", 7),
-    ("timer 5parsecs", "unknown-unit", 7),
-    ("map { $ }", "invalid-dollar", 6),
+  static let errors: [(String, DiagnosticID, Int)] = [
+    ("from \"abc", .unterminatedString, 5),
+    ("from 1 @ 2", .unexpectedCharacter, 7),
+    ("timer 5parsecs", .unknownUnit, 7),
+    ("map { $ }", .invalidDollar, 6),
   ]
 
   @Test("errors", arguments: errors)
-  func lexicalErrors(_ input: String, _ id: String, _ offset: Int) {
+  func lexicalErrors(_ input: String, _ id: DiagnosticID, _ offset: Int) {
     let (_, diagnostics) = Lexer.tokenize(SourceFile(name: nil, text: input))
     #expect(diagnostics.map(\.id) == [id])
     #expect(diagnostics.first?.range.start == offset)

@@ -72,13 +72,14 @@ struct ParserTests {
 
   @Test func interpolationOutsideClosuresIsAnError() {
     let script = parse("from \"\\(1)\"")
-    #expect(script.diagnostics.map(\.id) == ["bad-interpolation"])
+    #expect(script.diagnostics.map(\.id) == [.badInterpolation])
   }
 
   @Test func formatterPointsAtTheColumn() {
     let source = SourceFile(name: "demo.pipe", text: "from 1\ntimer 1.5 | take 20 | thottle 2 | print")
     let diagnostic = Diagnostic(
-      id: "x", message: "unknown operator 'thottle'", range: SourceRange(29, 36), notes: ["did you mean 'throttle'?"])
+      id: .unknownOperator, message: "unknown operator 'thottle'", range: SourceRange(29, 36),
+      notes: ["did you mean 'throttle'?"])
     #expect(
       DiagnosticFormatter.render(diagnostic, in: source) == """
         demo.pipe:2:23: error: unknown operator 'thottle'

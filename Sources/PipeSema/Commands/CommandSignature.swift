@@ -247,7 +247,7 @@ extension Checker {
     let known = environment.operators.names + environment.commands.names + environment.commands.topics
     guard known.contains(topic) || ForeignName.named(topic) != nil else {
       let note = NameSuggester.note(for: topic, in: known) ?? "'ops' lists the operators"
-      report(Diagnostic(id: "unknown-name", message: "no help for '\(topic)'", range: first.range, notes: [note]))
+      report(Diagnostic(id: .unknownName, message: "no help for '\(topic)'", range: first.range, notes: [note]))
       return nil
     }
     return .topic(topic)

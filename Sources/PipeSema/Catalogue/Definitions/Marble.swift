@@ -33,8 +33,9 @@ extension Catalogue {
         let base = typing.range(of: diagram).start + 1
         typing.report(
           Diagnostic(
-            id: "bad-diagram", message: "marble: \(problem.message)",
-            range: SourceRange(base + problem.offset, base + problem.offset + problem.length), notes: [problem.note]))
+            id: .badDiagram, message: "marble: \(problem.message)",
+            range: SourceRange(base + problem.offset, base + problem.offset + problem.length), notes: [problem.note]),
+          unnamed: problem.message)
         return nil
       }
     }
