@@ -238,7 +238,10 @@ public struct Environment: Sendable {
       ),
       combinators: operators.all.filter { $0.role == .combinator }.map(\.name),
       commandsAlsoStages: Set(commands.names).intersection(operators.names),
-      pipelineClosures: Set(operators.pipelineClosures))
+      pipelineClosures: Set(operators.pipelineClosures),
+      backgroundNotes: Dictionary(
+        commands.all.compactMap { command in command.backgroundNote.map { (command.name, $0) } },
+        uniquingKeysWith: { first, _ in first }))
   }
 }
 

@@ -86,12 +86,10 @@ public enum DiagnosticMessages {
       notes: ["stages are separated by '|' and statements by ';' or a new line"])
   }
 
-  /// `send c 1 &`: only a pipeline runs in the background.
-  static func backgroundCommand(_ token: Token, command: String) -> Diagnostic {
-    let note =
-      command == "send"
-      ? "a pipeline sends in the background: from 1 2 | into NAME & (top and lint show it waiting)"
-      : "run it without '&'; only a pipeline runs as a background job"
+  /// `send c 1 &`: only a pipeline runs in the background. `note` is the command's own word on it
+  /// (`Grammar.backgroundNotes`).
+  static func backgroundCommand(_ token: Token, command: String, note: String?) -> Diagnostic {
+    let note = note ?? "run it without '&'; only a pipeline runs as a background job"
     return Diagnostic(
       id: .unexpectedToken, message: "'&' after the command '\(command)': a command runs in the foreground",
       range: token.range, notes: [note])

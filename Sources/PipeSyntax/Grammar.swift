@@ -14,16 +14,20 @@ public struct Grammar: Sendable {
   public let commandsAlsoStages: Set<String>
   /// Stages whose `{ … }` argument is a pipeline, not an expression (`flatMap { from $0 $0 }`).
   public let pipelineClosures: Set<String>
+  /// What a command written with `&` says besides that it runs in the foreground, by command
+  /// (`send`: how a pipeline sends in the background).
+  public let backgroundNotes: [String: String]
 
   public init(
     commands: Set<String>, pipelineCommands: [String: Set<String>], combinators: [String],
-    commandsAlsoStages: Set<String>, pipelineClosures: Set<String> = []
+    commandsAlsoStages: Set<String>, pipelineClosures: Set<String> = [], backgroundNotes: [String: String] = [:]
   ) {
     self.commands = commands
     self.pipelineCommands = pipelineCommands
     self.combinators = combinators
     self.commandsAlsoStages = commandsAlsoStages
     self.pipelineClosures = pipelineClosures
+    self.backgroundNotes = backgroundNotes
   }
 
   /// "merge(…), zip(…) and chain(…)", for messages.

@@ -45,7 +45,9 @@ public struct Parser {
       }
       if !parser.atStatementEnd {
         if case .command(let name, _, _)? = statement?.kind, parser.current.isPunctuation("&") {
-          parser.diagnostics.append(DiagnosticMessages.backgroundCommand(parser.current, command: name.name))
+          parser.diagnostics.append(
+            DiagnosticMessages.backgroundCommand(
+              parser.current, command: name.name, note: parser.grammar.backgroundNotes[name.name]))
         } else {
           parser.diagnostics.append(DiagnosticMessages.unexpectedToken(parser.current, after: "at end of statement"))
         }

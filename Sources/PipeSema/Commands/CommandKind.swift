@@ -75,7 +75,8 @@ public enum CommandKind: String, CaseIterable, Sendable {
     case .send:
       CommandSignature(
         self, .values, usage: "send NAME V…",
-        summary: "pushes values into channel NAME (waits for a consumer), stream NAME (never waits) or subject NAME")
+        summary: "pushes values into channel NAME (waits for a consumer), stream NAME (never waits) or subject NAME",
+        backgroundNote: "a pipeline sends in the background: from 1 2 | into NAME & (top and lint show it waiting)")
     case .close:
       CommandSignature(
         self, .word(choices: nil, missing: "name one channel"), usage: "close NAME",

@@ -72,6 +72,9 @@ public struct CommandSignature: Sendable {
   /// The endings a `to: "FILE"` may have (`.svg`, `.html`, and `.trace` for `trace`): any other is
   /// refused before anything runs (`to: "x.jsonl"` wrote an SVG picture and said it wrote x.jsonl).
   public let files: [String]
+  /// What the command written with `&` says besides that a command runs in the foreground (`send`:
+  /// how a pipeline sends in the background); nil: to run it without `&`.
+  public let backgroundNote: String?
 
   /// What `to:` writes for most commands: an SVG picture or a web page.
   public static let pictureFiles = [".svg", ".html"]
@@ -79,7 +82,7 @@ public struct CommandSignature: Sendable {
   /// A command's grammar; `usage` is its name when nothing follows it.
   init(
     _ kind: CommandKind, _ form: CommandForm, usage: String? = nil, summary: String, namesKnownChannel: Bool = false,
-    files: [String] = pictureFiles
+    files: [String] = pictureFiles, backgroundNote: String? = nil
   ) {
     self.kind = kind
     self.form = form
@@ -87,6 +90,7 @@ public struct CommandSignature: Sendable {
     self.summary = summary
     self.namesKnownChannel = namesKnownChannel
     self.files = files
+    self.backgroundNote = backgroundNote
   }
 
   /// The name a statement writes.
