@@ -119,6 +119,9 @@ struct SwiftProgramWriter {
   private(set) var scriptDeclarations: [String] = []
   private var bindingNames: [Int: String] = [:]
   var nextJob = 1
+  /// The first `load`, and the next job number then: its file's jobs take numbers from there,
+  /// which the program cannot know, nor those of the jobs after them.
+  var loadedBefore: (range: SourceRange, nextJob: Int)?
   /// Background jobs started so far, for `wait`, `cancel` and the end of the script.
   var background: [(id: Int, name: String)] = []
   var warnings: [Diagnostic] = []

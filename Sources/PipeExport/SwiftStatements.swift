@@ -142,7 +142,11 @@ extension SwiftProgramWriter {
       // pipesh's own, and each runs its pipeline as a job, which takes the next number.
       nextJob += 1
       return ownCommand(command, range, text)
-    case .jobs, .lint, .top, .inspect, .replay, .check, .swift, .help, .ops, .names, .load, .clock, .stats, .history:
+    case .load:
+      // Its file's jobs take the next numbers in pipesh: a later job number cannot be written.
+      loadedBefore = loadedBefore ?? (range, nextJob)
+      return ownCommand(command, range, text)
+    case .jobs, .lint, .top, .inspect, .replay, .check, .swift, .help, .ops, .names, .clock, .stats, .history:
       return ownCommand(command, range, text)
     }
   }
@@ -170,6 +174,14 @@ extension SwiftProgramWriter {
     _ ids: [Int], _ text: String, _ range: SourceRange,
     _ act: (inout SwiftProgramWriter, [String]) -> [String]
   ) throws(ExportProblem) -> [String] {
+    if let loaded = loadedBefore, let unknown = ids.first(where: { $0 >= loaded.nextJob }) {
+      let line = source.location(of: loaded.range.start).line
+      throw ExportProblem(
+        message: "job \(unknown) may be one the load on line \(line) starts, or come after them: its file's jobs "
+          + "are not in the program, so their numbers are not known here; wait or cancel all instead, "
+          + "or write that file's pipelines in this script",
+        range: range)
+    }
     let names = ids.compactMap { id in background.first { $0.id == id }?.name }
     var out = act(&self, names)
     let command = text.split(separator: " ").first.map(String.init) ?? text

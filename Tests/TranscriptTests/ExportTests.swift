@@ -24,6 +24,21 @@ struct ExportTests {
     let compared: Bool
   }
 
+  /// A `load`ed file's jobs take numbers in pipesh that the program, without them, cannot know: a
+  /// job number from there on is refused rather than written as another job's.
+  @Test func jobNumbersALoadMayHaveTakenAreRefused() throws {
+    let before = try Pipesh.run(
+      ["--emit-swift", "-c", "timer 1 | take 1 | drain &\nload \"other.pipe\"\nwait 1"],
+      directory: TranscriptTests.directory)
+    #expect(before.status == 0, "job 1 started before the load: \(before.stderr)")
+    let after = try Pipesh.run(
+      ["--emit-swift", "-c", "load \"other.pipe\"\ntimer 1 | take 1 | drain &\ncancel 1"],
+      directory: TranscriptTests.directory)
+    #expect(after.status == 2)
+    #expect(after.stdout.isEmpty)
+    #expect(after.stderr.contains("<-c>:3:1: error: job 1 may be one the load on line 1 starts"))
+  }
+
   @Test func exportedProgramsPrintWhatPipeshPrints() throws {
     var exported: [Exported] = []
     let sources =
