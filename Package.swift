@@ -98,7 +98,7 @@ let package = Package(
     .testTarget(
       name: "PipeRuntimeTests",
       dependencies: [
-        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeShell", "VirtualTime",
+        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeSession", "PipeShell", "VirtualTime",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
       swiftSettings: strict

@@ -305,7 +305,7 @@ struct SwiftProgramWriter {
     }
   }
 
-  private mutating func job(_ pipeline: CheckedPipeline, isBackground: Bool) throws(ExportProblem) -> [String] {
+  mutating func job(_ pipeline: CheckedPipeline, isBackground: Bool) throws(ExportProblem) -> [String] {
     let id = nextJob
     nextJob += 1
     jobPrefix = isBackground ? "[\(id)] " : ""

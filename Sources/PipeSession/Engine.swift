@@ -360,12 +360,7 @@ public final class Engine: Sendable {
             + "until it is closed or cancelled (Ctrl-C); to read it in the background: \(pipeline.text) | print &",
           to: .error)
       }
-      let job = jobs.start(pipeline, background: background, clock: nextClock, fusing: fusing)
-      if background {
-        if interactive { console.line("[\(job.id)] \(pipeline.text)") }
-      } else {
-        await runForeground(job)
-      }
+      await run(pipeline, background: background)
     case .binding:
       break  // the checker has put it in the environment
     case .command(let command, _):
@@ -374,6 +369,22 @@ public final class Engine: Sendable {
       }
       await commands.run(command)
     }
+  }
+
+  /// Starts a job for `pipeline` on the session's clock as a statement does (a command that starts
+  /// one calls this): in the background, said at the prompt as `[N] PIPELINE`; in the foreground,
+  /// waited for. `observer` sees its nodes' events (`trace`). Returns the job.
+  @discardableResult
+  public func run(
+    _ pipeline: CheckedPipeline, background: Bool, observer: (any NodeObserver)? = nil
+  ) async -> Job {
+    let job = jobs.start(pipeline, background: background, clock: nextClock, observer: observer, fusing: fusing)
+    if background {
+      if interactive { console.line("[\(job.id)] \(pipeline.text)") }
+    } else {
+      await runForeground(job)
+    }
+    return job
   }
 
   /// Runs a job in the foreground: the statement ends when the job has ended. Ctrl-C cancels it;

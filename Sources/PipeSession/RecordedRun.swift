@@ -57,7 +57,7 @@ extension Engine {
     }
     await runForeground(job, on: clock)
     await clock.perform(andWait: { limit.cancel() })
-    let implicitSink = drained.sink?.text != pipeline.sink?.text
+    let implicitSink = pipeline.hasImplicitSink
     let stop: RecordedRun.Stop? = observer.overflowed ? .events : stopped.withLock { $0 } ? .horizon : nil
     return RecordedRun(
       observer: observer, nodes: Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }, roots: job.nodes,

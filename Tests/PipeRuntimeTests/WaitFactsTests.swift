@@ -4,6 +4,7 @@ import VirtualTime
 
 @testable import PipeRuntime
 @testable import PipeSema
+@testable import PipeSession
 @testable import PipeShell
 
 /// Walks the catalogue, so that what an operator waits on is never a list someone must remember:
@@ -54,6 +55,13 @@ struct WaitFactsTests {
       steps += 1
     }
     #expect(gaps.isEmpty, "\(kind.name)'s example \(kind.signature.example): \(gaps.sorted())")
+    // A job that ended by itself is not one the facts call endless (an operator that ends its
+    // input early but is not declared so would have `lint` and a script's end call it endless).
+    if job.state == .finished {
+      #expect(
+        !Lints.endless(job.nodes),
+        "\(kind.name)'s example \(kind.signature.example) ended by itself, but the facts say it never ends")
+    }
     if job.state == .running {
       job.cancel()
       await driver.run(until: { await job.wait() })

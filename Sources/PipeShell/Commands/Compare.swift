@@ -26,7 +26,7 @@ extension Shell {
     let tick = drawn.tick
     let drained = pipeline.withQuietSinkIfImplicit()
     // As draw does, an implicit sink gets no row.
-    let implicitSink = drained.sink?.text != pipeline.sink?.text
+    let implicitSink = pipeline.hasImplicitSink
     let run = { @Sendable (reversing: Range<Duration>?) -> CombineSide.Result in
       CombineSide.run(
         drained, tick: tick, limit: horizon.end, maximumEvents: DrawObserver.maximumEvents,

@@ -10,16 +10,14 @@ extension Commands {
     static let entry = Command.pipeline(.trace) { shell, pipeline, options in
       guard options.file != nil || shell.report != nil else {
         let observer = TraceObserver(console: shell.console, labels: Inspector.labels(pipeline))
-        await shell.engine.runForeground(
-          shell.engine.jobs.start(pipeline, background: false, clock: shell.engine.nextClock, observer: observer))
+        await shell.engine.run(pipeline, background: false, observer: observer)
         return
       }
       if let file = options.file, file.lowercased().hasSuffix(".trace") {
         return await save(pipeline, to: file, shell)
       }
       let observer = DrawObserver()
-      let job = shell.engine.jobs.start(pipeline, background: false, clock: shell.engine.nextClock, observer: observer)
-      await shell.engine.runForeground(job)
+      let job = await shell.engine.run(pipeline, background: false, observer: observer)
       let rows = LifetimeChart.rows(job.nodes) { observer.events(for: $0) }
       let end = rows.flatMap { $0.events.map(\.time) }.max() ?? .zero
       let chart = LifetimeChart(rows: rows, end: max(end, .milliseconds(1)))
@@ -29,13 +27,11 @@ extension Commands {
 
     private static func save(_ pipeline: CheckedPipeline, to file: String, _ shell: Shell) async {
       let labels = Inspector.labels(pipeline)
-      let clock = shell.engine.nextClock
-      let virtual = if case .virtual = clock { true } else { false }
+      let virtual = shell.engine.virtualTime
       let recorder = TraceRecorder(
         printer: TraceObserver(console: shell.console, labels: labels),
         header: TraceFile.header(pipeline: pipeline.text, virtualClock: virtual, labels: labels))
-      await shell.engine.runForeground(
-        shell.engine.jobs.start(pipeline, background: false, clock: clock, observer: recorder))
+      await shell.engine.run(pipeline, background: false, observer: recorder)
       let (text, kept, dropped) = recorder.saved
       switch TextFile.write(text, to: file) {
       case .success(let bytes):
