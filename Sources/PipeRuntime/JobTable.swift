@@ -117,11 +117,12 @@ public final class JobTable: Sendable {
   private static func runSink(
     _ handle: PipelineHandle, _ pipeline: CheckedPipeline, _ sinkNode: Node?, _ context: JobContext
   ) async -> (JobState, PipelineError?) {
-    // Awaiting only: the frame of this function is part of an idle job's memory.
+    // Awaiting only: the frame of this function is part of an idle job's memory. The sink's loop
+    // is made before it, so no checked stage sits in the frame.
     var failure: (any Error)?
     do {
-      let (sink, sequence, node) = try sinkAndInput(handle, pipeline, sinkNode)
-      try await Sinks.run(sink, sequence, context, node)
+      var loop = try sinkLoop(handle, pipeline, sinkNode, context)
+      try await loop.run()
     } catch {
       failure = error
     }
@@ -129,14 +130,14 @@ public final class JobTable: Sendable {
   }
 
   @inline(never)
-  private static func sinkAndInput(
-    _ handle: PipelineHandle, _ pipeline: CheckedPipeline, _ sinkNode: Node?
-  ) throws -> (CheckedStage, ValueSequence, Node) {
+  private static func sinkLoop(
+    _ handle: PipelineHandle, _ pipeline: CheckedPipeline, _ sinkNode: Node?, _ context: JobContext
+  ) throws -> Sinks.Loop {
     let sequence = try handle.take().get()
     guard let sink = pipeline.sink, let sinkNode else {
       throw PipelineError(stage: pipeline.text, message: "the pipeline has no sink (a bug: please report it)")
     }
-    return (sink, sequence, sinkNode)
+    return try Sinks.Loop(sink, sequence, context, sinkNode)
   }
 
   /// How the job ended, from what its sink threw.
