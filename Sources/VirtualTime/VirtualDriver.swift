@@ -170,6 +170,8 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
 
   // MARK: the clock
 
+  // Not inlined into `PipeClock.sleep`, whose frame every waiting timer of a real-clock job keeps.
+  @inline(never)
   public func sleep(until deadline: PipeInstant) async throws {
     try Task.checkCancellation()
     let sequence = update { $0.sleepSequence() }
