@@ -28,7 +28,7 @@ public final class JobTable: Sendable {
   /// Called once a job has ended (the shell prints notices, scripts print failures). The closure
   /// sits in a struct: stored bare in a generic `Locked`, every `inout` access would re-abstract it
   /// and wrap it in one more thunk, making each call slower than the last.
-  private struct EndHandler {
+  fileprivate struct EndHandler {
     let call: @Sendable (Job) -> Void
   }
 
@@ -94,54 +94,21 @@ public final class JobTable: Sendable {
     }
     Job.liveTasks.add(1, ordering: .relaxed)
     liveTasks.add(1, ordering: .relaxed)
-    let table = self
-    let handle = PipelineHandle(built.map(\.sequence))
-    let onEnd = self.onEnd.withLock { $0 }
-    let operation: @Sendable () async -> Void = {
-      let outcome = await Self.runSink(handle, pipeline, sinkNode, context)
-      // The job ends only after every node of it has let go: operator tasks ended, iterators freed.
-      await context.liveNodes.waitUntilZero()
-      table.ended(job, outcome, onEnd: onEnd)
-    }
+    let run = JobRun(
+      table: self, job: job, pipeline: pipeline, sinkNode: sinkNode, sequence: built.map(\.sequence),
+      onEnd: onEnd.withLock { $0 })
     let task: Task<Void, Never>
     switch choice {
-    case .virtual(let driver): task = Task(executorPreference: driver, operation: operation)
-    case .real: task = Task { await VirtualDriver.asForeign(operation) }
+    case .virtual(let driver): task = Task(executorPreference: driver) { await run.run(foreign: false) }
+    case .real: task = Task { await run.run(foreign: true) }
     }
     job.attach(task)
     return job
   }
 
-  /// Runs the sink over the pipeline and says how the job ended. The pipeline's sequences are
-  /// released when this returns, so operators that live as long as their sequence (`share`) stop.
-  private static func runSink(
-    _ handle: PipelineHandle, _ pipeline: CheckedPipeline, _ sinkNode: Node?, _ context: JobContext
-  ) async -> (JobState, PipelineError?) {
-    // Awaiting only: the frame of this function is part of an idle job's memory.
-    var failure: (any Error)?
-    do {
-      let (sink, sequence, node) = try sinkAndInput(handle, pipeline, sinkNode)
-      try await Sinks.run(sink, sequence, context, node)
-    } catch {
-      failure = error
-    }
-    return outcome(failure, pipeline)
-  }
-
-  @inline(never)
-  private static func sinkAndInput(
-    _ handle: PipelineHandle, _ pipeline: CheckedPipeline, _ sinkNode: Node?
-  ) throws -> (CheckedStage, ValueSequence, Node) {
-    let sequence = try handle.take().get()
-    guard let sink = pipeline.sink, let sinkNode else {
-      throw PipelineError(stage: pipeline.text, message: "the pipeline has no sink (a bug: please report it)")
-    }
-    return (sink, sequence, sinkNode)
-  }
-
   /// How the job ended, from what its sink threw.
   @inline(never)
-  private static func outcome(_ failure: (any Error)?, _ pipeline: CheckedPipeline) -> (JobState, PipelineError?) {
+  fileprivate static func outcome(_ failure: (any Error)?, _ pipeline: CheckedPipeline) -> (JobState, PipelineError?) {
     switch failure {
     case nil: return (Task.isCancelled ? .cancelled : .finished, nil)
     case is CancellationError: return (.cancelled, nil)
@@ -152,7 +119,7 @@ public final class JobTable: Sendable {
 
   /// A job's last step, once every node of it has let go.
   @inline(never)
-  private func ended(_ job: Job, _ outcome: (JobState, PipelineError?), onEnd: EndHandler?) {
+  fileprivate func ended(_ job: Job, _ outcome: (JobState, PipelineError?), onEnd: EndHandler?) {
     for node in Node.flattened(job.nodes) { node.endIfNeverStarted(jobCancelled: job.context.cancelRequested) }
     Job.liveTasks.subtract(1, ordering: .relaxed)
     liveTasks.subtract(1, ordering: .relaxed)
@@ -175,19 +142,79 @@ public final class JobTable: Sendable {
   }
 }
 
-/// The compiled pipeline of a job until its sink takes it: after that nothing but the running
-/// iterators holds the pipeline's sequences.
-final class PipelineHandle: Sendable {
-  private let sequence: Locked<Result<ValueSequence, any Error>?>
+/// What a job's task runs: the compiled pipeline until its sink takes it, and what the job's end
+/// needs. The task's closure holds this one object (a closure holding a handle holding a lock
+/// were three allocations), and `run` is a method, not a closure in a generic wrapper: an idle
+/// job's task keeps no thunk's or wrapper's frame.
+final class JobRun: @unchecked Sendable {
+  // @unchecked: `sequence` is set here, before the job's task is made, and then read and cleared by
+  // that task alone (`sinkLoop`, once); `outcome` is written and read by that task alone.
+  private let table: JobTable
+  private let job: Job
+  private let pipeline: CheckedPipeline
+  private let sinkNode: Node?
+  private let onEnd: JobTable.EndHandler?
+  /// The pipeline's sequence until the sink takes it: after that nothing but the running iterators
+  /// holds the pipeline's sequences.
+  private var sequence: Result<ValueSequence, any Error>?
 
-  init(_ sequence: Result<ValueSequence, any Error>) {
-    self.sequence = Locked(sequence)
+  fileprivate init(
+    table: JobTable, job: Job, pipeline: CheckedPipeline, sinkNode: Node?,
+    sequence: Result<ValueSequence, any Error>, onEnd: JobTable.EndHandler?
+  ) {
+    self.table = table
+    self.job = job
+    self.pipeline = pipeline
+    self.sinkNode = sinkNode
+    self.sequence = sequence
+    self.onEnd = onEnd
   }
 
-  func take() -> Result<ValueSequence, any Error> {
-    sequence.withLock { stored in
-      defer { stored = nil }
-      return stored ?? .failure(CancellationError())
+  /// The job's task: runs the sink, waits until every node has let go, and records the end. A
+  /// real-clock job's task is marked as such while it runs (`VirtualDriver.markForeign`).
+  func run(foreign: Bool) async {
+    let mark = foreign ? VirtualDriver.markForeign() : nil
+    await runSink()
+    // The job ends only after every node of it has let go: operator tasks ended, iterators freed.
+    await job.context.liveNodes.waitUntilZero()
+    end()
+    VirtualDriver.unmarkForeign(mark)
+  }
+
+  /// Records the job's end (apart from `run`: the arguments would take room in its frame).
+  @inline(never)
+  private func end() {
+    table.ended(job, outcome, onEnd: onEnd)
+  }
+
+  /// How the job ended, once its sink has: kept here, not in the frame of `run`, which every idle
+  /// job keeps.
+  private var outcome: (JobState, PipelineError?) = (.running, nil)
+
+  /// Runs the sink over the pipeline and records how the job ended. The pipeline's sequences are
+  /// released when this returns, so operators that live as long as their sequence (`share`) stop.
+  @inline(never)
+  private func runSink() async {
+    // Awaiting only: the frame of this function is part of an idle job's memory. The sink's loop
+    // is made before it, so no checked stage sits in the frame.
+    var failure: (any Error)?
+    do {
+      var loop = try sinkLoop()
+      try await loop.run()
+    } catch {
+      failure = error
     }
+    outcome = JobTable.outcome(failure, pipeline)
+  }
+
+  @inline(never)
+  private func sinkLoop() throws -> Sinks.Loop {
+    let taken = sequence ?? .failure(CancellationError())
+    sequence = nil
+    let sequence = try taken.get()
+    guard let sink = pipeline.sink, let sinkNode else {
+      throw PipelineError(stage: pipeline.text, message: "the pipeline has no sink (a bug: please report it)")
+    }
+    return try Sinks.Loop(sink, sequence, job.context, sinkNode)
   }
 }

@@ -103,7 +103,9 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
 /// A node's concrete iterator, in the box that keeps its record.
 final class RecordingBox<Base: AsyncIteratorProtocol>: NodeIteratorBox, @unchecked Sendable
 where Base.Element == Value {
-  var base: Base
+  /// Unchecked: one task at a time asks an iterator. A checked access to it lasts across the await
+  /// for the next element, and its record sits in the frame every waiting node keeps.
+  @exclusivity(unchecked) var base: Base
 
   init(_ base: Base, _ record: NodeRecord) {
     self.base = base

@@ -75,36 +75,50 @@ struct ForEach: SinkBody {
 
 /// Runs the sink of a job: the last node of the pipeline, consuming the one before it.
 enum Sinks {
-  // The sink's loop is the bottom of every job task: while the job waits, its frame is part of the
-  // job's memory, so it only awaits; making the body and ending are small functions beside it.
-  static func run(
-    _ stage: CheckedStage, _ upstream: ValueSequence, _ context: JobContext, _ node: Node
-  )
-    async throws
-  {
-    var body = try makeBody(stage, upstream, context, node)
-    let output = SinkOutput(context: context, node: node)
-    var failure: (any Error)?
-    do {
-      if upstream.isFused || body is any SynchronousSinkBody {
-        try await consume(upstream, &body, output)
-      } else {
-        for try await value in upstream {
-          node.received.add(1, ordering: .relaxed)
-          guard try await receive(value, &body, output) else { break }
-        }
-      }
-    } catch {
-      failure = error
+  /// The sink's loop, ready to run: its body made, its input and output. Made before the loop, by
+  /// a synchronous function, so that the loop's frame (part of every idle job's memory, as the
+  /// bottom of its task) holds these few words and not the checked stage the body was made from.
+  struct Loop {
+    var body: any SinkBody
+    let upstream: ValueSequence
+    let output: SinkOutput
+    /// Whether the input is a fused run or the body takes elements without waiting: `consume`'s
+    /// loop. Asked here: the cast's two copies of the body would sit in the loop's frame.
+    private let consumes: Bool
+
+    @inline(never)
+    init(_ stage: CheckedStage, _ upstream: ValueSequence, _ context: JobContext, _ node: Node) throws {
+      body = try makeBody(stage, upstream, context, node)
+      self.upstream = upstream
+      output = SinkOutput(context: context, node: node)
+      consumes = upstream.isFused || body is any SynchronousSinkBody
     }
-    try finish(&body, output, failure)
+
+    // The sink's loop is the bottom of every job task: while the job waits, its frame is part of
+    // the job's memory, so it only awaits; ending is a small function beside it.
+    mutating func run() async throws {
+      var failure: (any Error)?
+      do {
+        if consumes {
+          try await consume(upstream, &body, output)
+        } else {
+          for try await value in upstream {
+            output.node.received.add(1, ordering: .relaxed)
+            guard try await receive(value, &body, output) else { break }
+          }
+        }
+      } catch {
+        failure = error
+      }
+      try finish(&body, output, failure)
+    }
   }
 
   /// The loop over a fused run or into a body that takes elements without waiting, the fast path:
   /// a fused run is asked on this task's executor (no hop per element), such a body is called
   /// without an async call, and the sink's tally is a plain store (it alone writes it), not an
   /// atomic add. A run that loops over its own source hands such a body every element in one loop
-  /// (`push`). Apart from `run`, whose frame every idle job of the other sinks keeps.
+  /// (`push`). Apart from `Loop.run`, whose frame every idle job of the other sinks keeps.
   @inline(never)
   private static func consume(
     _ upstream: ValueSequence, _ body: inout any SinkBody, _ output: SinkOutput

@@ -170,6 +170,8 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
 
   // MARK: the clock
 
+  // Not inlined into `PipeClock.sleep`, whose frame every waiting timer of a real-clock job keeps.
+  @inline(never)
   public func sleep(until deadline: PipeInstant) async throws {
     try Task.checkCancellation()
     let sequence = update { $0.sleepSequence() }
@@ -208,16 +210,29 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
 
   /// Runs `body` with the current task marked as a real-clock job's, outside every virtual clock.
   public static func asForeign<T>(_ body: () async -> T) async -> T {
-    let address = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
-    guard let address else { return await body() }
-    foreignTasks.withLock { $0[address, default: 0] += 1 }
-    defer {
-      foreignTasks.withLock { table in
-        let count = table[address, default: 1] - 1
-        table[address] = count > 0 ? count : nil
-      }
-    }
+    let mark = markForeign()
+    defer { unmarkForeign(mark) }
     return await body()
+  }
+
+  /// Marks the current task as a real-clock job's, outside every virtual clock, until
+  /// `unmarkForeign` is given what this returns (nil outside a task). What `asForeign` does around
+  /// its body, for a job task that does it around its own work: no closure, and no frame of a
+  /// generic async function, stays in the task's memory while the job waits.
+  public static func markForeign() -> UInt? {
+    let address = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+    guard let address else { return nil }
+    foreignTasks.withLock { $0[address, default: 0] += 1 }
+    return address
+  }
+
+  /// Ends what `markForeign` began.
+  public static func unmarkForeign(_ mark: UInt?) {
+    guard let address = mark else { return }
+    foreignTasks.withLock { table in
+      let count = table[address, default: 1] - 1
+      table[address] = count > 0 ? count : nil
+    }
   }
 
   // MARK: the thread
