@@ -64,7 +64,8 @@ public enum Completion {
           words.count == 1
           ? OperatorKind.signatures.names + CommandKind.signatures.names + CommandKind.signatures.topics : []
       case .clock?:
-        pool = ["real", "virtual"]
+        // The words its signature's form allows.
+        if case .word(let choices?, _, _) = CommandKind.clock.signature.form { pool = choices } else { pool = [] }
       case .trace?, .draw?, .compare?, .check?:
         // The pipeline's source; after it, its labels and the command's own options.
         pool =
