@@ -34,4 +34,9 @@ struct CompletionTests {
     // Inside parentheses an option belongs to what is inside: not draw's.
     #expect(!candidates("draw (timer 1 | take 3 ").contains("until:"))
   }
+
+  @Test func clockOffersItsTwoWords() {
+    #expect(candidates("clock ") == ["real", "virtual"])
+    #expect(candidates("clock v") == ["virtual"])
+  }
 }
