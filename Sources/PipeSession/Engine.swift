@@ -91,19 +91,19 @@ public final class Engine: Sendable {
 
   /// The session's virtual clock, made when the first virtual-time job starts. It runs only while
   /// the engine waits for something (`waitFor`), and stands still while it runs statements.
-  public let driverBox = Locked<VirtualDriver?>(nil)
+  let driverBox = Locked<VirtualDriver?>(nil)
 
-  public let foreground = Locked<Job?>(nil)
-  public let anyFailed = Atomic<Bool>(false)
+  let foreground = Locked<Job?>(nil)
+  let anyFailed = Atomic<Bool>(false)
   /// A `load` found errors before running: the script's status is 2.
   private let loadFailed = Atomic<Bool>(false)
   private let interrupted = Atomic<Bool>(false)
   /// Ctrl-Cs so far: a wait is stopped by one that came after its statement began.
-  public let interrupts = Atomic<Int>(0)
+  let interrupts = Atomic<Int>(0)
   /// `interrupts` when the current statement began.
-  public let interruptsAtStatement = Atomic<Int>(0)
+  let interruptsAtStatement = Atomic<Int>(0)
   /// The wait Ctrl-C stops: a foreground job, `wait`, `send`, `sleep`.
-  public let waitingTask = Locked<Task<Void, Never>?>(nil)
+  let waitingTask = Locked<Task<Void, Never>?>(nil)
 
   deinit {
     close()
@@ -172,8 +172,8 @@ public final class Engine: Sendable {
   }
 
   /// Whether a job failed at run time in this session.
-  public var hadFailure: Bool { anyFailed.load(ordering: .relaxed) }
-  public var wasInterrupted: Bool { interrupted.load(ordering: .relaxed) }
+  var hadFailure: Bool { anyFailed.load(ordering: .relaxed) }
+  var wasInterrupted: Bool { interrupted.load(ordering: .relaxed) }
 
   private func jobEnded(_ job: Job) {
     if job.state == .failed { anyFailed.store(true, ordering: .relaxed) }
@@ -311,9 +311,9 @@ public final class Engine: Sendable {
 
   /// `PIPESH_TIMING=1`: after each statement, `timing: MS ms rss KB kB: STATEMENT` on stderr,
   /// for the benchmarks.
-  public static let timing = getenv("PIPESH_TIMING") != nil
+  static let timing = getenv("PIPESH_TIMING") != nil
 
-  public func execute(_ statement: CheckedStatement, source: SourceFile, since: Int? = nil) async {
+  func execute(_ statement: CheckedStatement, source: SourceFile, since: Int? = nil) async {
     interruptsAtStatement.store(since ?? interrupts.load(ordering: .relaxed), ordering: .relaxed)
     defer { console.flush() }
     guard Self.timing else { return await executeUntimed(statement, source: source) }
@@ -331,7 +331,7 @@ public final class Engine: Sendable {
   }
 
   /// The process's resident memory, from /proc/self/status.
-  public static func residentKilobytes() -> Int {
+  static func residentKilobytes() -> Int {
     guard case .success(let status) = TextFile.read("/proc/self/status") else { return 0 }
     for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
       return Int(line.split(separator: " ")[1]) ?? 0
@@ -389,7 +389,7 @@ public final class Engine: Sendable {
 
   /// Runs a job in the foreground: the statement ends when the job has ended. Ctrl-C cancels it;
   /// a second Ctrl-C stops waiting for a job that does not end.
-  public func runForeground(_ job: Job, on clock: VirtualDriver? = nil) async {
+  func runForeground(_ job: Job, on clock: VirtualDriver? = nil) async {
     foreground.withLock { $0 = job }
     // A job on the real clock may wait for something outside: only a virtual one can deadlock.
     var onDeadlock: (@Sendable () -> Void)?

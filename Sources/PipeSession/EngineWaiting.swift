@@ -70,7 +70,7 @@ extension Engine {
   /// On the virtual clock time passes only when every task waits: while such a job runs, no timer
   /// fires and no wait on the clock ends, so it would hold every other job and the shell for ever.
   /// It is caught before the clock first runs it, so what it did is the same in every run.
-  public func cancelJobsThatNeverWait(on driver: VirtualDriver) {
+  func cancelJobsThatNeverWait(on driver: VirtualDriver) {
     let waitedFor = foreground.withLock { $0 }
     for job in jobs.running
     where job !== waitedFor && job.context.clock.driver === driver && Lints.neverWaits(job.nodes) {
@@ -89,7 +89,7 @@ extension Engine {
   /// clock, once only they are left, the clock goes on at the real clock's pace, a virtual second a
   /// second (at full speed it would only spin), until they end or Ctrl-C; jobs that wait on a
   /// channel alone are a deadlock, as before.
-  public func waitForTheScriptsJobs() async {
+  func waitForTheScriptsJobs() async {
     let deadlock = "deadlock at the end of the script"
     let driver = driverBox.withLock { $0 }
     // Judged after everything due now has happened: a job that has ended is not named.
@@ -151,7 +151,7 @@ extension Engine {
 
   /// Where running jobs wait: `job 1 waits at 'channel c of: Int', job 2 waits at 'never'`
   /// (without `job N` for one job when `naming` is false).
-  public func waitingPlaces(_ jobs: [Job], naming: Bool = true) -> String {
+  func waitingPlaces(_ jobs: [Job], naming: Bool = true) -> String {
     jobs.filter { $0.state == .running }.map { job in
       let places = Self.waitingNodes(job.nodes).map { "'\($0)'" }
       let subject = naming ? "job \(job.id) waits" : "waits"

@@ -28,13 +28,13 @@ public struct JobLint: Sendable {
 
 public enum Lints {
   /// How long a background job produces nothing before it is asked about (a leak?).
-  public static let leakAfter = Duration.seconds(60)
+  static let leakAfter = Duration.seconds(60)
   /// How many elements a `share` holds for a slow reader before it is a warning.
-  public static let shareHeldBeyond = 10
+  static let shareHeldBeyond = 10
   /// How many elements a `debounce` lets by before its silence is a warning.
-  public static let debounceElements = 10
+  static let debounceElements = 10
   /// How long an `into` waits for a consumer before it is a warning.
-  public static let sendWaitingAfter = Duration.seconds(5)
+  static let sendWaitingAfter = Duration.seconds(5)
   /// The job's warnings now, in a fixed order: the job's own, then its nodes', source first.
   public static func of(_ job: Job) -> [JobLint] {
     guard job.state == .running else { return [] }
@@ -134,7 +134,7 @@ public enum Lints {
 
   /// The source that keeps a chain from ending (`endless`), nil when the chain ends. With
   /// `closable: false` (nothing can send any more), a channel, stream or subject never ends either.
-  public static func neverEndingSource(_ chain: [Node], closable: Bool) -> Node? {
+  static func neverEndingSource(_ chain: [Node], closable: Bool) -> Node? {
     guard let source = chain.first, !chain.contains(where: { $0.facts?.endsInputEarly == true }) else { return nil }
     guard !source.treeInputs.isEmpty else {
       guard let facts = source.facts, facts.endless || (!closable && facts.endsWhenClosed) else { return nil }
@@ -151,7 +151,7 @@ public enum Lints {
   /// that answers at once (`random` without `count:`), and after it nothing that ends it, paces it
   /// (`work`, `into`) or runs pipelines of its own (`flatMap`, whose bodies may wait). A `zip`
   /// never waits when none of its inputs does; the other combinators when one of them does not.
-  public static func neverWaits(_ chain: [Node]) -> Bool {
+  static func neverWaits(_ chain: [Node]) -> Bool {
     guard let source = chain.first else { return false }
     for node in chain.dropFirst() {
       guard let facts = node.facts, !facts.endsInputEarly, !facts.pacesItsUpstream, node.children == nil else {

@@ -61,7 +61,7 @@ public final class DrawObserver: NodeObserver {
 
   public init() {}
   private let events = Locked<(byNode: [ObjectIdentifier: Recorded], count: Int)>(([:], 0))
-  public let onLimit = Locked<(@Sendable () -> Void)?>(nil)
+  let onLimit = Locked<(@Sendable () -> Void)?>(nil)
 
   /// A node's events. The node is kept with them: a `flatMap` lets go of the nodes of its older
   /// pipelines, and a node made later at the same address must not take their events.
@@ -222,7 +222,7 @@ extension CheckedPipeline {
 extension Node {
   /// The node's inputs as `inspect`, `top` and `lint` show them: a job's reading of a share
   /// fragment shows the fragment's nodes in every job that reads it.
-  public var treeInputs: [[Node]] {
+  var treeInputs: [[Node]] {
     inputs.isEmpty && !fragment.isEmpty ? [fragment] : inputs
   }
 }

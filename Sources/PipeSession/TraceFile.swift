@@ -265,7 +265,7 @@ public enum TraceFile {
 }
 
 /// The JSON a trace file holds: no fractions or exponents (times are whole nanoseconds).
-public enum JSONValue: Equatable {
+enum JSONValue: Equatable {
   case string(String)
   case integer(Int)
   case bool(Bool)
@@ -276,12 +276,12 @@ public enum JSONValue: Equatable {
 
 /// A strict reader of one JSON object on one line (RFC 8259, numbers whole), with the byte offset
 /// of the first thing wrong.
-public struct JSONReader {
+struct JSONReader {
   public let bytes: [UInt8]
   public var position: Int
   public let end: Int
   /// Deeper nesting is refused, not recursed into.
-  public static let maximumDepth = 32
+  static let maximumDepth = 32
 
   public init(bytes: [UInt8], at start: Int, end: Int) {
     self.bytes = bytes
@@ -490,5 +490,5 @@ public struct JSONReader {
 
 extension DiagnosticID {
   /// A saved trace's file that does not read (`replay`, `draw "F.trace"`).
-  public static let traceFile = DiagnosticID("trace-file")
+  static let traceFile = DiagnosticID("trace-file")
 }
