@@ -208,17 +208,10 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   /// over a value).
   static let foreignTasks = Locked<[UInt: Int]>([:])
 
-  /// Runs `body` with the current task marked as a real-clock job's, outside every virtual clock.
-  public static func asForeign<T>(_ body: () async -> T) async -> T {
-    let mark = markForeign()
-    defer { unmarkForeign(mark) }
-    return await body()
-  }
-
   /// Marks the current task as a real-clock job's, outside every virtual clock, until
-  /// `unmarkForeign` is given what this returns (nil outside a task). What `asForeign` does around
-  /// its body, for a job task that does it around its own work: no closure, and no frame of a
-  /// generic async function, stays in the task's memory while the job waits.
+  /// `unmarkForeign` is given what this returns (nil outside a task). A job's task does it around
+  /// its own work: no closure, and no frame of a generic async function, stays in the task's
+  /// memory while the job waits.
   public static func markForeign() -> UInt? {
     let address = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
     guard let address else { return nil }

@@ -77,6 +77,8 @@ struct InterruptTests {
       process.arguments = ["-c", "trap '' INT; exec \(quoted)"]
       process.standardOutput = FileHandle.nullDevice
       process.standardError = FileHandle.nullDevice
+      let ended = DispatchSemaphore(value: 0)
+      process.terminationHandler = { _ in ended.signal() }
       try process.run()
       let pid = process.processIdentifier
       // SIGINT is sent once pipesh catches it (its SigCgt mask in /proc), at most 10 s later. The
@@ -91,8 +93,7 @@ struct InterruptTests {
       #expect(caught, "\(arguments): pipesh does not catch SIGINT")
       kill(pid, caught ? SIGINT : SIGKILL)
       // Bounded: a SIGINT pipesh lost would otherwise hold the suite until its limit.
-      for _ in 0..<20_000 where process.isRunning { usleep(1000) }
-      if process.isRunning {
+      if ended.wait(timeout: .now() + 20) == .timedOut {
         Issue.record("\(arguments): pipesh did not end 20 s after SIGINT")
         kill(pid, SIGKILL)
       }

@@ -150,9 +150,7 @@ extension Operation where Form == Resolved {
   /// For an operator that drops what it cannot hold (`buffer 10 policy: newest`): how many
   /// elements it holds before it drops (the lint `buffer-drops` counts past them).
   public var dropsBeyond: Int? {
-    guard case .buffer(.count(let count), let policy) = self, facts.discards == .byTiming, policy != .bounded else {
-      return nil
-    }
+    guard case .buffer(.count(let count), let policy) = self, policy != .bounded else { return nil }
     return count
   }
 }
