@@ -72,8 +72,14 @@ public final class Job: Sendable {
     }
   }
 
-  /// Waits until the job has ended, or until the waiting task is cancelled.
+  /// Waits until the job has ended and its task with it (every task of it but those made to
+  /// outlive it), or until the waiting task is cancelled.
   public func wait() async {
+    await waitForEnd()
+    if !Task.isCancelled { await context.tasks.waitForTasks(own: true) }
+  }
+
+  private func waitForEnd() async {
     let id = status.withLock { status -> Int in
       defer { status.nextWaiter += 1 }
       return status.nextWaiter

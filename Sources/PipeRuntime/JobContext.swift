@@ -35,10 +35,14 @@ public final class JobContext: Sendable {
     bodyNodeIDs.add(1, ordering: .relaxed).newValue * 100_000
   }
 
+  /// The tasks that ran for the job.
+  public let tasks: JobTasks
+
   init(
     jobID: Int, clock: PipeClock, background: Bool, console: any JobOutput, session: Session,
-    fragments: ShareFragments, observer: (any NodeObserver)?, fusing: Bool
+    fragments: ShareFragments, observer: (any NodeObserver)?, fusing: Bool, tasks: JobTasks? = nil
   ) {
+    self.tasks = tasks ?? JobTasks(jobID: jobID, clock: clock, observer: observer, ids: session.taskIDs)
     self.fragments = fragments
     self.fusing = fusing
     self.jobID = jobID
@@ -56,7 +60,7 @@ public final class JobContext: Sendable {
   func sharedFragment() -> JobContext {
     JobContext(
       jobID: jobID, clock: clock, background: background, console: console, session: session,
-      fragments: fragments, observer: observer, fusing: fusing)
+      fragments: fragments, observer: observer, fusing: fusing, tasks: tasks)
   }
 
   /// The channels this job uses, each looked up once: a `flatMap` body built after `close` removed
@@ -147,6 +151,8 @@ public final class Session: Sendable {
   private let endpoints = Locked<[String: Endpoint]>([:])
   /// The hot parts of the session's `share` fragments.
   let fragments = ShareFragments()
+  /// The ids of its jobs' tasks.
+  let taskIDs = TaskIDs()
   /// Set by the interactive shell: standard input is the terminal the line editor reads, and no
   /// job may read it (it would take the keys typed at the prompt).
   public let terminalInputIsTheEditors = Atomic<Bool>(false)

@@ -97,10 +97,12 @@ public final class JobTable: Sendable {
     let run = JobRun(
       table: self, job: job, pipeline: pipeline, sinkNode: sinkNode, sequence: built.map(\.sequence),
       onEnd: onEnd.withLock { $0 })
-    let task: Task<Void, Never>
-    switch choice {
-    case .virtual(let driver): task = Task(executorPreference: driver) { await run.run(foreign: false) }
-    case .real: task = Task { await run.run(foreign: true) }
+    context.tasks.setNodes(nodes)
+    let task = TaskBook.startingJob(context.tasks) { () -> Task<Void, Never> in
+      switch choice {
+      case .virtual(let driver): Task(executorPreference: driver) { await run.run(foreign: false) }
+      case .real: Task { await run.run(foreign: true) }
+      }
     }
     job.attach(task)
     return job
@@ -129,6 +131,9 @@ public final class JobTable: Sendable {
       onEnd?.call(job)
     }
   }
+
+  /// Tasks running now for this table's jobs: theirs and their operators'.
+  public var liveTaskCount: Int { all.reduce(0) { $0 + $1.context.tasks.live } }
 
   /// Nodes alive in this table's jobs.
   public var liveNodes: Int { all.reduce(0) { $0 + $1.context.liveNodes.value } }
@@ -177,6 +182,7 @@ final class JobRun: @unchecked Sendable {
     await runSink()
     // The job ends only after every node of it has let go: operator tasks ended, iterators freed.
     await job.context.liveNodes.waitUntilZero()
+    await job.context.tasks.waitForTasks(own: false)
     end()
     VirtualDriver.unmarkForeign(mark)
   }

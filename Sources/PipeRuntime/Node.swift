@@ -1,3 +1,4 @@
+import CPipeSupport
 import Locking
 import PipeSema
 import Synchronization
@@ -37,10 +38,13 @@ public protocol NodeObserver: AnyObject, Sendable {
   func record(_ event: NodeEvent)
   /// A line the job printed (`print`'s), as it went to the screen, at `time`.
   func printed(_ line: String, time: Duration, jobID: Int)
+  /// A task of the job started, was cancelled or ended.
+  func task(_ event: TaskEvent)
 }
 
 extension NodeObserver {
   public func printed(_ line: String, time: Duration, jobID: Int) {}
+  public func task(_ event: TaskEvent) {}
 }
 
 /// Sees every job of a session (`pipesh --record`): told of each job as it starts, then of its
@@ -67,6 +71,11 @@ final class ObserverPair: NodeObserver {
   func printed(_ line: String, time: Duration, jobID: Int) {
     first.printed(line, time: time, jobID: jobID)
     second.printed(line, time: time, jobID: jobID)
+  }
+
+  func task(_ event: TaskEvent) {
+    first.task(event)
+    second.task(event)
   }
 }
 
@@ -178,6 +187,34 @@ public final class Node: Sendable {
 
   func asked(_ now: Bool) {
     askedStorage.store(now ? 1 : 2, ordering: .relaxed)
+  }
+
+  /// The task that asks it (its consumer's), by address; 0 before its first ask. Noted once, at
+  /// the first ask: a task an operator makes is put down to the node its creator was asking.
+  private let askerStorage = Atomic<UInt>(0)
+
+  var asker: UInt { askerStorage.load(ordering: .relaxed) }
+
+  func noteAsker() {
+    askerStorage.store(UInt(bitPattern: pipe_task_current()), ordering: .relaxed)
+  }
+
+  /// For a `share`, which several consumers ask at once: how many ask it now (its latest asker
+  /// is `asker`).
+  private let sharedAsks = Atomic<Int>(0)
+
+  func sharedAsk(_ now: Bool) {
+    if now {
+      noteAsker()
+      sharedAsks.add(1, ordering: .relaxed)
+    } else {
+      sharedAsks.subtract(1, ordering: .relaxed)
+    }
+  }
+
+  /// Whether `task` is inside its `next()` now.
+  func isAsked(by task: UInt) -> Bool {
+    asker == task && (isAsked == true || sharedAsks.load(ordering: .relaxed) > 0)
   }
 
   /// For a `share`: what it holds for consumers that have not taken it yet.

@@ -51,9 +51,10 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
   private func willAsk() throws {
     if !asked {
       asked = true
+      record.node.noteAsker()
       record.context.begin(record.node)
     }
-    if !record.manyReaders { record.node.asked(true) }
+    if record.manyReaders { record.node.sharedAsk(true) } else { record.node.asked(true) }
     // A job cancelled from another thread while its virtual clock's thread is busy in a loop
     // that never suspends: the flag is seen before the task's cancellation can be delivered.
     if record.context.cancelRequested {
@@ -64,7 +65,7 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
 
   @inline(never)
   private func answered(_ value: Value?) -> Value? {
-    if !record.manyReaders { record.node.asked(false) }
+    if record.manyReaders { record.node.sharedAsk(false) } else { record.node.asked(false) }
     guard let value else {
       if Task.isCancelled {
         // One reader of a share stopping ends its node only when it is the last (deinit).
@@ -90,7 +91,7 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
 
   @inline(never)
   private func ended(by error: any Error) -> any Error {
-    if !record.manyReaders { record.node.asked(false) }
+    if record.manyReaders { record.node.sharedAsk(false) } else { record.node.asked(false) }
     if error is CancellationError {
       if !record.manyReaders { record.context.cancel(record.node) }
       return CancellationError()

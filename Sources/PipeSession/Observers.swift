@@ -34,6 +34,11 @@ public final class TraceRecorder: SessionRecorder {
     save(TraceFile.output(line, time: time, jobID: jobID))
   }
 
+  public func task(_ event: TaskEvent) {
+    printer?.task(event)
+    save(TraceFile.task(event))
+  }
+
   /// Keeps `line` while the file stays within the events and bytes `replay` reads; after that,
   /// every event is left out (counted), so the file is a whole beginning of the run.
   private func save(_ line: String) {

@@ -10,11 +10,15 @@ import PipeSyntax
 /// and each line after it is one event of one node, at its time in nanoseconds since the session
 /// started (`ns`), with `value` (the element as `print` shows it) or `reason` where it has one,
 /// or a line the job printed (`"event":"output"`, no node), or, in a recording of a whole script
-/// (`pipesh --record`), a job that started (`"event":"job"`):
+/// (`pipesh --record`), a job that started (`"event":"job"`), or a task of the job that started,
+/// was cancelled or ended (`"event":"task"`, with the node whose code made it as its `label`):
 ///
 ///     {"ns":0,"job":1,"node":1,"label":"from 1 2","event":"element","value":"1"}
 ///     {"ns":0,"job":1,"event":"output","text":"1"}
 ///     {"ns":0,"job":2,"event":"job","pipeline":"timer 1 | print","labels":["timer 1","print"]}
+///     {"ns":0,"job":1,"event":"task","task":2,"label":"merge(timer 1, timer 2)","what":"started","kind":"unstructured, by 1"}
+///     {"ns":0,"job":1,"event":"task","task":3,"label":"merge(timer 1, timer 2)","what":"cancelled","by":"with its parent 2 (inferred)"}
+///     {"ns":0,"job":1,"event":"task","task":3,"label":"merge(timer 1, timer 2)","what":"ended","threw":false}
 ///
 /// A node of a pipeline a `flatMap` built also says which node built it (`parent`) and its place
 /// among the nodes that node built (`rank`), so `draw "F.trace"` orders lanes as `draw P` does;
@@ -80,6 +84,33 @@ public enum TraceFile {
       case output(String)
       /// A job started (in a recording of a whole session), its lines aligned to `labels`.
       case job(pipeline: String, labels: [String])
+      /// A task of the job started, was cancelled or ended; `label` is the node whose code made it
+      /// (empty for the job's own task).
+      case task(id: Int, label: String, TaskEventKind)
+    }
+  }
+
+  /// What happened to a task, as saved: its kind and who cancelled it as `tasks` says them.
+  public enum TaskEventKind: Equatable, Sendable {
+    case started(kind: String)
+    case cancelled(by: String)
+    case ended(threw: Bool)
+
+    public init(_ event: TaskEvent) {
+      switch event.kind {
+      case .started: self = .started(kind: event.task.kindText)
+      case .cancelled(let canceller): self = .cancelled(by: canceller.described)
+      case .ended(let threw): self = .ended(threw: threw)
+      }
+    }
+
+    /// As `trace` prints it, after the task's number.
+    public var described: String {
+      switch self {
+      case .started(let kind): "started (\(kind))"
+      case .cancelled(let canceller): "cancelled \(canceller)"
+      case .ended(let threw): threw ? "ended (threw)" : "ended"
+      }
     }
   }
 
@@ -124,6 +155,20 @@ public enum TraceFile {
   public static func job(_ id: Int, pipeline: String, labels: [String], time: Duration) -> String {
     "{\"ns\":\(time.wholeNanoseconds),\"job\":\(id),\"event\":\"job\",\"pipeline\":\(quoted(pipeline)),"
       + "\"labels\":[\(labels.map(quoted).joined(separator: ","))]}"
+  }
+
+  /// A task's event: `"event":"task"`, its number, the node whose code made it, and `started`
+  /// with its kind, `cancelled` with by what, or `ended` with whether it threw.
+  public static func task(_ event: TaskEvent) -> String {
+    var line =
+      "{\"ns\":\(event.time.wholeNanoseconds),\"job\":\(event.task.jobID),\"event\":\"task\",\"task\":\(event.task.id),"
+      + "\"label\":\(quoted(event.task.node?.text ?? "")),"
+    switch TaskEventKind(event) {
+    case .started(let kind): line += "\"what\":\"started\",\"kind\":\(quoted(kind))"
+    case .cancelled(let canceller): line += "\"what\":\"cancelled\",\"by\":\(quoted(canceller))"
+    case .ended(let threw): line += "\"what\":\"ended\",\"threw\":\(threw)"
+    }
+    return line + "}"
   }
 
   public static func output(_ text: String, time: Duration, jobID: Int) -> String {
@@ -201,6 +246,19 @@ public enum TraceFile {
         time: time, job: try fields.integer("job"),
         what: .job(pipeline: try fields.string("pipeline"), labels: try fields.strings("labels")))
     }
+    if event == "task" {
+      let kind: TaskEventKind
+      switch try fields.string("what") {
+      case "started": kind = .started(kind: try fields.string("kind"))
+      case "cancelled": kind = .cancelled(by: try fields.string("by"))
+      case "ended": kind = .ended(threw: try fields.bool("threw"))
+      case let other: throw fields.problem("unknown task event \"\(other)\": one of started, cancelled, ended")
+      }
+      let id = try fields.integer("task")
+      guard id > 0 else { throw fields.problem("\"task\" must be 1 or more") }
+      return Event(
+        time: time, job: try fields.integer("job"), what: .task(id: id, label: try fields.string("label"), kind))
+    }
     let kind: EventKind
     switch event {
     case "start": kind = .start
@@ -210,7 +268,7 @@ public enum TraceFile {
     case "cancelled": kind = .cancelled(try fields.string("reason"))
     case let other:
       throw fields.problem(
-        "unknown event \"\(other)\": one of start, element, finished, failed, cancelled, output, job")
+        "unknown event \"\(other)\": one of start, element, finished, failed, cancelled, output, job, task")
     }
     var built: Built?
     if fields.object["parent"] != nil || fields.object["rank"] != nil {
@@ -245,6 +303,11 @@ public enum TraceFile {
     public func string(_ name: String) throws(Diagnostic) -> String {
       guard case .string(let text) = object[name] else { throw problem("expected \"\(name)\" to be a string") }
       return text
+    }
+
+    public func bool(_ name: String) throws(Diagnostic) -> Bool {
+      guard case .bool(let value) = object[name] else { throw problem("expected \"\(name)\" to be true or false") }
+      return value
     }
 
     public func integer(_ name: String) throws(Diagnostic) -> Int {

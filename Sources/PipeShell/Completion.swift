@@ -55,7 +55,7 @@ public enum Completion {
     if let first = words.first, !statement.contains("|"), !statement.contains("(") {
       let command = CommandKind(rawValue: first)
       switch command {
-      case .cancel?, .wait?, .inspect?:
+      case .cancel?, .wait?, .inspect?, .tasks?:
         pool = context.jobIDs.map(String.init) + (command == .cancel ? ["all"] : [])
       case .send?, .close?:
         pool = words.count == 1 ? context.channels : []

@@ -24,11 +24,25 @@ final class TraceObserver: NodeObserver {
     show(time: event.time, job: event.jobID, label: event.node.text, TraceFile.EventKind(event.kind))
   }
 
+  func task(_ event: TaskEvent) {
+    show(
+      time: event.time, job: event.task.jobID, task: event.task.id, label: event.task.node?.text ?? "",
+      TraceFile.TaskEventKind(event))
+  }
+
   /// One line of the trace: a live event's, or a saved one's (`replay`).
   func show(time: Duration, job: Int, label: String, _ kind: TraceFile.EventKind) {
+    line(time: time, job: job, label: label, Paint.state(kind.described, on: colour))
+  }
+
+  /// A task's line: under the node whose code made it (the job's own task: under no node).
+  func show(time: Duration, job: Int, task: Int, label: String, _ kind: TraceFile.TaskEventKind) {
+    line(time: time, job: job, label: label, "task \(task) \(kind.described)")
+  }
+
+  private func line(time: Duration, job: Int, label: String, _ text: String) {
     let label = Format.pad(Format.shortened(label, to: width), width)
-    let shown = Paint.state(kind.described, on: colour)
-    console.line(Format.shortened("\(time.stampText) [\(job)] \(label)  \(shown)", to: screenWidth))
+    console.line(Format.shortened("\(time.stampText) [\(job)] \(label)  \(text)", to: screenWidth))
   }
 }
 

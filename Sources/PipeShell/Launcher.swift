@@ -162,7 +162,7 @@ public enum Launcher {
   /// `--stats`: what is still alive when pipesh ends, as `stats` says it.
   static func printStats(_ shell: Shell) {
     shell.console.line(
-      "stats: tasks: \(Job.liveTasks.load(ordering: .relaxed)) live · \(shell.liveNodesText)", to: .error)
+      "stats: \(shell.liveTasksText) · \(shell.liveNodesText)", to: .error)
   }
 
 }

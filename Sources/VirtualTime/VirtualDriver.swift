@@ -189,19 +189,48 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   // MARK: the executor
 
   public func enqueue(_ job: UnownedJob) {
+    // A task being created is enqueued once pipesh sees its end (`pipe_task_defer_enqueue`).
+    let raw = unsafeBitCast(job, to: PipeJobRef.self)
+    if pipe_task_defer_enqueue(raw, Self.enqueueDeferred, Unmanaged.passUnretained(self).toOpaque()) != 0 {
+      _ = Unmanaged.passRetained(self)
+      return
+    }
     update { $0.enqueued(job) }
   }
 
+  /// Enqueues a job held back while its task was created (the driver retained for it).
+  private static let enqueueDeferred: pipe_enqueue_function = { job, driver in
+    guard let driver else { return }
+    let owner = Unmanaged<VirtualDriver>.fromOpaque(driver).takeRetainedValue()
+    owner.update { $0.enqueued(unsafeBitCast(job, to: UnownedJob.self)) }
+  }
+
+  /// Installs the runtime's global-enqueue hook (once): tasks enqueued from a driver's thread stay
+  /// on that driver, and a task being created is enqueued only once pipesh sees its end.
+  public static func installHook() { _ = hookInstalled }
+
   static let hookInstalled: Bool = {
     swift_task_enqueueGlobal_hook = { job, original in
-      guard let raw = pipe_current_driver(),
-        !foreignTasks.withLock({ $0[UInt(bitPattern: job)] != nil })
-      else { return original(job) }
-      let driver = Unmanaged<VirtualDriver>.fromOpaque(raw).takeUnretainedValue()
-      driver.enqueue(unsafeBitCast(job, to: UnownedJob.self))
+      let held = pipe_task_defer_enqueue(job, routeHeldBack, unsafeBitCast(original, to: UnsafeMutableRawPointer.self))
+      if held == 0 { route(job, original) }
     }
     return true
   }()
+
+  /// Where a task enqueued on the global executor goes: to the driver whose thread enqueues it,
+  /// unless it is a real-clock job's.
+  private static func route(_ job: PipeJobRef, _ original: swift_task_enqueueGlobal_original) {
+    guard let raw = pipe_current_driver(),
+      !foreignTasks.withLock({ $0[UInt(bitPattern: job)] != nil })
+    else { return original(job) }
+    let driver = Unmanaged<VirtualDriver>.fromOpaque(raw).takeUnretainedValue()
+    driver.update { $0.enqueued(unsafeBitCast(job, to: UnownedJob.self)) }
+  }
+
+  private static let routeHeldBack: pipe_enqueue_function = { job, original in
+    guard let original else { return }
+    route(job, unsafeBitCast(original, to: swift_task_enqueueGlobal_original.self))
+  }
 
   /// Root tasks of real-clock jobs, by address, with how many times each is registered: the hook
   /// leaves them on the global executor even when a virtual task resumes them (a channel handing

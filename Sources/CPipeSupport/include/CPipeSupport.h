@@ -8,6 +8,8 @@ typedef struct _Job *PipeJobRef;
 
 #define PIPE_SWIFTCALL __attribute__((swiftcall))
 #define PIPE_NONISOLATED_UNSAFE __attribute__((swift_attr("nonisolated(unsafe)")))
+#define PIPE_SWIFT_CONTEXT __attribute__((swift_context))
+#include <stddef.h>
 
 typedef PIPE_SWIFTCALL void (*swift_task_enqueueGlobal_original)(PipeJobRef _Nonnull job);
 extern PIPE_NONISOLATED_UNSAFE PIPE_SWIFTCALL void (*_Nullable swift_task_enqueueGlobal_hook)(
@@ -24,5 +26,50 @@ int pipe_signal_pipe_install(int signal);
 
 /// Whether standard descriptor 0, 1 or 2 was closed when pipesh started (it now holds /dev/null).
 int pipe_standard_descriptor_was_closed(int descriptor);
+
+// MARK: tasks, observed (tasks.c)
+
+/// What pipesh is told of the tasks the executable's code creates, cancels and ends. Every call
+/// comes on the thread doing it, the runtime's task lock not held.
+typedef struct {
+  /// A task was created by `creator` (the current task, or NULL), with the runtime's create flags,
+  /// in `group` (or NULL), cancelled already or not; `finalStep` is its context's final step.
+  /// Returns whether to see its end (then `ended` gets that step back).
+  int (*_Nonnull created)(
+    void *_Nonnull task, void *_Nullable creator, size_t flags, void *_Nullable group, void *_Nonnull finalStep,
+    int cancelled);
+  /// A task whose end was asked for ends (returned or threw): returns its final step.
+  void *_Nonnull (*_Nonnull ended)(void *_Nonnull context, void *_Nullable task, int threw);
+  /// `Task.cancel()` on `task`, called while `current` ran (or NULL outside a task), from the
+  /// cancellation handlers of `cancelling` when that is cancelled on this thread (or NULL).
+  void (*_Nonnull cancelled)(void *_Nullable task, void *_Nullable current, void *_Nullable cancelling);
+  /// A task group's `cancelAll()`, the same way.
+  void (*_Nonnull groupCancelled)(void *_Nullable group, void *_Nullable current, void *_Nullable cancelling);
+} PipeTaskHooks;
+
+/// Sets the hooks, once, before any job starts (the pointer must stay valid).
+void pipe_task_hooks_install(PipeTaskHooks *_Nonnull hooks);
+
+/// Whether the runtime has `task` cancelled.
+int pipe_task_is_cancelled(void *_Nonnull task);
+
+/// The task running on this thread, or NULL.
+void *_Nullable pipe_task_current(void);
+
+typedef void (*pipe_enqueue_function)(PipeJobRef _Nonnull job, void *_Nullable argument);
+
+/// While this thread is inside the runtime's task creation, keeps `job` to enqueue with
+/// `enqueue(job, argument)` once the new task's end is observed; returns 1 then, else 0 (enqueue
+/// it now).
+int pipe_task_defer_enqueue(PipeJobRef _Nonnull job, pipe_enqueue_function _Nonnull enqueue, void *_Nullable argument);
+
+/// What the next task this thread creates is, when it is not created by a task pipesh knows: a
+/// job's own task (set around its creation, then cleared with NULL).
+void pipe_task_set_pending_root(void *_Nullable root);
+void *_Nullable pipe_task_pending_root(void);
+
+/// Whether the tasks this thread creates now are meant to outlive their job (`spawn`'s).
+void pipe_task_set_escaping(int escaping);
+int pipe_task_escaping(void);
 
 #endif

@@ -3,7 +3,8 @@
 /// shell's (`Commands.entry(_:)` in `PipeShell`), and the Swift export says what it becomes; both
 /// switch over this enum with no `default:`, so a new case is not done until each says.
 public enum CommandKind: String, CaseIterable, Sendable {
-  case jobs, lint, top, cancel, wait, inspect, trace, replay, draw, compare, check, send, close, fail, sleep, swift
+  case jobs, lint, top, cancel, wait, inspect, tasks, trace, replay, draw, compare, check, send, close, fail, sleep,
+    swift
   case help, ops, names, load, clock, stats, history, quit, exit
 
   /// The name a statement writes.
@@ -40,7 +41,15 @@ public enum CommandKind: String, CaseIterable, Sendable {
         self, .jobs(all: false, missing: nil), usage: "wait [N…]",
         summary: "waits for jobs (all running ones when no N); Ctrl-C stops the waiting")
     case .inspect:
-      CommandSignature(self, .job, usage: "inspect N", summary: "draws the job's node tree with states and counts")
+      CommandSignature(
+        self, .job, usage: "inspect N",
+        summary: "draws the job's node tree with states and counts, and under each node the tasks it started")
+    case .tasks:
+      CommandSignature(
+        self, .jobs(all: false, missing: nil), usage: "tasks [N…]",
+        summary:
+          "the task tree of jobs (all running ones when no N): a row per task that ran for the job, its own and every task its operators started (swift-async-algorithms' merge, zip, debounce, buffer…, pipesh's own), as the Swift runtime made, cancelled and ended them: id, kind (job, group child of its parent, unstructured), the task that made it, the node whose code made it, when it started, when it was cancelled and by what, when it ended"
+      )
     case .trace:
       CommandSignature(
         self, .pipeline(partial: false, options: [CommandOptions.fileLabel]),

@@ -12,6 +12,7 @@ public enum Commands {
     case .cancel: Cancel.entry
     case .wait: Wait.entry
     case .inspect: Inspect.entry
+    case .tasks: Tasks.entry
     case .trace: Trace.entry
     case .replay: Replay.entry
     case .draw: Draw.entry

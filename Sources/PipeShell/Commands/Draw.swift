@@ -217,7 +217,7 @@ struct TraceLanes {
     for event in recording.events {
       switch event.what {
       case .job(_, let jobLabels): labels[event.job] = jobLabels
-      case .output: continue
+      case .output, .task: continue
       case .node(let id, let label, let kind, let built):
         let time = event.time - origin
         if let until, time > until { continue }

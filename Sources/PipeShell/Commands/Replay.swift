@@ -59,6 +59,9 @@ final class ReplayPrinter: Sendable {
     case .node(_, let label, let kind, _):
       let printer = jobs.withLock { $0[event.job] } ?? printer
       printer.show(time: event.time, job: event.job, label: label, kind)
+    case .task(let id, let label, let kind):
+      let printer = jobs.withLock { $0[event.job] } ?? printer
+      printer.show(time: event.time, job: event.job, task: id, label: label, kind)
     case .output(let text): console.line(text)
     case .job(_, let labels):
       jobs.withLock { $0[event.job] = TraceObserver(console: console, labels: labels) }

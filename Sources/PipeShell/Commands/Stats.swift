@@ -6,13 +6,38 @@ extension Commands {
     static let entry = Command.bare(.stats) { shell in
       let jobs = shell.engine.jobs
       shell.console.line(
-        "jobs: \(jobs.running.count) running · tasks: \(jobs.liveTasks.load(ordering: .relaxed)) live · \(shell.liveNodesText)"
+        "jobs: \(jobs.running.count) running · \(shell.liveTasksText) · \(shell.liveNodesText)"
       )
     }.example("timer 1 | drain &\nstats\ncancel all\nstats")
   }
 }
 
 extension Shell {
+  /// The live tasks, as `stats` and `--stats` say them: every task of every job (its own, its
+  /// operators'), as the runtime reported them; those that outlive their job are named.
+  public var liveTasksText: String {
+    let jobs = engine.jobs.all
+    let total = jobs.reduce(0) { $0 + $1.context.tasks.live }
+    var outliving: [String] = []
+    for job in jobs {
+      let tasks = job.context.tasks.outliving
+      guard !tasks.isEmpty else { continue }
+      let ended = job.state != .running
+      for task in tasks {
+        switch task.lifetime {
+        case .job: continue
+        case .spawned:
+          outliving.append(
+            "task \(task.id), started by spawn in job \(job.id)" + (ended ? ", still runs after its job ended" : ""))
+        case .sharedFragment(let name):
+          outliving.append("task \(task.id) in share fragment '\(name)'")
+        }
+      }
+    }
+    guard !outliving.isEmpty else { return "tasks: \(total) live" }
+    return "tasks: \(total) live (\(outliving.joined(separator: ", ")))"
+  }
+
   /// The live nodes, as `stats` and `--stats` say them: those of jobs and those of the hot parts of
   /// `share` fragments, which the session keeps for later consumers, named.
   public var liveNodesText: String {

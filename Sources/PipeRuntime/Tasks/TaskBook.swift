@@ -1,0 +1,177 @@
+import CPipeSupport
+import Locking
+import Synchronization
+import VirtualTime
+
+/// Every task of every job, as the Swift runtime creates, cancels and ends it (`tasks.c` hooks
+/// the runtime's entry points): the one place tasks are recorded. A task belongs to the job of
+/// the task that created it; a job's own task is named as such when the job starts it.
+enum TaskBook {
+  /// Tasks of jobs running now, process-wide.
+  static let live = Atomic<Int>(0)
+
+  private struct Entry {
+    let record: TaskRecord
+    let tasks: JobTasks
+    /// The runtime's final step for the task, which its end goes on to.
+    let finalStep: UInt
+    /// The task group it is a child of, and its parent task.
+    let group: UInt?
+    let parent: UInt?
+  }
+
+  /// Tasks running now, by address (an address is reused only after its task has ended).
+  private static let entries = Locked<[UInt: Entry]>([:])
+
+  /// Sets the hooks, once: before a job's first task is made.
+  static let installed: Bool = {
+    let hooks = UnsafeMutablePointer<PipeTaskHooks>.allocate(capacity: 1)
+    hooks.initialize(
+      to: PipeTaskHooks(
+        created: { task, creator, flags, group, finalStep, cancelled in
+          TaskBook.created(
+            UInt(bitPattern: task), by: creator.map { UInt(bitPattern: $0) }, flags: flags,
+            group: group.map { UInt(bitPattern: $0) }, finalStep: UInt(bitPattern: finalStep),
+            cancelled: cancelled != 0) ? 1 : 0
+        },
+        ended: { _, task, threw in
+          TaskBook.ended(task.map { UInt(bitPattern: $0) }, threw: threw != 0)
+        },
+        cancelled: { task, current, cancelling in
+          guard let task else { return }
+          TaskBook.cancelled(
+            UInt(bitPattern: task), by: current.map { UInt(bitPattern: $0) },
+            handling: cancelling.map { UInt(bitPattern: $0) })
+        },
+        groupCancelled: { group, current, cancelling in
+          guard let group else { return }
+          TaskBook.groupCancelled(
+            UInt(bitPattern: group), by: current.map { UInt(bitPattern: $0) },
+            handling: cancelling.map { UInt(bitPattern: $0) })
+        }))
+    pipe_task_hooks_install(hooks)
+    VirtualDriver.installHook()
+    return true
+  }()
+
+  /// Makes a job's own task with `make`, recorded as `tasks`' first.
+  static func startingJob<T>(_ tasks: JobTasks, _ make: () -> T) -> T {
+    _ = installed
+    pipe_task_set_pending_root(Unmanaged.passUnretained(tasks).toOpaque())
+    defer { pipe_task_set_pending_root(nil) }
+    return make()
+  }
+
+  /// Makes tasks with `make` that are meant to outlive their job (`spawn`'s).
+  static func escaping<T>(_ make: () -> T) -> T {
+    pipe_task_set_escaping(1)
+    defer { pipe_task_set_escaping(0) }
+    return make()
+  }
+
+  // MARK: what the runtime reports
+
+  private static func created(
+    _ task: UInt, by creator: UInt?, flags: Int, group: UInt?, finalStep: UInt, cancelled: Bool
+  ) -> Bool {
+    let root = pipe_task_pending_root().map { Unmanaged<JobTasks>.fromOpaque($0).takeUnretainedValue() }
+    let escapes = pipe_task_escaping() != 0
+    let made = entries.withLock { entries -> (TaskRecord, JobTasks)? in
+      let origin: TaskOrigin
+      let tasks: JobTasks
+      let maker = creator.flatMap { entries[$0] }
+      if let root {
+        (origin, tasks) = (.job, root)
+      } else if let maker {
+        (origin, tasks) = (TaskOrigin(flags: flags, inGroup: group != nil), maker.tasks)
+      } else {
+        return nil
+      }
+      let structured = origin.isStructured
+      let node = origin == .job ? nil : node(of: tasks, askedBy: creator) ?? maker?.record.node
+      let lifetime: TaskLifetime =
+        if escapes { .spawned } else if let fragment = node.flatMap(tasks.sharedFragment) {
+          .sharedFragment(fragment)
+        } else { maker?.record.lifetime ?? .job }
+      let record = TaskRecord(
+        id: tasks.nextID(), jobID: tasks.jobID, origin: origin,
+        parent: structured ? maker?.record.id : nil, creator: origin == .job ? nil : maker?.record.id,
+        node: node, created: tasks.now, lifetime: lifetime)
+      entries[task] = Entry(
+        record: record, tasks: tasks, finalStep: finalStep, group: group, parent: structured ? creator : nil)
+      return (record, tasks)
+    }
+    guard let (record, tasks) = made else { return false }
+    tasks.added(record)
+    if cancelled { tasks.cancelled(record, at: record.created, by: .atCreation) }
+    return true
+  }
+
+  /// The most upstream node `task` is inside the `next()` of, if any: the node whose code made a
+  /// task while that task asked it.
+  private static func node(of tasks: JobTasks, askedBy task: UInt?) -> Node? {
+    guard let task else { return nil }
+    return Node.flattened(tasks.nodes).first { $0.isAsked(by: task) }
+  }
+
+  private static func ended(_ task: UInt?, threw: Bool) -> UnsafeMutableRawPointer {
+    guard let task, let entry = entries.withLock({ $0.removeValue(forKey: task) }),
+      let finalStep = UnsafeMutableRawPointer(bitPattern: entry.finalStep)
+    else {
+      // The hook asks only for the ends of tasks recorded here, each once.
+      preconditionFailure("a task pipesh did not record reached its end")
+    }
+    let now = entry.tasks.now
+    if let pointer = UnsafeMutableRawPointer(bitPattern: task), pipe_task_is_cancelled(pointer) != 0 {
+      entry.tasks.cancelled(entry.record, at: now, by: .unseen)
+    }
+    entry.tasks.ended(entry.record, threw: threw, at: now)
+    return finalStep
+  }
+
+  /// Who calls `cancel()`: a cancellation handler of a task being cancelled, else the task running,
+  /// else pipesh (nil).
+  private static func caller(_ current: UInt?, handling: UInt?, in entries: [UInt: Entry]) -> TaskCanceller? {
+    if let handled = handling.flatMap({ entries[$0] }) { return .handler(of: handled.record.id) }
+    if let running = current.flatMap({ entries[$0] }) { return .task(running.record.id) }
+    return nil
+  }
+
+  private static func cancelled(_ task: UInt, by current: UInt?, handling: UInt?) {
+    let found = entries.withLock { entries -> [(Entry, TaskCanceller)] in
+      guard let entry = entries[task] else { return [] }
+      let canceller = caller(current, handling: handling, in: entries) ?? .pipesh
+      return [(entry, canceller)] + children(of: [task], in: entries)
+    }
+    cancel(found)
+  }
+
+  private static func groupCancelled(_ group: UInt, by current: UInt?, handling: UInt?) {
+    let found = entries.withLock { entries -> [(Entry, TaskCanceller)] in
+      let canceller = TaskCanceller.group(by: caller(current, handling: handling, in: entries))
+      let members = entries.filter { $0.value.group == group }.sorted { $0.value.record.id < $1.value.record.id }
+      return members.map { ($0.value, canceller) } + children(of: members.map(\.key), in: entries)
+    }
+    cancel(found)
+  }
+
+  /// The structured descendants of `tasks`: the runtime cancels them with their parent.
+  private static func children(of tasks: [UInt], in entries: [UInt: Entry]) -> [(Entry, TaskCanceller)] {
+    var found: [(Entry, TaskCanceller)] = []
+    var parents = tasks
+    while let parent = parents.popLast() {
+      guard let parentEntry = entries[parent] else { continue }
+      for (address, entry) in entries where entry.parent == parent {
+        found.append((entry, .parent(parentEntry.record.id)))
+        parents.append(address)
+      }
+    }
+    return found.sorted { $0.0.record.id < $1.0.record.id }
+  }
+
+  private static func cancel(_ found: [(Entry, TaskCanceller)]) {
+    for (entry, canceller) in found where entry.record.cancellation == nil {
+      entry.tasks.cancelled(entry.record, at: entry.tasks.now, by: canceller)
+    }
+  }
+}

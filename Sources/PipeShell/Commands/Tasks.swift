@@ -1,0 +1,18 @@
+import PipeSession
+
+extension Commands {
+  /// `tasks [N…]`: the jobs' task trees.
+  enum Tasks {
+    static let entry = Command.jobs(.tasks) { shell, ids in
+      let jobs = shell.engine.jobs
+      let chosen = ids.map { $0.compactMap(jobs.job) } ?? jobs.running
+      if let ids, let missing = ids.first(where: { jobs.job($0) == nil }) {
+        return shell.engine.commandFailed("tasks: no job \(missing)")
+      }
+      if chosen.isEmpty { return shell.console.line("no running jobs (tasks N shows a job that ended)") }
+      for job in chosen {
+        for line in TaskView.lines(job) { shell.console.line(line) }
+      }
+    }.example("merge(timer 1, timer 2) | take 3 | drain &\nsleep 1\ntasks 1\nwait\ntasks 1")
+  }
+}
