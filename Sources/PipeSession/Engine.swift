@@ -182,6 +182,10 @@ public final class Engine: Sendable {
     } else if job.state == .failed, let failure = job.failure {
       console.line(DiagnosticFormatter.visible("error: [\(job.id)] \(failure)"), to: .error)
     }
+    // Said when it happens: the job ended late because a node of it ignored its cancellation.
+    for lint in Lints.ignoredCancellation(job) {
+      console.line(DiagnosticFormatter.visible("warning: [\(job.id)] \(lint.kind.rawValue): \(lint.why)"), to: .error)
+    }
   }
 
   /// `finished after 3.0s (20 elements)`, `cancelled after …`, `failed: STAGE: MESSAGE`.

@@ -23,7 +23,7 @@ public enum CommandKind: String, CaseIterable, Sendable {
       CommandSignature(
         self, .bare,
         summary:
-          "lists the warnings about running jobs, each with why and what to do: a background drain of an endless source (its output goes nowhere), a background job that has produced nothing for a minute (a leak?), a buffer dropping elements, a debounce whose input never pauses, an into waiting 5s or more for a consumer, a share holding more than 10 elements for its slowest reader, a stream read by several consumers at once (they split its elements)"
+          "lists the warnings about running jobs, each with why and what to do: a background drain of an endless source (its output goes nowhere), a background job that has produced nothing for a minute (a leak?), a buffer dropping elements, a debounce whose input never pauses, an into waiting 5s or more for a consumer, a share holding more than 10 elements for its slowest reader, a stream read by several consumers at once (they split its elements); and, for a job cancelled while a work cooperative: false waited, that it ignored the cancel and handed an element on (said also when the job ends)"
       )
     case .top:
       CommandSignature(
