@@ -3,7 +3,8 @@
 /// shell's (`Commands.entry(_:)` in `PipeShell`), and the Swift export says what it becomes; both
 /// switch over this enum with no `default:`, so a new case is not done until each says.
 public enum CommandKind: String, CaseIterable, Sendable {
-  case jobs, lint, top, cancel, wait, inspect, trace, replay, draw, compare, check, send, close, fail, sleep, swift
+  case jobs, lint, top, cancel, wait, inspect, trace, replay, draw, compare, check, send, close, fail, sleep, step, run
+  case swift
   case help, ops, names, load, clock, stats, history, quit, exit
 
   /// The name a statement writes.
@@ -50,9 +51,9 @@ public enum CommandKind: String, CaseIterable, Sendable {
         files: CommandSignature.pictureFiles + [".trace"])
     case .replay:
       CommandSignature(
-        self, .recording, usage: "replay \"F.trace\" [speed: X]",
+        self, .recording, usage: "replay \"F.trace\" [speed: X | step: true]",
         summary:
-          "shows a trace saved by trace PIPELINE to: \"F.trace\" again, as trace printed it; speed: X plays it back in time, X times as fast (Ctrl-C stops it)"
+          "shows a trace saved by trace PIPELINE to: \"F.trace\" again, as trace printed it; speed: X plays it back in time, X times as fast (Ctrl-C stops it); step: true shows its first instant, then each step the next (run shows the rest)"
       )
     case .draw:
       CommandSignature(
@@ -89,6 +90,18 @@ public enum CommandKind: String, CaseIterable, Sendable {
       CommandSignature(
         self, .duration, usage: "sleep INTERVAL",
         summary: "waits INTERVAL on the session's clock while background jobs go on; Ctrl-C stops it")
+    case .step:
+      CommandSignature(
+        self, .optionalJob(label: CommandOptions.untilLabel), usage: "step [N] [until: D]",
+        summary:
+          "on the virtual clock: holds the clock, runs it to the next instant at which something happens for job N (any job without N) and prints what happened there, as trace prints it; until: D runs it to the time D (as trace stamps it), printing everything on the way; then the clock stays held (between statements, and at the prompt while you type) until run; jobs to step are started with & after a step (a script that steps watches all of its jobs from the start)"
+      )
+    case .run:
+      CommandSignature(
+        self, .bare,
+        summary:
+          "lets go of the clock step holds: at the prompt it runs again while you type, and a script's end runs its jobs on as usual"
+      )
     case .swift:
       CommandSignature(
         self, .pipeline(partial: false, options: [CommandOptions.checkedLabel]),
