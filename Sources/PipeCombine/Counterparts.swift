@@ -74,7 +74,10 @@ public enum Counterparts {
       Counterpart(
         "delay(for:scheduler:)",
         differs: "Combine delays the finish as well; AA's delay finishes when the last delayed element is out")
-    case .work: .none("Combine has no back-pressured work; flatMap(maxPublishers: .max(1)) { Just($0).delay(…) }")
+    case .work:
+      .none(
+        "Combine has no back-pressured work; flatMap(maxPublishers: .max(1)) { Just($0).delay(…) } (a cancelled subscription stops its delay: cooperative: false has no counterpart)"
+      )
     case .timeout:
       Counterpart(
         "timeout(_:scheduler:)",

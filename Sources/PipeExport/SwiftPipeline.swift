@@ -261,9 +261,13 @@ extension SwiftProgramWriter {
     case .delay(let interval):
       use(.delay)
       code.lines.append(".delayed(by: \(try duration(interval, Parameters.Delay.interval, stage)))")
-    case .work(let interval):
+    case .work(let interval, let cooperative):
       use(.work)
-      code.lines.append(".working(for: \(try duration(interval, Parameters.Work.interval, stage)))")
+      let every = try duration(interval, Parameters.Work.interval, stage)
+      let cooperativeText = try value(cooperative, Parameters.Work.cooperative, stage)
+      code.lines.append(
+        cooperativeText == "true"
+          ? ".working(for: \(every))" : ".working(for: \(every), cooperative: \(cooperativeText))")
     case .timeout(let interval):
       use(.timeout)
       let after = try duration(interval, Parameters.Timeout.interval, stage)

@@ -21,7 +21,32 @@ public final class JobContext: Sendable {
   /// Whether someone cancelled the job (rather than a node stopping its input).
   public var cancelRequested: Bool { cancelFlag.load(ordering: .relaxed) }
 
-  func markCancelled() { cancelFlag.store(true, ordering: .relaxed) }
+  func markCancelled() {
+    if !cancelFlag.exchange(true, ordering: .relaxed) {
+      cancelTime.store(sessionTime.wholeNanoseconds, ordering: .relaxed)
+    }
+  }
+
+  /// When someone first cancelled the job (session time, in nanoseconds); -1 before.
+  private let cancelTime = Atomic<Int64>(-1)
+
+  /// When someone first cancelled the job (session time), nil while nobody has.
+  public var cancelledAt: Duration? {
+    let nanoseconds = cancelTime.load(ordering: .relaxed)
+    return nanoseconds < 0 ? nil : .nanoseconds(nanoseconds)
+  }
+
+  /// Elements a node that ignores cancellation (`work … cooperative: false`) handed on after its
+  /// task was cancelled, in order.
+  private let lateHandOffsStorage = Locked<[LateHandOff]>([])
+
+  /// What nodes of this job handed on after their task was cancelled (the lint
+  /// `ignored-cancellation`).
+  public var lateHandOffs: [LateHandOff] { lateHandOffsStorage.withLock { $0 } }
+
+  func handedOnAfterCancel(_ handOff: LateHandOff) {
+    lateHandOffsStorage.withLock { $0.append(handOff) }
+  }
 
   /// Nodes of this job still alive; 0 once the job has let go of everything.
   public let liveNodes = LiveCount()
@@ -135,6 +160,17 @@ public final class JobContext: Sendable {
     console.emit(line)
     observer?.printed(line, time: sessionTime, jobID: jobID)
   }
+}
+
+/// An element a node that ignores cancellation handed on after its task was cancelled: it finished
+/// the wait it was in, then passed the element to its consumer.
+public struct LateHandOff: Sendable {
+  /// The node, by id within its job.
+  public let nodeID: Int
+  public let value: Value
+  /// When its wait began and when it handed the element on (session time).
+  public let waitBegan: Duration
+  public let handedAt: Duration
 }
 
 /// What outlives a job within one shell session: channels and the hot parts of `share` fragments.

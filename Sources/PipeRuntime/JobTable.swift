@@ -55,24 +55,29 @@ public final class JobTable: Sendable {
   public var running: [Job] { all.filter { $0.state == .running } }
 
   /// Starts a job for `pipeline` (which must end with a sink) and returns it at once. On a
-  /// virtual clock the job's task only runs while someone runs that clock. `fusing: false` builds
+  /// virtual clock the job's task only runs while someone runs that clock. `watcher` gives the job,
+  /// by its id, one more observer (step mode's) beside `observer`. `fusing: false` builds
   /// every stage as its own node (as `PIPESH_FUSION=off` does). `ownShares` builds the hot parts
   /// of its `share` fragments for it alone (`draw`, on a clock of its own), not the session's.
   @discardableResult
   public func start(
     _ pipeline: CheckedPipeline, background: Bool, clock choice: ClockChoice, observer: (any NodeObserver)? = nil,
-    fusing: Bool = Instrumentation.fusion, ownShares: Bool = false
+    fusing: Bool = Instrumentation.fusion, ownShares: Bool = false,
+    watcher: ((Int) -> (any NodeObserver)?)? = nil
   ) -> Job {
     let id = state.withLock { state -> Int in
       defer { state.nextID += 1 }
       return state.nextID
+    }
+    var observer = observer
+    if let watching = watcher?(id) {
+      observer = observer.map { ObserverPair($0, watching) } ?? watching
     }
     let clock: PipeClock
     switch choice {
     case .real: clock = PipeClock(kind: .real(session.origin))
     case .virtual(let driver): clock = PipeClock(kind: .virtual(driver))
     }
-    var observer = observer
     if let recorder = recorder.withLock({ $0 }) {
       recorder.started(job: id, pipeline, time: clock.now.offset)
       observer = observer.map { ObserverPair($0, recorder) } ?? recorder

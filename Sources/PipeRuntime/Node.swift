@@ -318,7 +318,7 @@ public final class Node: Sendable {
 
   /// The node that consumes this one's output: the next stage, the combinator or `flatMap` it
   /// feeds, or the sink (nil for a sink).
-  var downstream: Node? {
+  public internal(set) var downstream: Node? {
     get { record.withLock { $0.downstream } }
     set { record.withLock { $0.downstream = newValue } }
   }

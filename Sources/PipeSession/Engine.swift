@@ -105,6 +105,19 @@ public final class Engine: Sendable {
   /// The wait Ctrl-C stops: a foreground job, `wait`, `send`, `sleep`.
   let waitingTask = Locked<Task<Void, Never>?>(nil)
 
+  /// Step mode: whether background jobs on the session's virtual clock are watched (from the first
+  /// step, or from the start of a script that steps), and whether the clock is held.
+  struct SteppingState {
+    var watching = false
+    var held = false
+  }
+
+  let stepping = Locked(SteppingState())
+  /// What step mode sees of the watched jobs.
+  let stepLog = StepLog()
+  /// The command being run, with its source: a run-time error of it points at it.
+  private let runningCommand = Locked<(command: CheckedCommand, source: SourceFile)?>(nil)
+
   deinit {
     close()
   }
@@ -159,6 +172,14 @@ public final class Engine: Sendable {
     console.line("error: " + message, to: .error)
   }
 
+  /// Reports a command that could not do what it was asked at run time, pointing at its argument
+  /// `argument` (by index; nil or out of range: the whole command): the script's status is 1.
+  public func commandFailed(_ message: String, at argument: Int?) {
+    guard let (command, source) = runningCommand.withLock({ $0 }) else { return commandFailed(message) }
+    let range = argument.flatMap { command.argumentRanges.indices.contains($0) ? command.argumentRanges[$0] : nil }
+    runFailed([Diagnostic(id: .commandFailed, message: message, range: range ?? command.range)], in: source)
+  }
+
   /// Reports problems found in a file read at run time (a saved trace): the script's status is 1.
   public func runFailed(_ diagnostics: [Diagnostic], in source: SourceFile) {
     anyFailed.store(true, ordering: .relaxed)
@@ -181,6 +202,10 @@ public final class Engine: Sendable {
       console.line("[\(job.id)] \(Self.endNotice(job))")
     } else if job.state == .failed, let failure = job.failure {
       console.line(DiagnosticFormatter.visible("error: [\(job.id)] \(failure)"), to: .error)
+    }
+    // Said when it happens: the job ended late because a node of it ignored its cancellation.
+    for lint in Lints.ignoredCancellation(job) {
+      console.line(DiagnosticFormatter.visible("warning: [\(job.id)] \(lint.kind.rawValue): \(lint.why)"), to: .error)
     }
   }
 
@@ -220,6 +245,9 @@ public final class Engine: Sendable {
   /// Runs a whole script: checked as a whole first, nothing runs on an error. Returns the exit status.
   public func runScript(_ source: SourceFile) async -> Int32 {
     let status = await runScriptInline(source)
+    // A step pending at the end of the script: the clock is let go, as `run` does, and the jobs go
+    // on to their ends as a script's background jobs do.
+    letClockRun()
     // Ctrl-C stops this wait for the background jobs too, and so does a deadlock; they are
     // cancelled then, and end promptly.
     if !(quitRequested || wasInterrupted) { await waitForTheScriptsJobs() }
@@ -249,6 +277,10 @@ public final class Engine: Sendable {
     environment = checkedEnvironment
     session.willFail(environment.failingChannels)
     session.declare(environment.endpoints)
+    // A script that steps watches its jobs from its start, so its first step can step any of them.
+    if statements.contains(where: { if case .command(let command, _) = $0 { command.kind == .step } else { false } }) {
+      beginStepping()
+    }
     for statement in statements {
       if quitRequested || wasInterrupted { break }
       await execute(statement, source: source)
@@ -367,7 +399,12 @@ public final class Engine: Sendable {
       guard let commands = state.withLock({ $0.commands }) else {
         return commandFailed("pipesh has no commands to run '\(command.kind.name)' with (a bug: please report it)")
       }
+      let outer = runningCommand.withLock { running in
+        defer { running = (command, source) }
+        return running
+      }
       await commands.run(command)
+      runningCommand.withLock { $0 = outer }
     }
   }
 
@@ -378,7 +415,10 @@ public final class Engine: Sendable {
   public func run(
     _ pipeline: CheckedPipeline, background: Bool, observer: (any NodeObserver)? = nil
   ) async -> Job {
-    let job = jobs.start(pipeline, background: background, clock: nextClock, observer: observer, fusing: fusing)
+    let clock = nextClock
+    let job = jobs.start(
+      pipeline, background: background, clock: clock, observer: observer, fusing: fusing,
+      watcher: { [self] id in stepObserver(for: pipeline, background: background, clock: clock, job: id) })
     if background {
       if interactive { console.line("[\(job.id)] \(pipeline.text)") }
     } else {

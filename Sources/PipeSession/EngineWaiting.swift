@@ -222,9 +222,10 @@ extension Engine {
     await driver.perform(andWait: action)
   }
 
-  /// Reads input with the session clock running, so background virtual-time jobs go on meanwhile.
+  /// Reads input with the session clock running, so background virtual-time jobs go on meanwhile;
+  /// while step holds the clock, it stands still.
   public func whileReading<T: Sendable>(_ read: @escaping @Sendable () async -> T) async -> T {
-    guard let driver = driverBox.withLock({ $0 }) else { return await read() }
+    guard let driver = driverBox.withLock({ $0 }), !clockHeld else { return await read() }
     return await driver.run(until: read)
   }
 }

@@ -12,6 +12,7 @@ public struct JobLint: Sendable {
     case sendWaiting = "send-waiting"
     case shareSlowConsumer = "share-slow-consumer"
     case streamConsumers = "stream-consumers"
+    case ignoredCancellation = "ignored-cancellation"
   }
 
   public let kind: Kind
@@ -35,9 +36,12 @@ public enum Lints {
   static let debounceElements = 10
   /// How long an `into` waits for a consumer before it is a warning.
   static let sendWaitingAfter = Duration.seconds(5)
-  /// The job's warnings now, in a fixed order: the job's own, then its nodes', source first.
+  /// The job's warnings now, in a fixed order: the job's own, then its nodes', source first; last,
+  /// what a node that ignores cancellation did after its task was cancelled, which stays said
+  /// after the job has ended.
   public static func of(_ job: Job) -> [JobLint] {
-    guard job.state == .running else { return [] }
+    let ignored = ignoredCancellation(job)
+    guard job.state == .running else { return ignored }
     var lints: [JobLint] = []
     let id = job.id
     let now = job.context.sessionTime
@@ -108,7 +112,42 @@ public enum Lints {
     if !nowhere, !lints.contains(where: { $0.kind == .sendWaiting }), let leak = leak(job, now: now) {
       lints.insert(leak, at: 0)
     }
-    return lints
+    return lints + ignored
+  }
+
+  /// A `work … cooperative: false` that handed an element on after its task was cancelled: it
+  /// finished its wait, and its consumer got the element, though the job had been cancelled; the
+  /// job ended only after that. One warning per element so handed on, with where it went and when.
+  static func ignoredCancellation(_ job: Job) -> [JobLint] {
+    let handOffs = job.context.lateHandOffs
+    guard !handOffs.isEmpty else { return [] }
+    let nodes = Node.flattened(job.nodes)
+    let cancelledAt = job.context.cancelledAt
+    return handOffs.compactMap { handOff -> JobLint? in
+      guard let node = nodes.first(where: { $0.id == handOff.nodeID }), node.facts?.ignoresCancellation == true
+      else { return nil }
+      let value = TraceFile.EventKind(.element(handOff.value)).described.dropFirst(2)
+      let receiver = node.downstream.map { " on to \($0.text)" } ?? " on"
+      let cancel =
+        cancelledAt.map { "the job was cancelled at \($0.stampText)" }
+        ?? "its task was cancelled (its consumer stopped)"
+      let end: String
+      if job.state == .running {
+        end = "the job has not ended yet"
+      } else {
+        let endedAt = job.context.start.offset + job.elapsed
+        let late = cancelledAt.map { ", \((endedAt - $0).secondsText) after the cancel" } ?? ""
+        end = "the job ended at \(endedAt.stampText)\(late)"
+      }
+      return JobLint(
+        kind: .ignoredCancellation, job: job.id,
+        why: "\(node.text) ignored the cancellation: \(cancel), yet it finished its wait (begun at "
+          + "\(handOff.waitBegan.stampText)) and handed \(value)\(receiver) at \(handOff.handedAt.stampText); \(end)",
+        fixing: { _ in
+          "a cooperative work (work D) ends at the cancel; in Swift, let the sleep's CancellationError end the work "
+            + "(try await Task.sleep, not try?)"
+        })
+    }
   }
 
   /// A background job nobody waited for that has produced nothing (printed or sent no result) for

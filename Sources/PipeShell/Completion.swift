@@ -72,8 +72,12 @@ public enum Completion {
           words.count == 1
           ? sources + combinators + context.sourceFragments
           : unused(labels(of: words[1]) + (commandOptions[first] ?? []), in: words)
-      case .jobs?, .lint?, .top?, .replay?, .fail?, .sleep?, .swift?, .ops?, .names?, .load?, .stats?, .history?,
-        .quit?, .exit?, nil:
+      case .step?:
+        // A running job's number first, then the time to run to.
+        let until = CommandOptions.untilLabel + ":"
+        pool = (words.count == 1 ? context.jobIDs.map(String.init) : []) + unused([until], in: words)
+      case .jobs?, .lint?, .top?, .replay?, .fail?, .sleep?, .run?, .swift?, .ops?, .names?, .load?, .stats?,
+        .history?, .quit?, .exit?, nil:
         // No command, or one whose words completion does not offer: a stage's labels.
         pool = unused(labels(of: first), in: words)
         if first == "let", words.count >= 3 { pool = sources + combinators + context.sourceFragments + stages }

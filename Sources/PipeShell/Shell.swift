@@ -15,6 +15,7 @@ public final class Shell: Sendable {
   private struct Extras {
     var historyProvider: (@Sendable () -> [String])?
     var report: Report?
+    var replaySteps: ReplaySteps?
   }
 
   private let extras = Locked(Extras())
@@ -29,6 +30,12 @@ public final class Shell: Sendable {
   public var report: Report? {
     get { extras.withLock { $0.report } }
     set { extras.withLock { $0.report = newValue } }
+  }
+
+  /// A saved trace being stepped (`replay "F.trace" step: true`): `step` and `run` go to it.
+  var replaySteps: ReplaySteps? {
+    get { extras.withLock { $0.replaySteps } }
+    set { extras.withLock { $0.replaySteps = newValue } }
   }
 
   public init(console: Console, interactive: Bool, virtualTime: Bool, fusing: Bool = Instrumentation.fusion) {

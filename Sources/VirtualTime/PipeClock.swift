@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A point in a job's time: the offset from a fixed origin.
 public struct PipeInstant: InstantProtocol, Sendable {
   public var offset: Duration
@@ -51,6 +53,25 @@ public struct PipeClock: Clock, Sendable {
   }
 
   public var minimumResolution: Duration { .nanoseconds(1) }
+
+  /// Waits until `deadline` and returns only then, even when the calling task is cancelled
+  /// meanwhile: a wait cancellation does not reach (`work … cooperative: false`). No task is made
+  /// for it: the real clock's wait is a timer on a dispatch queue that resumes the caller.
+  public func sleepIgnoringCancellation(until deadline: PipeInstant) async {
+    switch kind {
+    case .real(let origin):
+      let remaining = (origin + deadline.offset) - ContinuousClock.now
+      guard remaining > .zero else { return }
+      // At most a century: a deadline past it (`work 1e12`) waits as long as anyone will.
+      let seconds = min(remaining.components.seconds, 3_155_760_000)
+      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(remaining.components.attoseconds / 1_000_000_000)
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { continuation.resume() }
+      }
+    case .virtual(let driver):
+      await driver.sleepIgnoringCancellation(until: deadline)
+    }
+  }
 
   public func sleep(until deadline: PipeInstant, tolerance: Duration?) async throws {
     switch kind {

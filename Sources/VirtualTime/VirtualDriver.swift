@@ -186,6 +186,17 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     }
   }
 
+  /// Sleeps until `deadline` whatever becomes of the calling task: its cancellation does not end
+  /// the wait (`work … cooperative: false`). Only the clock's shutdown ends it early.
+  @inline(never)
+  public func sleepIgnoringCancellation(until deadline: PipeInstant) async {
+    let sequence = update { $0.sleepSequence() }
+    try? await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+      let sleeping = update { $0.slept(until: deadline, sequence: sequence, continuation: continuation) }
+      if !sleeping { continuation.resume() }
+    }
+  }
+
   // MARK: the executor
 
   public func enqueue(_ job: UnownedJob) {

@@ -249,7 +249,8 @@ struct ExportTests {
     ]
     let stages = [
       "takeWhile { $0 < 40 }", "dropWhile { $0 < 2 }", "map { $0 * 3 + 1 }", "filter { $0 % 2 == 1 }",
-      "compactMap { $0 > 3 ? $0 - 1 : nil }", "tap \"t\" time: true", "tap \"u\"", "work 0.001", "delay 0.001",
+      "compactMap { $0 > 3 ? $0 - 1 : nil }", "tap \"t\" time: true", "tap \"u\"", "work 0.001",
+      "work 0.001 cooperative: false", "delay 0.001",
       "interspersed 0", "reductions { $0 + $1 }", "flatMap { from $0 ($0 + 1) | takeWhile { $0 % 5 != 0 } }",
       "map { 100 / ($0 - 4) }",
     ]
@@ -284,6 +285,7 @@ struct ExportTests {
     "timer 0.1 | chunks 3 every: 1 | take 1", "range 1 100 | buffer 3 policy: newest | take 5",
     "timer 1 | share | take 2", "from \"a\" \"b\" | enumerated | print",
     "from 1 2 | delay 1 | work 0.5 | timeout 2 | tap \"seen\" | drain",
+    "from 1 2 | work 0.5 cooperative: false | take 1 | print",
     "from 1 2 3 | flatMap { from $0 ($0 * 10) } | collect", "timer 1 | flatMapLatest { timer $0 | take 2 } | take 3",
     "from 3 1 2 | flatMap { from $0 | delay $0 } concurrency: 2 | print",
     "from 1 2 | diagram", "from 1 2 | into e", "from 1.5 2 | map { abs($0) * -1.0 } | sum",

@@ -113,6 +113,38 @@ struct InteractiveTests {
     try terminal.expectExit(0)
   }
 
+  /// Step mode at the prompt: `step` holds the virtual clock, so a job started after it waits while
+  /// a line is typed; each step shows one instant's trace lines and the job's output; `run` lets
+  /// the clock go, and the job ends while the next line is read.
+  @Test func aJobIsSteppedAnInstantAtATime() throws {
+    let terminal = try Terminal(arguments: ["--virtual-time"])
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("step\r")
+    try terminal.expect("step: no job runs; the virtual clock is held at +0.000s")
+    try terminal.expect("]> ")
+    terminal.type("timer 1 | take 2 | print &\r")
+    try terminal.expect("pipesh[1]> ")
+    terminal.type("step 1\r")
+    try terminal.expect("+0.000s [1] timer 1  start\n")
+    try terminal.expect("]> ")
+    terminal.type("step 1\r")
+    try terminal.expect("+1.000s [1] print    → 0\n[1] 0\n")
+    try terminal.expect("]> ")
+    // The clock stood still while these lines were typed: the job is where the step left it.
+    terminal.type("jobs\r")
+    try terminal.expect("1   running  1.0s  1    timer 1 | take 2 | print\n")
+    try terminal.expect("]> ")
+    terminal.type("step 2\r")
+    try terminal.expect("error: step: no job 2\nstep 2\n     ^\n")
+    try terminal.expect("]> ")
+    terminal.type("run\r")
+    try terminal.expect("[1] 1\n")
+    try terminal.expect("[1] finished after 2.0s (2 elements)")
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
   @Test func ctrlDLeavesAndCancelsRunningJobs() throws {
     let terminal = try Terminal()
     try terminal.expect("pipesh[0]> ")

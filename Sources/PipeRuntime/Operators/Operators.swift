@@ -40,7 +40,7 @@ public enum Operators {
     case .share: Share.run()
     case .enumerated: Enumerated.run()
     case .delay(let interval): Delay.run(interval: interval)
-    case .work(let interval): Work.run(interval: interval)
+    case .work(let interval, let cooperative): Work.run(interval: interval, cooperative: cooperative)
     case .timeout(let interval): Timeout.run(interval: interval)
     case .tap(let label, let time): Tap.run(label: label, time: time)
     case .flatMap(let body, let concurrency): FlatMap.run(body: body, concurrency: concurrency)

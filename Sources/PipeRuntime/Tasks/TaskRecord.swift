@@ -162,3 +162,23 @@ extension TaskCanceller {
     }
   }
 }
+
+/// A line of a trace: a node's event or a task's, in the order they happened.
+public enum TracedEvent: Sendable {
+  case node(NodeEvent)
+  case task(TaskEvent)
+
+  public var jobID: Int {
+    switch self {
+    case .node(let event): event.jobID
+    case .task(let event): event.task.jobID
+    }
+  }
+
+  public var time: Duration {
+    switch self {
+    case .node(let event): event.time
+    case .task(let event): event.time
+    }
+  }
+}

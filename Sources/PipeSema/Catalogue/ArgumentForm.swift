@@ -27,6 +27,8 @@ public protocol ArgumentForm: Sendable {
   static func constants(_ argument: CheckedArgument) -> Constants?
   static func text(_ argument: CheckedArgument) -> Text?
   static func flag(_ argument: CheckedArgument) -> Flag?
+  /// Whether a flag is known to be false (an expression of `$0`, as written, is not).
+  static func isFalse(_ flag: Flag) -> Bool
   static func diagram(_ argument: CheckedArgument) -> Diagram?
   static func size(_ argument: CheckedArgument) -> Size?
 }
@@ -63,6 +65,8 @@ public enum Resolved: ArgumentForm {
     return nil
   }
 
+  public static func isFalse(_ flag: Bool) -> Bool { !flag }
+
   public static func diagram(_ argument: CheckedArgument) -> MarbleDiagram? {
     if case .marble(let diagram) = argument { return diagram }
     return nil
@@ -85,6 +89,10 @@ public enum Written: ArgumentForm {
   public static func constants(_ argument: CheckedArgument) -> CheckedArgument? { argument }
   public static func text(_ argument: CheckedArgument) -> CheckedArgument? { argument }
   public static func flag(_ argument: CheckedArgument) -> CheckedArgument? { argument }
+  public static func isFalse(_ flag: CheckedArgument) -> Bool {
+    if case .value(.bool(false), _) = flag { return true }
+    return false
+  }
   public static func diagram(_ argument: CheckedArgument) -> CheckedArgument? { argument }
   public static func size(_ argument: CheckedArgument) -> CheckedArgument? { argument }
 }

@@ -43,7 +43,7 @@ public enum Operation<Form: ArgumentForm>: Sendable {
   case share
   case enumerated
   case delay(interval: Form.Interval)
-  case work(interval: Form.Interval)
+  case work(interval: Form.Interval, cooperative: Form.Flag)
   case timeout(interval: Form.Interval)
   case tap(label: Form.Text, time: Form.Flag)
   case flatMap(body: CheckedPipeline, concurrency: Form.Integer?)

@@ -78,12 +78,16 @@ public struct OperatorFacts: Sendable, Equatable {
   public let discards: Discarding
   /// The tasks it starts.
   public let tasks: TaskUse
+  /// Whether it goes on after its task is cancelled: it finishes the wait it is in and hands its
+  /// element on before it ends (`work … cooperative: false`), so its job ends that much later.
+  public let ignoresCancellation: Bool
 
   init(
     _ kind: OperatorKind, endless: Bool = false, endsWhenClosed: Bool = false, endsInputEarly: Bool = false,
     endsWithShortestInput: Bool = false, waitsOn: WaitPlace, pacesItsUpstream: Bool = false,
-    discards: Discarding = .nothing, tasks: TaskUse = .none
+    discards: Discarding = .nothing, tasks: TaskUse = .none, ignoresCancellation: Bool = false
   ) {
+    self.ignoresCancellation = ignoresCancellation
     self.discards = discards
     self.tasks = tasks
     self.kind = kind
@@ -128,7 +132,9 @@ extension Operation {
         : OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput)
     case .chunked: OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput)
     case .delay: OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .iteratingItsInput)
-    case .work: OperatorFacts(kind, waitsOn: .upstreamAndClock, pacesItsUpstream: true)
+    case .work(_, let cooperative):
+      OperatorFacts(
+        kind, waitsOn: .upstreamAndClock, pacesItsUpstream: true, ignoresCancellation: Form.isFalse(cooperative))
     // It fails the job when its input pauses; an input that never pauses it never ends.
     case .timeout: OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .inputAndClock)
     // A full buffer that does not wait drops (an unbounded one is never full).

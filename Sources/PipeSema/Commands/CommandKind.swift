@@ -4,7 +4,8 @@
 /// switch over this enum with no `default:`, so a new case is not done until each says.
 public enum CommandKind: String, CaseIterable, Sendable {
   case jobs, lint, top, cancel, wait, inspect, tasks, trace, replay, draw, compare, check, send, close, fail, sleep,
-    swift
+    step, run
+  case swift
   case help, ops, names, load, clock, stats, history, quit, exit
 
   /// The name a statement writes.
@@ -24,7 +25,7 @@ public enum CommandKind: String, CaseIterable, Sendable {
       CommandSignature(
         self, .bare,
         summary:
-          "lists the warnings about running jobs, each with why and what to do: a background drain of an endless source (its output goes nowhere), a background job that has produced nothing for a minute (a leak?), a buffer dropping elements, a debounce whose input never pauses, an into waiting 5s or more for a consumer, a share holding more than 10 elements for its slowest reader, a stream read by several consumers at once (they split its elements)"
+          "lists the warnings about running jobs, each with why and what to do: a background drain of an endless source (its output goes nowhere), a background job that has produced nothing for a minute (a leak?), a buffer dropping elements, a debounce whose input never pauses, an into waiting 5s or more for a consumer, a share holding more than 10 elements for its slowest reader, a stream read by several consumers at once (they split its elements); and, for a job cancelled while a work cooperative: false waited, that it ignored the cancel and handed an element on (said also when the job ends)"
       )
     case .top:
       CommandSignature(
@@ -59,9 +60,9 @@ public enum CommandKind: String, CaseIterable, Sendable {
         files: CommandSignature.pictureFiles + [".trace"])
     case .replay:
       CommandSignature(
-        self, .recording, usage: "replay \"F.trace\" [speed: X]",
+        self, .recording, usage: "replay \"F.trace\" [speed: X | step: true]",
         summary:
-          "shows a trace saved by trace PIPELINE to: \"F.trace\" again, as trace printed it; speed: X plays it back in time, X times as fast (Ctrl-C stops it)"
+          "shows a trace saved by trace PIPELINE to: \"F.trace\" again, as trace printed it; speed: X plays it back in time, X times as fast (Ctrl-C stops it); step: true shows its first instant, then each step the next (run shows the rest)"
       )
     case .draw:
       CommandSignature(
@@ -98,6 +99,18 @@ public enum CommandKind: String, CaseIterable, Sendable {
       CommandSignature(
         self, .duration, usage: "sleep INTERVAL",
         summary: "waits INTERVAL on the session's clock while background jobs go on; Ctrl-C stops it")
+    case .step:
+      CommandSignature(
+        self, .optionalJob(label: CommandOptions.untilLabel), usage: "step [N] [until: D]",
+        summary:
+          "on the virtual clock: holds the clock, runs it to the next instant at which something happens for job N (any job without N) and prints what happened there, as trace prints it; until: D runs it to the time D (as trace stamps it), printing everything on the way; then the clock stays held (between statements, and at the prompt while you type) until run; jobs to step are started with & after a step (a script that steps watches all of its jobs from the start)"
+      )
+    case .run:
+      CommandSignature(
+        self, .bare,
+        summary:
+          "lets go of the clock step holds: at the prompt it runs again while you type, and a script's end runs its jobs on as usual"
+      )
     case .swift:
       CommandSignature(
         self, .pipeline(partial: false, options: [CommandOptions.checkedLabel]),

@@ -22,7 +22,10 @@ public enum CommandForm: Sendable {
   case topic
   /// One string: `load "demo.pipe"`.
   case file
-  /// A saved trace's file, and how fast to play it back: `replay "run.trace" speed: 10`.
+  /// An optional job number and an optional duration labelled `label`: `step`, `step 2 until: 5`.
+  case optionalJob(label: String)
+  /// A saved trace's file, and how fast to play it back (`replay "run.trace" speed: 10`), or
+  /// whether to step through it (`step: true`).
   case recording
   /// One duration, more than zero: `sleep 2.5`.
   case duration
@@ -42,8 +45,10 @@ public enum CommandArguments: Sendable {
   case word(String)
   case topic(String?)
   case file(String)
-  /// `speed` nil: show every event at once.
-  case recording(String, speed: Double?)
+  /// A job number, or nil for every job, and a time, or nil for the next instant: `step 2 until: 5`.
+  case optionalJob(Int?, until: Duration?)
+  /// `speed` nil: show every event at once; `step`: show them an instant a `step`.
+  case recording(String, speed: Double?, step: Bool)
   case duration(Duration)
   case failure(channel: String, message: String)
 }
@@ -130,6 +135,9 @@ public struct CommandTable: Sendable {
 public struct CheckedCommand: Sendable {
   public let kind: CommandKind
   public let arguments: CommandArguments
+  /// Where the command is written, and each of its arguments: a run-time error points there.
+  public let range: SourceRange
+  public let argumentRanges: [SourceRange]
 }
 
 extension Checker {
@@ -187,6 +195,7 @@ extension Checker {
       read = optional && reading.arguments.isEmpty ? .word("") : reading.word(choices: choices, missing: missing)
     case .topic: read = checkTopic(&reading)
     case .file: read = reading.file()
+    case .optionalJob(let label): read = reading.optionalJob(label: label, source: source)
     case .recording: read = reading.recording()
     case .duration: read = reading.duration(source: source)
     case .failure:
@@ -197,7 +206,9 @@ extension Checker {
       report(SemaMessages.unknownChannel(channel, arguments.first?.range ?? range, known: environment.channels.keys))
       return nil
     }
-    return read.map { CheckedCommand(kind: signature.kind, arguments: $0) }
+    return read.map {
+      CheckedCommand(kind: signature.kind, arguments: $0, range: range, argumentRanges: arguments.map(\.range))
+    }
   }
 
   /// `send NAME V…`: the values are constants of the channel's type (the first send fixes it).
@@ -329,10 +340,16 @@ struct CommandReading {
     guard let first = arguments.first, first.label == nil, case .string(let parts) = first.value.kind,
       parts.count == 1, case .text(let path) = parts[0], !path.isEmpty
     else { return fail("give the trace's file as a string, as in \(signature.name) \"run.trace\"") }
-    guard arguments.count > 1 else { return .recording(path, speed: nil) }
+    guard arguments.count > 1 else { return .recording(path, speed: nil, step: false) }
     let option = arguments[1]
-    guard arguments.count == 2, option.label?.name == "speed" else {
-      return fail("after the file, only speed: X", option.range)
+    guard arguments.count == 2, option.label?.name == "speed" || option.label?.name == "step" else {
+      return fail("after the file, only speed: X or step: true", option.range)
+    }
+    if option.label?.name == "step" {
+      guard case .bool(let step) = option.value.kind else {
+        return fail("'step:' is true or false", option.value.range)
+      }
+      return .recording(path, speed: nil, step: step)
     }
     let speed: Double
     switch option.value.kind {
@@ -343,7 +360,27 @@ struct CommandReading {
     guard speed >= Self.slowestSpeed, speed <= Self.fastestSpeed else {
       return fail("'speed:' must be at least 0.000001 and at most 1000000", option.value.range)
     }
-    return .recording(path, speed: speed)
+    return .recording(path, speed: speed, step: false)
+  }
+
+  /// `[N] [LABEL: D]`: a job number, then a duration after the label (`step 2 until: 5`).
+  mutating func optionalJob(label: String, source: SourceFile) -> CommandArguments? {
+    var job: Int?
+    var until: Duration?
+    for (index, argument) in arguments.enumerated() {
+      if argument.label == nil, index == 0, case .integer(let value) = argument.value.kind {
+        job = value
+        continue
+      }
+      guard argument.label?.name == label, until == nil, index == arguments.count - 1 else {
+        return fail("expected a job number, then \(label): D", argument.range)
+      }
+      switch Checker.duration(argument.value, zero: false, source: source) {
+      case .success(let duration): until = duration
+      case .failure(let expected): return fail("'\(label):' must be \(expected.text)", argument.value.range)
+      }
+    }
+    return .optionalJob(job, until: until)
   }
 
   /// Labelled options after a command's pipeline: durations (`tick: 0.5`), and `to: "FILE"`, a
@@ -428,6 +465,8 @@ struct CommandReading {
 public struct CommandOptions: Sendable {
   /// The label of the picture's file: `to: "FILE.svg"`.
   public static let fileLabel = "to"
+  /// The label of `step`'s time to run to: `until: 5`.
+  public static let untilLabel = "until"
   /// The label of `swift`'s choice of checked arithmetic: `checked: true`.
   public static let checkedLabel = "checked"
   public var durations: [String: Duration] = [:]

@@ -135,13 +135,24 @@ struct Command: Sendable {
       { if case .file(let path) = $0 { path } else { nil } }, run)
   }
 
-  /// A command on a saved trace's file and a playback speed: `replay "F.trace" speed: 10`.
+  /// A command on a saved trace's file and a playback speed (`replay "F.trace" speed: 10`), or
+  /// whether to step through it (`step: true`).
   static func recording(
-    _ kind: CommandKind, run: @escaping @Sendable (Shell, String, Double?) async -> Void
+    _ kind: CommandKind, run: @escaping @Sendable (Shell, String, Double?, Bool) async -> Void
   ) -> Command {
     reading(
       kind, form: { if case .recording = $0 { true } else { false } },
-      { if case .recording(let path, let speed) = $0 { (path, speed) } else { nil } },
+      { if case .recording(let path, let speed, let step) = $0 { (path, speed, step) } else { nil } },
+      { shell, read in await run(shell, read.0, read.1, read.2) })
+  }
+
+  /// A command on an optional job number and an optional time: `step 2 until: 5`.
+  static func optionalJob(
+    _ kind: CommandKind, run: @escaping @Sendable (Shell, Int?, Duration?) async -> Void
+  ) -> Command {
+    reading(
+      kind, form: { if case .optionalJob = $0 { true } else { false } },
+      { if case .optionalJob(let job, let until) = $0 { (job, until) } else { nil } },
       { shell, read in await run(shell, read.0, read.1) })
   }
 

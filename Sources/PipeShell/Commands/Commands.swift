@@ -22,6 +22,8 @@ public enum Commands {
     case .close: Close.entry
     case .fail: FailChannel.entry
     case .sleep: Sleep.entry
+    case .step: Step.entry
+    case .run: Step.runEntry
     case .swift: Swift.entry
     case .help: Help.entry
     case .ops: Ops.entry

@@ -5,12 +5,19 @@ import PipeSyntax
 import VirtualTime
 
 extension Commands {
-  /// `replay "F.trace" [speed: X]`: shows a saved trace again as `trace` printed it; with
-  /// `speed:`, in time, X times as fast, on the session's clock.
+  /// `replay "F.trace" [speed: X | step: true]`: shows a saved trace again as `trace` printed it;
+  /// with `speed:`, in time, X times as fast, on the session's clock; with `step: true`, its first
+  /// instant, and each `step` the next (`run` the rest).
   enum Replay {
-    static let entry = Command.recording(.replay) { shell, path, speed in
+    static let entry = Command.recording(.replay) { shell, path, speed, step in
       guard let recording = shell.readTrace(path, command: "replay") else { return }
       let printer = ReplayPrinter(console: shell.console, labels: recording.labels)
+      if step {
+        let steps = ReplaySteps(path: path, events: recording.events, printer: printer)
+        shell.replaySteps = steps
+        _ = steps.start(shell)
+        return
+      }
       guard let speed else {
         for event in recording.events { printer.show(event) }
         return

@@ -1,0 +1,128 @@
+import Locking
+import PipeRuntime
+import PipeSession
+import PipeSyntax
+
+extension Commands {
+  /// `step [N] [until: D]` and `run`: step mode on the session's virtual clock (`Engine.step`).
+  /// While a saved trace is being stepped (`replay "F.trace" step: true`), they step it instead.
+  enum Step {
+    static let entry = Command.optionalJob(.step) { shell, job, until in
+      if let replay = shell.replaySteps { return replay.step(job, until: until, shell) }
+      let printers = StepPrinters(shell)
+      switch await shell.engine.step(job, until: until, show: { printers.show($0) }) {
+      case .failure(let refusal): shell.engine.commandFailed(refusal.message, at: refusal.argument)
+      case .success(.stopped): break
+      case .success(.shown):
+        if printers.shown == 0, let until {
+          let whose = job.map { " for job \($0)" } ?? ""
+          shell.console.line("step: nothing happened\(whose) until \(until.stampText)")
+        }
+      case .success(.nothingRuns(let now)):
+        shell.console.line(
+          "step: no job runs; the virtual clock is held at \(now.stampText): a job started with & now waits "
+            + "for step (run lets the clock go)")
+      case .success(.stalled(let places)):
+        shell.console.line("step: nothing more can happen: \(places) while \(Engine.nothingCanRun)")
+      }
+    }.example("timer 1 | take 2 | print &\nstep\nstep\nstep 1 until: 3\nrun")
+
+    static let runEntry = Command.bare(.run) { shell in
+      if let replay = shell.replaySteps { return replay.finish(shell) }
+      shell.engine.letClockRun()
+    }.example("timer 1 | take 3 | print &\nstep\nstep\nrun\nwait")
+  }
+}
+
+/// The lines of a step, as `trace` prints them: each job's aligned to its own stages.
+final class StepPrinters: Sendable {
+  private let shell: Shell
+  private let printers = Locked<[Int: TraceObserver]>([:])
+  private let count = Locked(0)
+
+  /// How many lines it has shown.
+  var shown: Int { count.withLock { $0 } }
+
+  init(_ shell: Shell) {
+    self.shell = shell
+  }
+
+  func show(_ event: TracedEvent) {
+    let printer = printers.withLock { printers in
+      if let printer = printers[event.jobID] { return printer }
+      let made = TraceObserver(console: shell.console, labels: shell.engine.stepLabels(of: event.jobID))
+      printers[event.jobID] = made
+      return made
+    }
+    count.withLock { $0 += 1 }
+    switch event {
+    case .node(let event): printer.record(event)
+    case .task(let event): printer.task(event)
+    }
+  }
+}
+
+/// A saved trace being stepped (`replay "F.trace" step: true`): the events not shown yet.
+final class ReplaySteps: Sendable {
+  private let path: String
+  private let printer: ReplayPrinter
+  private let left: Locked<ArraySlice<TraceFile.Event>>
+
+  init(path: String, events: [TraceFile.Event], printer: ReplayPrinter) {
+    self.path = path
+    self.printer = printer
+    left = Locked(events[...])
+  }
+
+  /// Shows the first instant's events; false when the trace has none.
+  func start(_ shell: Shell) -> Bool {
+    step(nil, until: nil, shell)
+    return shell.replaySteps === self
+  }
+
+  /// Shows the events of the next instant at which job N (any job) has one, or every one up to
+  /// `until`; the events of other jobs passed on the way are not shown, as a live step shows only
+  /// the job it steps.
+  func step(_ job: Int?, until: Duration?, _ shell: Shell) {
+    let taken = left.withLock { left -> [TraceFile.Event] in
+      var taken: [TraceFile.Event] = []
+      var instant: Duration?
+      while let event = left.first {
+        if let until, event.time > until { break }
+        if until == nil, let instant, event.time != instant { break }
+        left.removeFirst()
+        taken.append(event)
+        if until == nil, instant == nil, Self.counts(event, for: job) { instant = event.time }
+      }
+      return taken
+    }
+    for event in taken where Self.counts(event, for: job) || Self.isJob(event) { printer.show(event) }
+    endIfDone(shell)
+  }
+
+  /// `run`: the rest at once.
+  func finish(_ shell: Shell) {
+    let rest = left.withLock { left in
+      defer { left = [] }
+      return Array(left)
+    }
+    for event in rest { printer.show(event) }
+    endIfDone(shell)
+  }
+
+  private func endIfDone(_ shell: Shell) {
+    guard left.withLock({ $0.isEmpty }) else { return }
+    shell.replaySteps = nil
+    shell.console.line("replay: the end of \(path)")
+  }
+
+  /// Whether an event is one a step of `job` shows (a job's start line shows nothing).
+  private static func counts(_ event: TraceFile.Event, for job: Int?) -> Bool {
+    !isJob(event) && (job == nil || event.job == job)
+  }
+
+  private static func isJob(_ event: TraceFile.Event) -> Bool {
+    if case .job = event.what { return true }
+    return false
+  }
+}
