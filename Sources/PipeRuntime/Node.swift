@@ -24,6 +24,12 @@ public struct NodeEvent: Sendable {
     case finished
     case failed(String)
     case cancelled(String)
+    /// Its consumer called `next()`: a request is outstanding until the node's next event (an
+    /// element, or its end) answers it. Recorded only while someone watches the job.
+    case asked
+    /// An `into` began to send an element to channel NAME: it waits until a consumer of the channel
+    /// takes it (its next event). Recorded only while someone watches the job.
+    case sending(to: String)
   }
 
   public let time: Duration

@@ -26,6 +26,8 @@ final class TraceObserver: NodeObserver {
 
   /// One line of the trace: a live event's, or a saved one's (`replay`).
   func show(time: Duration, job: Int, label: String, _ kind: TraceFile.EventKind) {
+    // Demand is saved and drawn (`draw … demand: true`), not printed: it would double the trace.
+    guard !kind.isDemand else { return }
     let label = Format.pad(Format.shortened(label, to: width), width)
     let shown = Paint.state(kind.described, on: colour)
     console.line(Format.shortened("\(time.stampText) [\(job)] \(label)  \(shown)", to: screenWidth))
