@@ -146,7 +146,7 @@ extension SwiftProgramWriter {
       // Its file's jobs take the next numbers in pipesh: a later job number cannot be written.
       loadedBefore = loadedBefore ?? (range, nextJob)
       return ownCommand(command, range, text)
-    case .jobs, .lint, .top, .inspect, .replay, .check, .swift, .help, .ops, .names, .clock, .stats, .history:
+    case .jobs, .lint, .top, .inspect, .why, .replay, .check, .swift, .help, .ops, .names, .clock, .stats, .history:
       return ownCommand(command, range, text)
     }
   }

@@ -56,21 +56,21 @@ public protocol SessionRecorder: NodeObserver {
 }
 
 /// Two observers of one job.
-final class ObserverPair: NodeObserver {
+public final class ObserverPair: NodeObserver {
   let first: any NodeObserver
   let second: any NodeObserver
 
-  init(_ first: any NodeObserver, _ second: any NodeObserver) {
+  public init(_ first: any NodeObserver, _ second: any NodeObserver) {
     self.first = first
     self.second = second
   }
 
-  func record(_ event: NodeEvent) {
+  public func record(_ event: NodeEvent) {
     first.record(event)
     second.record(event)
   }
 
-  func printed(_ line: String, time: Duration, jobID: Int) {
+  public func printed(_ line: String, time: Duration, jobID: Int) {
     first.printed(line, time: time, jobID: jobID)
     second.printed(line, time: time, jobID: jobID)
   }
