@@ -146,8 +146,8 @@ extension SwiftProgramWriter {
       // Its file's jobs take the next numbers in pipesh: a later job number cannot be written.
       loadedBefore = loadedBefore ?? (range, nextJob)
       return ownCommand(command, range, text)
-    case .jobs, .lint, .top, .inspect, .tasks, .replay, .check, .swift, .help, .ops, .names, .clock, .stats, .history,
-      .step, .run:
+    case .jobs, .lint, .top, .inspect, .tasks, .why, .replay, .check, .swift, .help, .ops, .names, .clock, .stats,
+      .history, .step, .run:
       return ownCommand(command, range, text)
     }
   }

@@ -25,6 +25,12 @@ public struct NodeEvent: Sendable {
     case finished
     case failed(String)
     case cancelled(String)
+    /// Its consumer called `next()`: a request is outstanding until the node's next event (an
+    /// element, or its end) answers it. Recorded only while someone watches the job.
+    case asked
+    /// An `into` began to send an element to channel NAME: it waits until a consumer of the channel
+    /// takes it (its next event). Recorded only while someone watches the job.
+    case sending(to: String)
   }
 
   public let time: Duration
@@ -54,26 +60,26 @@ public protocol SessionRecorder: NodeObserver {
 }
 
 /// Two observers of one job.
-final class ObserverPair: NodeObserver {
+public final class ObserverPair: NodeObserver {
   let first: any NodeObserver
   let second: any NodeObserver
 
-  init(_ first: any NodeObserver, _ second: any NodeObserver) {
+  public init(_ first: any NodeObserver, _ second: any NodeObserver) {
     self.first = first
     self.second = second
   }
 
-  func record(_ event: NodeEvent) {
+  public func record(_ event: NodeEvent) {
     first.record(event)
     second.record(event)
   }
 
-  func printed(_ line: String, time: Duration, jobID: Int) {
+  public func printed(_ line: String, time: Duration, jobID: Int) {
     first.printed(line, time: time, jobID: jobID)
     second.printed(line, time: time, jobID: jobID)
   }
 
-  func task(_ event: TaskEvent) {
+  public func task(_ event: TaskEvent) {
     first.task(event)
     second.task(event)
   }

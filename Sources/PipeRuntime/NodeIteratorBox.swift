@@ -25,12 +25,15 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
   private let ask: (NodeIteratorBox) async throws -> Value?
   let record: NodeRecord
   private let counting = Instrumentation.isOn
+  /// Whether someone watches the job (`draw`, `trace`): only then are asks recorded.
+  private let observing: Bool
   /// Whether this iterator has told the node it was asked (a lock taken once, not per element).
   private var asked = false
 
   fileprivate init(_ record: NodeRecord, ask: @escaping (NodeIteratorBox) async throws -> Value?) {
     self.ask = ask
     self.record = record
+    self.observing = record.context.observing
     if record.manyReaders { record.node.readers.add(1, ordering: .relaxed) }
   }
 
@@ -54,7 +57,13 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
       record.node.noteAsker()
       record.context.begin(record.node)
     }
-    if record.manyReaders { record.node.sharedAsk(true) } else { record.node.asked(true) }
+    if record.manyReaders {
+      record.node.sharedAsk(true)
+    } else {
+      record.node.asked(true)
+      // Demand, for `draw … demand: true` and `why`: a share's readers ask it each on their own.
+      if observing { record.context.record(record.node, .asked) }
+    }
     // A job cancelled from another thread while its virtual clock's thread is busy in a loop
     // that never suspends: the flag is seen before the task's cancellation can be delivered.
     if record.context.cancelRequested {
@@ -85,7 +94,7 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
         node.counters.store(node.counters.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
       }
     }
-    if record.context.observing { record.context.record(record.node, .element(value)) }
+    if observing { record.context.record(record.node, .element(value)) }
     return value
   }
 

@@ -21,6 +21,11 @@ struct SinkOutput {
     if context.observing { context.record(node, .element(value)) }
     if print { context.emit(text ?? value.printed) }
   }
+
+  /// An `into` begins to send to channel `name` and waits for a consumer: seen by a watcher only.
+  func recordSending(to name: String) {
+    if context.observing { context.record(node, .sending(to: name)) }
+  }
 }
 
 /// What one kind of sink does with its input.

@@ -94,6 +94,8 @@ public final class Engine: Sendable {
   let driverBox = Locked<VirtualDriver?>(nil)
 
   let foreground = Locked<Job?>(nil)
+  /// The recorded events of the last watched jobs (`draw`, `trace`, `--record`), for `why`.
+  let histories = Locked<(byJob: [Int: DrawObserver], order: [Int], watched: Set<Int>)>(([:], [], []))
   let anyFailed = Atomic<Bool>(false)
   /// A `load` found errors before running: the script's status is 2.
   private let loadFailed = Atomic<Bool>(false)
@@ -415,10 +417,16 @@ public final class Engine: Sendable {
   public func run(
     _ pipeline: CheckedPipeline, background: Bool, observer: (any NodeObserver)? = nil
   ) async -> Job {
+    // A watched job keeps its events for `why` (watched, it records demand too).
+    let watched = observer != nil || jobs.recorder.withLock({ $0 }) != nil
+    let history = watched ? DrawObserver() : nil
+    var both = observer
+    if let history { both = observer.map { ObserverPair($0, history) } ?? history }
     let clock = nextClock
     let job = jobs.start(
-      pipeline, background: background, clock: clock, observer: observer, fusing: fusing,
+      pipeline, background: background, clock: clock, observer: both, fusing: fusing,
       watcher: { [self] id in stepObserver(for: pipeline, background: background, clock: clock, job: id) })
+    if let history { keep(history, of: job.id) }
     if background {
       if interactive { console.line("[\(job.id)] \(pipeline.text)") }
     } else {

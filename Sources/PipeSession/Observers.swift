@@ -70,20 +70,47 @@ public final class DrawObserver: NodeObserver {
 
   /// A node's events. The node is kept with them: a `flatMap` lets go of the nodes of its older
   /// pipelines, and a node made later at the same address must not take their events.
-  private struct Recorded {
+  fileprivate struct Recorded {
     public let node: Node
+    /// Its events as lanes draw them: elements and its start and end.
     public var events: [(Duration, NodeEvent.Kind)] = []
+    /// Every event of it, demand too, with its place among all the job's events.
+    public var all: [SequencedEvent] = []
+  }
+
+  /// An event with its place among all the events of the run (`why` orders them by it).
+  public struct SequencedEvent: Sendable {
+    public let order: Int
+    public let time: Duration
+    public let kind: NodeEvent.Kind
   }
 
   public func record(_ event: NodeEvent) {
     let full = events.withLock { events -> Bool in
       events.count += 1
       guard events.count <= Self.maximumEvents else { return events.count == Self.maximumEvents + 1 }
-      events.byNode[ObjectIdentifier(event.node), default: Recorded(node: event.node)].events.append(
-        (event.time, event.kind))
+      let order = events.count
+      events.byNode[ObjectIdentifier(event.node), default: Recorded(node: event.node)].add(event, order: order)
       return false
     }
     if full { onLimit.withLock { $0 }?() }
+  }
+
+  /// Every node it saw an event of, in the order of each one's first event.
+  public var nodes: [Node] {
+    events.withLock { events in
+      events.byNode.values.sorted { ($0.all.first?.order ?? 0) < ($1.all.first?.order ?? 0) }.map(\.node)
+    }
+  }
+
+  /// Every event of a node, demand too, each with its place among all the run's events.
+  public func sequenced(for node: Node) -> [SequencedEvent] {
+    events.withLock { $0.byNode[ObjectIdentifier(node)]?.all ?? [] }
+  }
+
+  /// A node's demand and its answers, in order, for `draw … demand: true`.
+  public func demand(for node: Node) -> [(Duration, TraceFile.EventKind)] {
+    sequenced(for: node).map { ($0.time, TraceFile.EventKind($0.kind)) }
   }
 
   public var overflowed: Bool { events.withLock { $0.count > Self.maximumEvents } }
@@ -102,8 +129,10 @@ public final class DrawObserver: NodeObserver {
   public static func finestTick(_ tick: Duration, lanes: [[(Duration, TraceFile.EventKind)]]) -> Duration {
     let times = lanes.map { lane in
       lane.compactMap { time, kind -> Duration? in
-        if case .start = kind { return nil }
-        return time > .zero ? time : nil
+        switch kind {
+        case .start, .asked, .sending: return nil
+        case .element, .finished, .failed, .cancelled: return time > .zero ? time : nil
+        }
       }
     }
     for divisor in [1, 2, 4, 5, 10, 20, 50, 100] {
@@ -143,9 +172,20 @@ public final class DrawObserver: NodeObserver {
       case .finished: recorder.add(time, .finish)
       case .failed: recorder.add(time, .fail)
       case .cancelled: recorder.add(time, .cancel)
+      case .asked, .sending: continue
       }
     }
     return recorder.line
+  }
+}
+
+extension DrawObserver.Recorded {
+  fileprivate mutating func add(_ event: NodeEvent, order: Int) {
+    all.append(DrawObserver.SequencedEvent(order: order, time: event.time, kind: event.kind))
+    switch event.kind {
+    case .asked, .sending: break
+    case .start, .element, .finished, .failed, .cancelled: events.append((event.time, event.kind))
+    }
   }
 }
 

@@ -46,6 +46,7 @@ extension Engine {
     defer { clock.shutdown() }
     let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer, ownShares: true)
     observer.onLimit.withLock { $0 = { job.cancel() } }
+    keep(observer, of: job.id)
     // A pipeline that does not end is stopped at the horizon.
     let context = job.context
     let stopped = Locked(false)

@@ -20,6 +20,14 @@ import PipeSyntax
 ///     {"ns":0,"job":1,"event":"task","task":3,"label":"merge(timer 1, timer 2)","what":"cancelled","by":"with its parent 2 (inferred)"}
 ///     {"ns":0,"job":1,"event":"task","task":3,"label":"merge(timer 1, timer 2)","what":"ended","threw":false}
 ///
+/// While a watcher records demand (every trace does), a node's consumer asking it for an element is
+/// an event too (`"event":"asked"`, answered by the node's next event), and an `into` that begins
+/// to send and waits for a consumer to take the element (`"event":"sending","channel":"c"`, until
+/// its next event); `trace` and `replay` do not print them, `draw "F.trace" demand: true` draws
+/// them, and files written before carry none:
+///
+///     {"ns":0,"job":1,"node":2,"label":"take 1","event":"asked"}
+///
 /// A node of a pipeline a `flatMap` built also says which node built it (`parent`) and its place
 /// among the nodes that node built (`rank`), so `draw "F.trace"` orders lanes as `draw P` does;
 /// files written before carry neither and are still read.
@@ -39,6 +47,19 @@ public enum TraceFile {
     case finished
     case failed(String)
     case cancelled(String)
+    /// Its consumer asked for an element (`next()`); the node's next event answers.
+    case asked
+    /// An `into` began to send to a channel and waits for a consumer to take the element.
+    case sending(to: String)
+
+    /// Whether it is demand (an ask, a send waiting), which `trace` and `replay` do not print and
+    /// `draw … demand: true` draws under the lanes.
+    public var isDemand: Bool {
+      switch self {
+      case .asked, .sending: true
+      case .start, .element, .finished, .failed, .cancelled: false
+      }
+    }
 
     /// The event as a run's node event, for a picture: an element's value is its printed text.
     public var nodeEventKind: NodeEvent.Kind {
@@ -48,6 +69,8 @@ public enum TraceFile {
       case .finished: .finished
       case .failed(let reason): .failed(reason)
       case .cancelled(let reason): .cancelled(reason)
+      case .asked: .asked
+      case .sending(let channel): .sending(to: channel)
       }
     }
 
@@ -58,6 +81,8 @@ public enum TraceFile {
       case .finished: self = .finished
       case .failed(let reason): self = .failed(reason)
       case .cancelled(let reason): self = .cancelled(reason)
+      case .asked: self = .asked
+      case .sending(let channel): self = .sending(to: channel)
       }
     }
 
@@ -69,6 +94,8 @@ public enum TraceFile {
       case .finished: "finished"
       case .failed(let reason): "failed: \(reason)"
       case .cancelled(let reason): reason.isEmpty ? "cancelled" : "cancelled (\(reason))"
+      case .asked: "asked"
+      case .sending(let channel): "sending to \(channel)"
       }
     }
   }
@@ -146,6 +173,8 @@ public enum TraceFile {
     case .finished: line += "\"event\":\"finished\""
     case .failed(let reason): line += "\"event\":\"failed\",\"reason\":\(quoted(reason))"
     case .cancelled(let reason): line += "\"event\":\"cancelled\",\"reason\":\(quoted(reason))"
+    case .asked: line += "\"event\":\"asked\""
+    case .sending(let channel): line += "\"event\":\"sending\",\"channel\":\(quoted(channel))"
     }
     return line + "}"
   }
@@ -266,9 +295,12 @@ public enum TraceFile {
     case "finished": kind = .finished
     case "failed": kind = .failed(try fields.string("reason"))
     case "cancelled": kind = .cancelled(try fields.string("reason"))
+    case "asked": kind = .asked
+    case "sending": kind = .sending(to: try fields.string("channel"))
     case let other:
       throw fields.problem(
-        "unknown event \"\(other)\": one of start, element, finished, failed, cancelled, output, job, task")
+        "unknown event \"\(other)\": one of start, element, finished, failed, cancelled, asked, sending, output, job, task"
+      )
     }
     var built: Built?
     if fields.object["parent"] != nil || fields.object["rank"] != nil {

@@ -20,7 +20,7 @@ public struct CompletionContext: Sendable {
 }
 
 /// Tab completion by position: commands and sources at the start of a statement and after `(`,
-/// operators and sinks after `|`, argument labels, `let` names, job ids after cancel/wait/inspect,
+/// operators and sinks after `|`, argument labels, `let` names, job ids after cancel/wait/inspect/why,
 /// channel names after send/close, file paths after `load "` and inside `lines "`.
 public enum Completion {
   static let sources = OperatorKind.signatures.all.filter { $0.role == .source }.map(\.name)
@@ -55,7 +55,7 @@ public enum Completion {
     if let first = words.first, !statement.contains("|"), !statement.contains("(") {
       let command = CommandKind(rawValue: first)
       switch command {
-      case .cancel?, .wait?, .inspect?, .tasks?:
+      case .cancel?, .wait?, .inspect?, .tasks?, .why?:
         pool = context.jobIDs.map(String.init) + (command == .cancel ? ["all"] : [])
       case .send?, .close?:
         pool = words.count == 1 ? context.channels : []

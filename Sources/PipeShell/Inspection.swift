@@ -32,6 +32,8 @@ final class TraceObserver: NodeObserver {
 
   /// One line of the trace: a live event's, or a saved one's (`replay`).
   func show(time: Duration, job: Int, label: String, _ kind: TraceFile.EventKind) {
+    // Demand is saved and drawn (`draw … demand: true`), not printed: it would double the trace.
+    guard !kind.isDemand else { return }
     line(time: time, job: job, label: label, Paint.state(kind.described, on: colour))
   }
 

@@ -65,8 +65,10 @@ struct TraceFileTests {
       switch event {
       case "output":
         #expect(object["text"] as? String == "-10")
-      case "start", "finished":
+      case "start", "finished", "asked":
         #expect(object["node"] is Int && object["label"] is String)
+      case "sending":
+        #expect(object["channel"] is String && object["node"] is Int)
       case "element":
         #expect(object["value"] is String && object["node"] is Int)
       case "failed", "cancelled":
@@ -76,6 +78,8 @@ struct TraceFileTests {
       }
     }
     #expect(events.filter { $0 == "start" }.count == 3)
+    // Demand: print asks the map, the map its source (the map asks twice before it fails).
+    #expect(events.filter { $0 == "asked" }.count == 4)
     #expect(events.contains("failed") && events.contains("cancelled") && events.contains("output"))
   }
 

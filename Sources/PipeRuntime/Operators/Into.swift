@@ -31,6 +31,7 @@ struct IntoChannel: SinkBody {
     guard !session.isEnded(channel) else { throw closed(value) }
     // Seen by lint and top while no consumer takes it.
     output.node.waits(since: output.context.sessionTime)
+    output.recordSending(to: name)
     await channel.send(value)
     output.node.waits(since: nil)
     // `send` also returns when the channel ends meanwhile: then nobody took the value.

@@ -34,6 +34,59 @@ public enum Discarding: Sendable, Equatable {
   case byTiming
 }
 
+/// Why an operator let an element go: the words `why` says of it.
+public enum Loss: Sendable, Equatable {
+  /// Its condition was false (`filter`).
+  case filtered
+  /// Its transform gave nil (`compactMap`).
+  case mappedToNil
+  /// It was nil (`compacted`).
+  case wasNil
+  /// One of the first N (`drop N`).
+  case droppedFirst
+  /// Its condition still held (`dropWhile`).
+  case droppedWhile
+  /// Equal to the last element passed on (`removeDuplicates`).
+  case duplicate
+  /// Another element came out for its window (`throttle`).
+  case throttled
+  /// Its condition was false, which ended the operator (`takeWhile`).
+  case endedTake
+  /// A newer element came before the quiet period ended (`debounce`).
+  case replaced
+  /// The buffer was full (`buffer N policy: newest` drops its oldest, `oldest` the new one).
+  case bufferFull(BufferPolicy)
+}
+
+/// How elements go through an operator, as `why` follows them one by one: from its consumer's
+/// asks and answers and the elements its input passed on (recorded while the job is watched).
+public enum ElementFlow: Sendable, Equatable {
+  /// A source: elements start here.
+  case source
+  /// Asked once, it reads its input until it can answer: the last element read comes out (perhaps
+  /// changed), the others are let go for `loss` (all of them when it answers with its end). With
+  /// no `loss`, it reads one element an ask (`map`, `take`).
+  case answersWithLastRead(Loss?)
+  /// The same, but the first element read comes out and the later ones are let go
+  /// (`throttle … latest: false`, AA's reduction that keeps its first element).
+  case answersWithFirstRead(Loss)
+  /// Every element read in one ask goes into the one it answers with (`chunks N`).
+  case gathersReads
+  /// A task of its own reads its input into a queue its consumer empties, in order; a consumer
+  /// already waiting is handed the element. Full (at the node's `dropsBeyond`), `policy` says
+  /// which is dropped (`buffer`; `delay` and a bounded buffer keep every one).
+  case queues(policy: BufferPolicy?)
+  /// Keeps only the newest element until it comes out (`debounce`).
+  case keepsNewest
+  /// Every element of every input comes out as it is (`merge`, `chain`, a group).
+  case passesInputs
+  /// Elements are combined or expanded into others (`zip`, `combineLatest`, `flatMap`, `share`,
+  /// `chunks … every:`): counted, not followed one by one.
+  case combines
+  /// A sink: what it reads reached the end of the pipeline.
+  case sink
+}
+
 /// The tasks a running node of the operator starts beside its job's task: what makes it
 /// concurrent, rather than asked in its consumer's task.
 public enum TaskUse: Sendable, Equatable {
@@ -81,13 +134,17 @@ public struct OperatorFacts: Sendable, Equatable {
   /// Whether it goes on after its task is cancelled: it finishes the wait it is in and hands its
   /// element on before it ends (`work … cooperative: false`), so its job ends that much later.
   public let ignoresCancellation: Bool
+  /// How elements go through it, for `why`.
+  public let flow: ElementFlow
 
   init(
     _ kind: OperatorKind, endless: Bool = false, endsWhenClosed: Bool = false, endsInputEarly: Bool = false,
     endsWithShortestInput: Bool = false, waitsOn: WaitPlace, pacesItsUpstream: Bool = false,
-    discards: Discarding = .nothing, tasks: TaskUse = .none, ignoresCancellation: Bool = false
+    discards: Discarding = .nothing, tasks: TaskUse = .none, ignoresCancellation: Bool = false,
+    flow: ElementFlow = .answersWithLastRead(nil)
   ) {
     self.ignoresCancellation = ignoresCancellation
+    self.flow = flow
     self.discards = discards
     self.tasks = tasks
     self.kind = kind
@@ -105,33 +162,55 @@ extension Operation {
   public var facts: OperatorFacts {
     let kind = self.kind
     return switch self {
-    case .timer: OperatorFacts(kind, endless: true, waitsOn: .clock)
-    case .range, .from, .empty, .fail: OperatorFacts(kind, waitsOn: .nothing)
-    case .marble: OperatorFacts(kind, waitsOn: .clock)
-    case .random(_, _, let count, _): OperatorFacts(kind, endless: count == nil, waitsOn: .nothing)
-    case .lines: OperatorFacts(kind, waitsOn: .file)
-    case .stdin: OperatorFacts(kind, waitsOn: .standardInput)
-    case .channel, .stream, .subject: OperatorFacts(kind, endsWhenClosed: true, waitsOn: .send)
-    case .never: OperatorFacts(kind, endless: true, waitsOn: .forever)
-    case .zip: OperatorFacts(kind, endsWithShortestInput: true, waitsOn: .upstream, tasks: .childPerInput)
-    case .merge: OperatorFacts(kind, waitsOn: .upstream, tasks: .childPerInput)
-    case .combineLatest: OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming, tasks: .childPerInput)
-    case .chain: OperatorFacts(kind, waitsOn: .upstream)
-    case .map, .enumerated, .interspersed, .adjacentPairs, .reductions, .tap:
-      OperatorFacts(kind, waitsOn: .upstream)
-    case .share: OperatorFacts(kind, waitsOn: .upstream, tasks: .iteratingItsInput)
-    case .filter, .compactMap, .compacted, .drop, .dropWhile, .removeDuplicates:
-      OperatorFacts(kind, waitsOn: .upstream, discards: .byRule)
-    case .take, .takeWhile: OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstream)
-    // AA's `_throttle` reads the clock's time and sleeps only after its input has ended.
-    case .throttle: OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming)
-    case .debounce: OperatorFacts(kind, waitsOn: .upstreamAndClock, discards: .byTiming, tasks: .inputAndClock)
+    case .timer: OperatorFacts(kind, endless: true, waitsOn: .clock, flow: .source)
+    case .range, .from, .empty, .fail: OperatorFacts(kind, waitsOn: .nothing, flow: .source)
+    case .marble: OperatorFacts(kind, waitsOn: .clock, flow: .source)
+    case .random(_, _, let count, _): OperatorFacts(kind, endless: count == nil, waitsOn: .nothing, flow: .source)
+    case .lines: OperatorFacts(kind, waitsOn: .file, flow: .source)
+    case .stdin: OperatorFacts(kind, waitsOn: .standardInput, flow: .source)
+    case .channel, .stream, .subject: OperatorFacts(kind, endsWhenClosed: true, waitsOn: .send, flow: .source)
+    case .never: OperatorFacts(kind, endless: true, waitsOn: .forever, flow: .source)
+    case .zip:
+      OperatorFacts(kind, endsWithShortestInput: true, waitsOn: .upstream, tasks: .childPerInput, flow: .combines)
+    case .merge: OperatorFacts(kind, waitsOn: .upstream, tasks: .childPerInput, flow: .passesInputs)
+    case .combineLatest:
+      OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming, tasks: .childPerInput, flow: .combines)
+    case .chain: OperatorFacts(kind, waitsOn: .upstream, flow: .passesInputs)
+    case .map, .enumerated, .reductions, .tap: OperatorFacts(kind, waitsOn: .upstream)
+    // One element in makes two out (a separator), or one pair out of two elements.
+    case .interspersed, .adjacentPairs: OperatorFacts(kind, waitsOn: .upstream, flow: .combines)
+    case .share: OperatorFacts(kind, waitsOn: .upstream, tasks: .iteratingItsInput, flow: .combines)
+    case .filter: OperatorFacts(kind, waitsOn: .upstream, discards: .byRule, flow: .answersWithLastRead(.filtered))
+    case .compactMap:
+      OperatorFacts(kind, waitsOn: .upstream, discards: .byRule, flow: .answersWithLastRead(.mappedToNil))
+    case .compacted: OperatorFacts(kind, waitsOn: .upstream, discards: .byRule, flow: .answersWithLastRead(.wasNil))
+    case .drop: OperatorFacts(kind, waitsOn: .upstream, discards: .byRule, flow: .answersWithLastRead(.droppedFirst))
+    case .dropWhile:
+      OperatorFacts(kind, waitsOn: .upstream, discards: .byRule, flow: .answersWithLastRead(.droppedWhile))
+    // AA's `removeDuplicates` reads on until an element differs from the last it passed on.
+    case .removeDuplicates:
+      OperatorFacts(kind, waitsOn: .upstream, discards: .byRule, flow: .answersWithLastRead(.duplicate))
+    case .take: OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstream)
+    case .takeWhile:
+      OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstream, flow: .answersWithLastRead(.endedTake))
+    // AA's `_throttle` reads the clock's time and sleeps only after its input has ended; one ask
+    // reads until the window has passed, and answers with the newest read (latest) or the first.
+    // `latest:` is a Bool once resolved; written per element (`$0`), which one comes out is not
+    // known here, and `why` counts the node's elements without following them.
+    case .throttle(_, let latest):
+      OperatorFacts(
+        kind, waitsOn: .upstream, discards: .byTiming,
+        flow: (latest as? Bool).map { $0 ? .answersWithLastRead(.throttled) : .answersWithFirstRead(.throttled) }
+          ?? .combines)
+    case .debounce:
+      OperatorFacts(kind, waitsOn: .upstreamAndClock, discards: .byTiming, tasks: .inputAndClock, flow: .keepsNewest)
     case .chunks(_, let every):
       every == nil
-        ? OperatorFacts(kind, waitsOn: .upstream)
-        : OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput)
-    case .chunked: OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput)
-    case .delay: OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .iteratingItsInput)
+        ? OperatorFacts(kind, waitsOn: .upstream, flow: .gathersReads)
+        : OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .combines)
+    case .chunked: OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .combines)
+    case .delay:
+      OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .iteratingItsInput, flow: .queues(policy: nil))
     case .work(_, let cooperative):
       OperatorFacts(
         kind, waitsOn: .upstreamAndClock, pacesItsUpstream: true, ignoresCancellation: Form.isFalse(cooperative))
@@ -140,14 +219,16 @@ extension Operation {
     // A full buffer that does not wait drops (an unbounded one is never full).
     case .buffer(_, let policy):
       OperatorFacts(
-        kind, waitsOn: .upstream, discards: policy == .bounded ? .nothing : .byTiming, tasks: .iteratingItsInput)
-    case .flatMap: OperatorFacts(kind, waitsOn: .upstream, tasks: .perElement)
-    case .flatMapLatest: OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming, tasks: .perElement)
-    case .first: OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstream)
-    case .last: OperatorFacts(kind, waitsOn: .upstream, discards: .byRule)
+        kind, waitsOn: .upstream, discards: policy == .bounded ? .nothing : .byTiming, tasks: .iteratingItsInput,
+        flow: .queues(policy: policy == .bounded ? nil : policy))
+    case .flatMap: OperatorFacts(kind, waitsOn: .upstream, tasks: .perElement, flow: .combines)
+    case .flatMapLatest:
+      OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming, tasks: .perElement, flow: .combines)
+    case .first: OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstream, flow: .sink)
+    case .last: OperatorFacts(kind, waitsOn: .upstream, discards: .byRule, flow: .sink)
     case .print, .count, .sum, .min, .max, .collect, .reduce, .drain, .diagram:
-      OperatorFacts(kind, waitsOn: .upstream)
-    case .into: OperatorFacts(kind, waitsOn: .consumer, pacesItsUpstream: true)
+      OperatorFacts(kind, waitsOn: .upstream, flow: .sink)
+    case .into: OperatorFacts(kind, waitsOn: .consumer, pacesItsUpstream: true, flow: .sink)
     }
   }
 }

@@ -3,8 +3,8 @@
 /// shell's (`Commands.entry(_:)` in `PipeShell`), and the Swift export says what it becomes; both
 /// switch over this enum with no `default:`, so a new case is not done until each says.
 public enum CommandKind: String, CaseIterable, Sendable {
-  case jobs, lint, top, cancel, wait, inspect, tasks, trace, replay, draw, compare, check, send, close, fail, sleep,
-    step, run
+  case jobs, lint, top, cancel, wait, inspect, tasks, trace, replay, draw, why, compare, check, send, close, fail,
+    sleep, step, run
   case swift
   case help, ops, names, load, clock, stats, history, quit, exit
 
@@ -70,6 +70,12 @@ public enum CommandKind: String, CaseIterable, Sendable {
         usage: "draw PIPELINE|\"F.trace\" [tick: D] [until: D] [to: \"F.svg\"|\"F.html\"]",
         summary:
           "runs a pipeline on the virtual clock and draws one marble line per stage under a time ruler: a column per tick (tick:, else the first marble's, else 1s; finer when events less than a tick apart would share a column), until 60 ticks (until:); lines wider than the screen are cut at its edge; to: writes an SVG picture (exact times, each node's lifetime under its lane) or a web page instead; a saved trace's file in place of the pipeline draws its events without running anything"
+      )
+    case .why:
+      CommandSignature(
+        self, .job, usage: "why N",
+        summary:
+          "for job N, which has ended and was watched (run by draw or trace): every element that went into a node and did not come out of it, and what became of it, at which node and when: filtered, dropped by throttle (and which element won the window), replaced in debounce, dropped by a buffer's policy, removed as a duplicate, gathered into a chunk, in flight when the job was cancelled or failed, never asked for; per node, in = out + each kind of loss; a combinator's elements (zip, combineLatest, flatMap, share…) are counted, not followed"
       )
     case .compare:
       CommandSignature(

@@ -193,7 +193,10 @@ extension RecordedRun.Stop {
 struct TraceLanes {
   struct Row {
     let label: String
-    var events: [(Duration, TraceFile.EventKind)]
+    /// Its events, demand too (`draw "F.trace" demand: true` reads them).
+    var all: [(Duration, TraceFile.EventKind)]
+    /// Its events as a lane draws them: elements, start and end.
+    var events: [(Duration, TraceFile.EventKind)] { all.filter { !$0.1.isDemand } }
   }
 
   private(set) var rows: [Row] = []
@@ -247,7 +250,7 @@ struct TraceLanes {
       }
     }
     func row(_ index: Int) -> Row {
-      Row(label: many ? "[\(nodes[index].job)] \(nodes[index].label)" : nodes[index].label, events: events[index])
+      Row(label: many ? "[\(nodes[index].job)] \(nodes[index].label)" : nodes[index].label, all: events[index])
     }
     rows = order.map { row($0.index) }
     pictureRows = pictureOrder.map { (row($0.index), $0.depth) }

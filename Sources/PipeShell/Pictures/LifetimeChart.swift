@@ -36,7 +36,8 @@ struct LifetimeChart {
       case .cancelled(let reason)?:
         (.cancelled, "#7d5a00", " stroke-dasharray=\"6 3\"", reason.isEmpty ? "cancelled" : "cancelled (\(reason))")
       case .finished?: (.finished, "#333333", "", "finished")
-      case .start?, .element?, nil: (.running, "#999999", " stroke-dasharray=\"2 2\"", "still running")
+      case .start?, .element?, .asked?, .sending?, nil:
+        (.running, "#999999", " stroke-dasharray=\"2 2\"", "still running")
       }
     }
 

@@ -193,6 +193,8 @@ struct MarblePicture {
             + "\(Self.escaped(said))</title><circle cx=\"\(x)\" cy=\"\(y)\" r=\"8\"/>"
             + "<line x1=\"\(x - 6)\" y1=\"\(y + 6)\" x2=\"\(x + 6)\" y2=\"\(y - 6)\"/></g>")
         out += lifetime(from: start, to: time, y: lifeY, text: said, scale: scale, rightEdge: rightEdge)
+      case .asked, .sending:
+        continue  // drawn as the demand band (`demand`)
       }
     }
     out.append("</g>")
@@ -255,7 +257,7 @@ extension NodeEvent.Kind {
   /// Whether the event ends the node: finished, failed or cancelled.
   var isEnd: Bool {
     switch self {
-    case .start, .element: false
+    case .start, .element, .asked, .sending: false
     case .finished, .failed, .cancelled: true
     }
   }

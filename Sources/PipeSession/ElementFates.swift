@@ -1,0 +1,343 @@
+import PipeRuntime
+import PipeSema
+
+/// `why N`: what became of every element that went into a node of a watched job and did not come
+/// out of it, from the job's recorded events (its nodes' asks, answers and elements, in the order
+/// they happened) read the way each operator's `ElementFlow` says its elements go.
+public struct ElementFates: Sendable {
+  /// What became of one element a node let go of or still held.
+  public enum Fate: Sendable, Equatable {
+    /// Let go of by the operator's rule or timing; `by` is the element that came out instead, or
+    /// the one it duplicated, where there is one.
+    case lost(Loss, by: String?)
+    /// Gathered with others into the element the node passed on (`chunks N`).
+    case gathered(into: String)
+    /// Inside the node when its job was cancelled, or failed.
+    case inFlight(cancelled: Bool)
+    /// Held by the node when its consumer stopped asking (it finished before): never asked for.
+    case neverAskedFor
+  }
+
+  /// An element a node let go of or held at its end.
+  public struct Lost: Sendable {
+    /// The element as `print` shows it.
+    public let value: String
+    /// When it went into the node.
+    public let time: Duration
+    /// When the node let go of it (or ended holding it).
+    public let at: Duration
+    public let fate: Fate
+  }
+
+  /// One node's account: `input = passed + lost.count`, or why it cannot be given.
+  public struct Account: Sendable {
+    public let node: Node
+    /// Elements that went in (from its input nodes); nil for a source.
+    public let input: Int?
+    /// Elements it passed on (a sink: that reached the end).
+    public let output: Int
+    /// Inputs that came out (as themselves or changed; for `chunks`, gathered elements count here
+    /// not, but as lost `.gathered`).
+    public let passed: Int
+    public let lost: [Lost]
+    /// Why its elements are counted, not followed (a combinator), or why pipesh could not follow
+    /// them (a bug); nil when every element is accounted for.
+    public let unfollowed: Unfollowed?
+    /// How deep in the tree it stands (a combinator's inputs, a flatMap's pipelines, one deeper).
+    public let depth: Int
+  }
+
+  /// Why a node's elements are not followed one by one.
+  public enum Unfollowed: Sendable, Equatable {
+    /// It combines or expands elements (`zip`, `flatMap`, `share`…): its counts are given.
+    case combines
+    /// What pipesh read did not fit the operator's rule (a bug of pipesh: please report it).
+    case doesNotFit(String)
+  }
+
+  public let accounts: [Account]
+  /// Pipelines a `flatMap` built that are no longer kept (their nodes are not followed).
+  public let earlierPipelines: Int
+
+  /// The account of a job's nodes from `history`, the job's recorded events.
+  public init(nodes: [Node], history: DrawObserver) {
+    var accounts: [Account] = []
+    var earlier = 0
+    func walk(_ chain: [Node], depth: Int) {
+      var previous: [Node] = []
+      for node in chain {
+        let branches = node.inputs.isEmpty && !node.fragment.isEmpty ? [] : node.inputs
+        for branch in branches { walk(branch, depth: depth + 1) }
+        // A flatMap's pipelines before it, as `draw` lists them.
+        if let children = node.children {
+          earlier += children.earlier
+          for pipeline in children.all { walk(pipeline, depth: depth + 1) }
+        }
+        let upstream = previous.isEmpty ? branches.compactMap(\.last) : previous
+        accounts.append(Self.account(node, upstream: upstream, history: history, depth: depth))
+        previous = [node]
+      }
+    }
+    walk(nodes, depth: 0)
+    self.accounts = accounts
+    earlierPipelines = earlier
+  }
+
+  /// One node's elements, read against its flow.
+  private static func account(_ node: Node, upstream: [Node], history: DrawObserver, depth: Int) -> Account {
+    let own = history.sequenced(for: node)
+    let inputs = upstream.flatMap { history.sequenced(for: $0) }.filter {
+      if case .element = $0.kind { true } else { false }
+    }
+    let outputs = own.filter { if case .element = $0.kind { true } else { false } }.count
+    let flow: ElementFlow =
+      switch node.kind {
+      case .operation(let facts): facts.flow
+      case .group: .passesInputs
+      case .sharedFragment: .source
+      }
+    var reader = FlowReader(node: node, flow: flow)
+    if case .source = flow {
+      return Account(
+        node: node, input: nil, output: outputs, passed: outputs, lost: [], unfollowed: nil, depth: depth)
+    }
+    // Every event of the node and every element its input passed on, in the order they happened.
+    let events = (own.map { ($0, true) } + inputs.map { ($0, false) }).sorted { $0.0.order < $1.0.order }
+    for (event, isOwn) in events {
+      guard reader.problem == nil else { break }
+      if isOwn { reader.own(event) } else { reader.input(event) }
+    }
+    if reader.problem == nil { reader.end(node) }
+    if reader.problem == nil, !node.isSink, flow != .combines, inputs.count != reader.passed + reader.lost.count {
+      reader.fail("\(inputs.count) went in, \(reader.passed) came out and \(reader.lost.count) were let go of")
+    }
+    let unfollowed: Unfollowed? =
+      if case .combines = flow { .combines } else { reader.problem.map(Unfollowed.doesNotFit) }
+    let passed = node.isSink ? inputs.count : reader.passed
+    return Account(
+      node: node, input: inputs.count, output: node.isSink ? inputs.count : outputs, passed: passed,
+      lost: unfollowed == nil ? reader.lost : [], unfollowed: unfollowed, depth: depth)
+  }
+}
+
+/// Reads one node's events in order, by its flow: what went in, what came out, what was let go of.
+private struct FlowReader {
+  typealias Event = DrawObserver.SequencedEvent
+  let node: Node
+  let flow: ElementFlow
+  /// Elements read in the ask being answered (a pulling operator), or held (a queue, a debounce,
+  /// a merge), oldest first.
+  var held: [(value: String, time: Duration)] = []
+  /// Asks not yet answered.
+  var asking = false
+  /// A queue's element handed straight to a consumer that was waiting.
+  var handed: (value: String, time: Duration)?
+  var passed = 0
+  var lost: [ElementFates.Lost] = []
+  /// The last element passed on (`removeDuplicates` says which one an element duplicated).
+  var lastPassed: String?
+  var problem: String?
+  /// When the node ended.
+  var ended: Duration?
+
+  init(node: Node, flow: ElementFlow) {
+    self.node = node
+    self.flow = flow
+  }
+
+  mutating func fail(_ text: String) { if problem == nil { problem = text } }
+
+  mutating func input(_ event: Event) {
+    guard case .element(let value) = event.kind else { return }
+    let element = (value: value.printed, time: event.time)
+    switch flow {
+    case .source, .combines: return
+    case .sink: return
+    case .answersWithLastRead, .answersWithFirstRead, .gathersReads:
+      guard asking else { return fail("an element went in while nobody asked it") }
+      held.append(element)
+    case .queues(let policy):
+      if asking, handed == nil, held.isEmpty {
+        handed = element
+        return
+      }
+      guard let policy, let limit = node.dropsBeyond, held.count >= limit else { return held.append(element) }
+      switch policy {
+      case .newest:
+        if let oldest = held.first {
+          held.removeFirst()
+          lost.append(
+            .init(value: oldest.value, time: oldest.time, at: event.time, fate: .lost(.bufferFull(policy), by: nil)))
+        }
+        held.append(element)
+      case .oldest, .bounded:
+        lost.append(
+          .init(value: element.value, time: element.time, at: event.time, fate: .lost(.bufferFull(policy), by: nil)))
+      }
+    case .keepsNewest:
+      // Which one it kept is said when one comes out: one that came at the instant the quiet time
+      // ended may come after the element that goes out then.
+      held.append(element)
+    case .passesInputs:
+      held.append(element)
+    }
+  }
+
+  mutating func own(_ event: Event) {
+    switch event.kind {
+    case .asked:
+      asking = true
+    case .sending, .start:
+      return
+    case .element(let value):
+      asking = false
+      answered(with: value.printed, at: event.time)
+    case .finished:
+      asking = false
+      ended = event.time
+      switch flow {
+      case .answersWithLastRead(let loss?):
+        letGo(held, loss, by: nil, at: event.time)
+        held = []
+      case .answersWithFirstRead(let loss):
+        letGo(held, loss, by: nil, at: event.time)
+        held = []
+      case .answersWithLastRead(nil):
+        if !held.isEmpty { fail("it read an element and ended without passing it on") }
+      default: return
+      }
+    case .failed, .cancelled:
+      ended = event.time  // what it held is said at its end
+    }
+  }
+
+  private mutating func letGo(_ elements: [(value: String, time: Duration)], _ loss: Loss, by: String?, at: Duration) {
+    for element in elements {
+      let by = loss == .duplicate ? lastPassed : by
+      // A rule refuses an element as it reads it; a throttle lets it go when its window's element
+      // comes out.
+      let left = loss == .throttled ? at : element.time
+      lost.append(.init(value: element.value, time: element.time, at: left, fate: .lost(loss, by: by)))
+    }
+  }
+
+  private mutating func answered(with value: String, at time: Duration) {
+    switch flow {
+    case .source, .combines, .sink: return
+    case .answersWithLastRead(let loss):
+      guard let last = held.last else { return fail("it passed on an element it had not read") }
+      if let loss {
+        letGo(held.dropLast(), loss, by: loss == .throttled ? last.value : nil, at: time)
+      } else if held.count > 1 {
+        return fail("it read \(held.count) elements for one ask")
+      }
+      held = []
+      passed += 1
+      lastPassed = value
+    case .answersWithFirstRead(let loss):
+      guard let first = held.first else { return fail("it passed on an element it had not read") }
+      letGo(Array(held.dropFirst()), loss, by: first.value, at: time)
+      held = []
+      passed += 1
+      lastPassed = value
+    case .gathersReads:
+      guard !held.isEmpty else { return fail("it passed on a chunk of nothing read") }
+      for element in held {
+        lost.append(.init(value: element.value, time: element.time, at: time, fate: .gathered(into: value)))
+      }
+      held = []
+    case .queues:
+      if let handed {
+        guard handed.value == value else { return fail("it passed on \(value), not \(handed.value) it was handed") }
+        self.handed = nil
+      } else {
+        guard let first = held.first, first.value == value else {
+          return fail("it passed on \(value), not the first it held (\(held.first?.value ?? "nothing"))")
+        }
+        held.removeFirst()
+      }
+      passed += 1
+    case .keepsNewest:
+      guard let index = held.lastIndex(where: { $0.value == value }) else {
+        return fail("it passed on \(value), which it did not hold")
+      }
+      for (earlier, newer) in zip(held[..<index], held[1..<(index + 1)]) {
+        lost.append(
+          .init(value: earlier.value, time: earlier.time, at: newer.time, fate: .lost(.replaced, by: newer.value)))
+      }
+      held.removeFirst(index + 1)
+      passed += 1
+    case .passesInputs:
+      guard let index = held.firstIndex(where: { $0.value == value }) else {
+        return fail("it passed on \(value), which none of its inputs had")
+      }
+      held.remove(at: index)
+      passed += 1
+    }
+  }
+
+  /// The node's end: what it still held was in flight (its job cancelled or failed) or never asked
+  /// for (its consumer stopped asking).
+  mutating func end(_ node: Node) {
+    let remaining = (handed.map { [$0] } ?? []) + held
+    guard !remaining.isEmpty else { return }
+    let cancelled = node.state == .cancelled && node.reason == "job cancelled"
+    let fate: ElementFates.Fate
+    switch node.state {
+    case .failed: fate = .inFlight(cancelled: false)
+    case .cancelled: fate = cancelled ? .inFlight(cancelled: true) : .neverAskedFor
+    case .finished, .idle, .running:
+      return fail("it ended \(node.state.rawValue) holding \(remaining.count) elements")
+    }
+    for element in remaining {
+      lost.append(.init(value: element.value, time: element.time, at: ended ?? element.time, fate: fate))
+    }
+    held = []
+    handed = nil
+  }
+}
+
+/// Why `why N` cannot say what became of job N's elements.
+public enum WhyRefusal: Error, Equatable {
+  /// There is no job N.
+  case noJob
+  /// It has not ended.
+  case running
+  /// Nobody watched it, so nothing recorded its elements.
+  case notWatched
+  /// Its events were let go of: only the last `Engine.keptHistories` watched jobs keep theirs.
+  case forgotten
+  /// It made more events than a history keeps: what became of the later ones is unknown.
+  case overflowed
+}
+
+extension Engine {
+  /// How many watched jobs keep their events for `why`.
+  public static let keptHistories = 20
+
+  /// Keeps a watched job's events for `why`, letting go of the oldest job's past `keptHistories`.
+  func keep(_ history: DrawObserver, of job: Int) {
+    histories.withLock { histories in
+      histories.byJob[job] = history
+      histories.order.append(job)
+      histories.watched.insert(job)
+      if histories.order.count > Self.keptHistories {
+        histories.byJob[histories.order.removeFirst()] = nil
+      }
+    }
+  }
+
+  /// Whether job `id` was watched and its events are still kept.
+  func history(of id: Int) -> DrawObserver? { histories.withLock { $0.byJob[id] } }
+
+  /// What became of job `id`'s elements, or why that cannot be said.
+  public func fates(ofJob id: Int) -> Result<(Job, ElementFates), WhyRefusal> {
+    guard let job = jobs.job(id) else { return .failure(.noJob) }
+    guard job.state != .running else { return .failure(.running) }
+    guard let history = history(of: id) else {
+      return .failure(histories.withLock { $0.watched.contains(id) } ? .forgotten : .notWatched)
+    }
+    guard !history.overflowed else { return .failure(.overflowed) }
+    return .success((job, ElementFates(nodes: job.nodes, history: history)))
+  }
+}

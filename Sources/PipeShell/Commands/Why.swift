@@ -1,0 +1,151 @@
+import PipeRuntime
+import PipeSema
+import PipeSession
+
+extension Commands {
+  /// `why N`: what became of every element of a watched job that did not reach its sink.
+  enum Why {
+    static let entry = Command.job(.why) { shell, id in
+      switch shell.engine.fates(ofJob: id) {
+      case .success(let (job, fates)):
+        let lines = FateLines(job: job, fates: fates)
+        for line in lines.lines { shell.console.line(line) }
+        if let problem = lines.problem { shell.engine.commandFailed(problem) }
+      case .failure(let refusal):
+        shell.engine.commandFailed(refusal.message(id))
+      }
+    }.example("draw marble \"abcdef|\" | throttle 2 | filter { $0 != \"c\" }\nwhy 1")
+  }
+}
+
+extension WhyRefusal {
+  /// What `why N` says instead.
+  func message(_ id: Int) -> String {
+    switch self {
+    case .noJob: "why: no job \(id)"
+    case .running: "why: job \(id) has not ended: wait \(id) or cancel \(id) first, then why \(id)"
+    case .notWatched:
+      "why: job \(id) was not watched, so pipesh kept no record of its elements (it records them only while a draw "
+        + "or trace watches, not to slow every job down): run the pipeline with draw PIPELINE or trace PIPELINE, "
+        + "then why on that job's number"
+    case .forgotten:
+      "why: job \(id)'s events are no longer kept (pipesh keeps those of the last \(Engine.keptHistories) watched "
+        + "jobs): run its pipeline with draw or trace again"
+    case .overflowed:
+      "why: job \(id) made more than \(DrawObserver.maximumEvents) events and only the first were kept, so what "
+        + "became of every element cannot be said: draw PIPELINE until: D runs it for less time"
+    }
+  }
+}
+
+/// `why N`'s lines: per node, its counts as `in = out + each kind of loss`, then each element it
+/// let go of or held at its end, when it went in, what became of it and when.
+struct FateLines {
+  let lines: [String]
+  /// What could not be followed (a bug of pipesh): the command's status is 1.
+  let problem: String?
+
+  init(job: Job, fates: ElementFates) {
+    var lines = ["[\(job.id)] \(job.state.rawValue): \(job.text)"]
+    var problems: [String] = []
+    let width =
+      fates.accounts.map { Format.columns(String(repeating: "  ", count: $0.depth) + $0.node.text) }.max() ?? 0
+    var lostInAll = 0
+    for account in fates.accounts {
+      let label = Format.pad(String(repeating: "  ", count: account.depth) + account.node.text, width)
+      lines.append(label + "  " + Self.counts(account))
+      if case .doesNotFit(let reason) = account.unfollowed {
+        problems.append(
+          "why: pipesh could not follow \(account.node.text)'s elements: \(reason) (a bug: please report it)")
+      }
+      lostInAll += account.lost.count
+      let rows = account.lost.sorted { ($0.time, $0.at) < ($1.time, $1.at) }.map { lost in
+        [
+          String(repeating: "  ", count: account.depth + 1) + lost.value,
+          "\(lost.time.stampText) → \(lost.at.stampText)", Self.said(lost.fate),
+        ]
+      }
+      lines += Format.table(rows)
+    }
+    if fates.earlierPipelines > 0 {
+      lines.append(
+        "(\(fates.earlierPipelines) earlier pipelines of a flatMap are not kept, so their elements are not followed)"
+      )
+    }
+    lines.append(
+      lostInAll == 1
+        ? "1 element did not come out of a node as itself"
+        : "\(lostInAll) elements did not come out of a node as themselves")
+    self.lines = lines
+    problem = problems.first
+  }
+
+  /// A node's counts: `in 11 = out 6 + throttled 5`.
+  static func counts(_ account: ElementFates.Account) -> String {
+    guard let input = account.input else { return "out \(account.output)" }
+    if account.node.isSink { return "in \(input): reached the sink" }
+    switch account.unfollowed {
+    case .combines?: return "in \(input), out \(account.output): combined into others, not followed one by one"
+    case .doesNotFit?: return "in \(input), out \(account.output): not followed"
+    case nil: break
+    }
+    var kinds: [(String, Int)] = []
+    for lost in account.lost {
+      let name = Self.kind(lost.fate)
+      if let index = kinds.firstIndex(where: { $0.0 == name }) { kinds[index].1 += 1 } else { kinds.append((name, 1)) }
+    }
+    // A chunk's elements came out inside it: what it passed on is then not what went in.
+    let terms = (account.passed > 0 || kinds.isEmpty ? ["out \(account.passed)"] : []) + kinds.map { "\($0.0) \($0.1)" }
+    let out = account.passed == account.output ? "" : ", out \(account.output)"
+    return "in \(input) = " + terms.joined(separator: " + ") + out
+  }
+
+  /// A kind of loss as its count says it.
+  static func kind(_ fate: ElementFates.Fate) -> String {
+    switch fate {
+    case .lost(let loss, _):
+      switch loss {
+      case .filtered: "filtered"
+      case .mappedToNil: "nil from the transform"
+      case .wasNil: "nil"
+      case .droppedFirst, .droppedWhile: "dropped"
+      case .duplicate: "duplicates"
+      case .throttled: "throttled"
+      case .endedTake: "ended takeWhile"
+      case .replaced: "replaced"
+      case .bufferFull: "dropped by the policy"
+      }
+    case .gathered: "gathered"
+    case .inFlight: "in flight"
+    case .neverAskedFor: "never asked for"
+    }
+  }
+
+  /// What became of one element.
+  static func said(_ fate: ElementFates.Fate) -> String {
+    switch fate {
+    case .lost(let loss, let by):
+      switch loss {
+      case .filtered: return "filtered out: the condition was false"
+      case .mappedToNil: return "mapped to nil, so left out"
+      case .wasNil: return "nil, left out"
+      case .droppedFirst: return "dropped: one of the first ones drop skips"
+      case .droppedWhile: return "dropped while the condition held"
+      case .duplicate: return "removed as a duplicate" + (by.map { " of \($0), the last one passed on" } ?? "")
+      case .throttled: return "throttled" + (by.map { ": \($0) won the window" } ?? "")
+      case .endedTake: return "ended takeWhile: the condition was false"
+      case .replaced: return "replaced in debounce" + (by.map { " by \($0), before the quiet time passed" } ?? "")
+      case .bufferFull(let policy):
+        let which =
+          switch policy {
+          case .newest: "the oldest, when a newer one came while full (policy: newest)"
+          case .oldest, .bounded: "on arrival, the buffer being full (policy: oldest)"
+          }
+        return "dropped by the buffer: \(which)"
+      }
+    case .gathered(let chunk): return "gathered into the chunk \(chunk)"
+    case .inFlight(let cancelled): return "in flight when the job was \(cancelled ? "cancelled" : "failed")"
+    case .neverAskedFor: return "held, never asked for: its consumer had stopped asking"
+    }
+  }
+}
