@@ -267,7 +267,7 @@ extension CheckedPipeline {
 extension Node {
   /// The node's inputs as `inspect`, `top` and `lint` show them: a job's reading of a share
   /// fragment shows the fragment's nodes in every job that reads it.
-  var treeInputs: [[Node]] {
+  public var treeInputs: [[Node]] {
     inputs.isEmpty && !fragment.isEmpty ? [fragment] : inputs
   }
 }

@@ -58,6 +58,17 @@ extension Inspector {
   static func lines(_ job: Job) -> [String] {
     let colour = Paint.isOn(for: 1)
     var rows: [[String]] = [["NODE", "STATE", "IN", "OUT"]]
+    // The tasks each node's code started, under it (`tasks N` draws their tree; the job's own task
+    // is there too).
+    let records = job.context.tasks.records
+    let byNode = Dictionary(grouping: records.filter { $0.node != nil }) { ObjectIdentifier($0.node.unsafelyUnwrapped) }
+    func taskRows(_ tasks: [TaskRecord], lead: String) {
+      for task in tasks {
+        rows.append([
+          lead + "· task \(task.id): \(task.kindText)", Paint.state(TaskView.state(task), on: colour), "", "",
+        ])
+      }
+    }
     for row in tree(job.nodes) {
       switch row {
       case .node(let node, let lead, let input, let output):
@@ -65,8 +76,21 @@ extension Inspector {
           node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue, on: colour)
         let text = node.text + (node.detail.map { " (\($0))" } ?? "") + held(node)
         rows.append([lead + text, state, input.map(String.init) ?? "-", String(output)])
+        let indent = String(lead.map { $0 == "├" || $0 == "│" ? "│" : " " })
+        taskRows(
+          byNode[ObjectIdentifier(node)] ?? [],
+          lead: indent + (node.treeInputs.isEmpty && node.children == nil ? "  " : "│ "))
       case .earlier(let text): rows.append([text, "", "", ""])
       }
+    }
+    // Tasks the job's own task made outside every node's `next()` (as its iterators were let go).
+    let outside = records.filter { $0.node == nil && $0.origin != .job }
+    if !outside.isEmpty {
+      rows.append(["outside every node's next():", "", "", ""])
+      taskRows(outside, lead: "")
+    }
+    if job.context.tasks.earlier > 0 {
+      rows.append(["· \(job.context.tasks.earlier) earlier tasks ended and are not kept", "", "", ""])
     }
     let width = Format.screenWidth
     let header =

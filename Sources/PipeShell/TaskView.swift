@@ -51,6 +51,13 @@ enum TaskView {
     "\(cancelled.time.stampText) \(cancelled.by.described)"
   }
 
+  /// Its state in a word or two, with when it ended (`inspect`).
+  static func state(_ record: TaskRecord) -> String {
+    guard let end = record.end else { return record.cancellation == nil ? "running" : "running, cancelled" }
+    let how = end.threw ? "threw" : record.cancellation == nil ? "ended" : "cancelled, ended"
+    return "\(how) at \(end.time.stampText)"
+  }
+
   /// Whether it runs, or when it ended and how.
   static func ending(_ record: TaskRecord) -> String {
     guard let end = record.end else { return "running" }

@@ -117,20 +117,23 @@ struct TopView {
       Format.shortened(
         "pipesh top · \(shown.count) running · \(now.stampText) (\(clock) clock) · \(sortText)\(filterText)", to: width)
     ]
-    var rows = [["", "ID", "STATE", "TIME", "IN", "OUT", "RATE/s", "LAST", "WAITS ON", "PIPELINE"]]
+    // TASKS: the tasks running now for the job (its own and its operators'), and for each node those
+    // its code started.
+    var rows = [["", "ID", "STATE", "TASKS", "TIME", "IN", "OUT", "RATE/s", "LAST", "WAITS ON", "PIPELINE"]]
     var lints: [JobLint] = []
     for (job, warnings) in shown.map({ ($0.job, $0.lints) }) {
       lints += warnings
       let sink = sinkKey(job)
       rows.append([
         job.id == selected ? ">" : "", String(job.id) + (warnings.isEmpty ? "" : "!"), job.state.rawValue,
-        job.elapsed.secondsText, "", String(job.output), rateText(sink.flatMap(history.rate)),
+        String(job.context.tasks.live), job.elapsed.secondsText, "", String(job.output),
+        rateText(sink.flatMap(history.rate)),
         sinceText(sink.flatMap { history.sinceLast($0, now: now) }), "", job.text,
       ])
       guard height == nil || expandAll || expanded.contains(job.id) else { continue }
       nodeRows(job, history, now: now, into: &rows)
     }
-    lines += Format.table(rows, fitting: width, shrinking: 9)
+    lines += Format.table(rows, fitting: width, shrinking: 10)
     if shown.isEmpty { lines.append(filter.isEmpty ? "no running jobs" : "no running job holds '\(filter)'") }
     lines += Lints.footnotes(lints, width: width)
     guard let height else { return lines }
@@ -142,6 +145,10 @@ struct TopView {
 
   /// A job's nodes, indented as `inspect` draws its tree, with its counts.
   private func nodeRows(_ job: Job, _ history: TopHistory, now: Duration, into rows: inout [[String]]) {
+    var running: [ObjectIdentifier: Int] = [:]
+    for task in job.context.tasks.records where task.end == nil {
+      if let node = task.node { running[ObjectIdentifier(node), default: 0] += 1 }
+    }
     for row in Inspector.tree(job.nodes, prefix: "  ", branch: "  ") {
       switch row {
       case .node(let node, let lead, let input, let output):
@@ -150,10 +157,11 @@ struct TopView {
         // A node handed nothing is a source.
         let waits = node.state == .running ? Self.waitsOn(node, first: input == nil, now: now) : ""
         rows.append([
-          "", "", state, "", input.map(String.init) ?? "-", String(output), rateText(history.rate(key)),
+          "", "", state, running[ObjectIdentifier(node)].map(String.init) ?? "", "", input.map(String.init) ?? "-",
+          String(output), rateText(history.rate(key)),
           sinceText(history.sinceLast(key, now: now)), waits, lead + node.text,
         ])
-      case .earlier(let text): rows.append(["", "", "", "", "", "", "", "", "", text])
+      case .earlier(let text): rows.append(["", "", "", "", "", "", "", "", "", "", text])
       }
     }
   }
