@@ -100,8 +100,8 @@ public enum TaskUse: Sendable, Equatable {
   /// A task with a child for its input and one for each wait on the clock (AA's `debounce`;
   /// `timeout` races each `next()` against the clock).
   case inputAndClock
-  /// A task per element's pipeline (`flatMap`; `flatMapLatest`, one at a time, and one reading
-  /// its input).
+  /// A task per element's pipeline (`flatMap … concurrency: N`; `flatMapLatest`, one at a time,
+  /// and one reading its input).
   case perElement
 }
 
@@ -221,7 +221,10 @@ extension Operation {
       OperatorFacts(
         kind, waitsOn: .upstream, discards: policy == .bounded ? .nothing : .byTiming, tasks: .iteratingItsInput,
         flow: .queues(policy: policy == .bounded ? nil : policy))
-    case .flatMap: OperatorFacts(kind, waitsOn: .upstream, tasks: .perElement, flow: .combines)
+    // One element's pipeline after another in the consumer's task; with `concurrency:`, a task group
+    // with a child per element's pipeline.
+    case .flatMap(_, let concurrency):
+      OperatorFacts(kind, waitsOn: .upstream, tasks: concurrency == nil ? .none : .perElement, flow: .combines)
     case .flatMapLatest:
       OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming, tasks: .perElement, flow: .combines)
     case .first: OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstream, flow: .sink)

@@ -6,8 +6,8 @@ extension Commands {
     static let entry = Command.jobs(.tasks) { shell, ids in
       let jobs = shell.engine.jobs
       let chosen = ids.map { $0.compactMap(jobs.job) } ?? jobs.running
-      if let ids, let missing = ids.first(where: { jobs.job($0) == nil }) {
-        return shell.engine.commandFailed("tasks: no job \(missing)")
+      if let ids, let index = ids.firstIndex(where: { jobs.job($0) == nil }) {
+        return shell.engine.commandFailed("tasks: no job \(ids[index]) (jobs lists them)", at: index)
       }
       if chosen.isEmpty { return shell.console.line("no running jobs (tasks N shows a job that ended)") }
       for job in chosen {
