@@ -61,12 +61,11 @@ extension Inspector {
     // The tasks each node's code started, under it (`tasks N` draws their tree; the job's own task
     // is there too).
     let records = job.context.tasks.records
-    let byNode = Dictionary(grouping: records.filter { $0.node != nil }) { ObjectIdentifier($0.node.unsafelyUnwrapped) }
+    var byNode: [ObjectIdentifier: [TaskRecord]] = [:]
+    for record in records { if let node = record.node { byNode[ObjectIdentifier(node), default: []].append(record) } }
     func taskRows(_ tasks: [TaskRecord], lead: String) {
       for task in tasks {
-        rows.append([
-          lead + "· task \(task.id): \(task.kindText)", Paint.state(TaskView.state(task), on: colour), "", "",
-        ])
+        rows.append([lead + "· task \(task.id): \(task.kindText)", Paint.state(TaskView.state(task), on: colour)])
       }
     }
     for row in tree(job.nodes) {
@@ -86,11 +85,11 @@ extension Inspector {
     // Tasks the job's own task made outside every node's `next()` (as its iterators were let go).
     let outside = records.filter { $0.node == nil && $0.origin != .job }
     if !outside.isEmpty {
-      rows.append(["outside every node's next():", "", "", ""])
+      rows.append(["outside every node's next():"])
       taskRows(outside, lead: "")
     }
     if job.context.tasks.earlier > 0 {
-      rows.append(["· \(job.context.tasks.earlier) earlier tasks ended and are not kept", "", "", ""])
+      rows.append(["· \(job.context.tasks.earlier) earlier tasks ended and are not kept"])
     }
     let width = Format.screenWidth
     let header =

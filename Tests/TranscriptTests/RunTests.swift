@@ -157,7 +157,9 @@ struct FinishingTests {
   /// fragment (its timer and share nodes), which the session keeps, named, for later consumers.
   static func stats(after pipeline: String) -> String {
     guard pipeline.hasPrefix("let t = timer 0.01 | share") else { return stats }
-    return "jobs: 0 running · tasks: 0 live · nodes: 2 live (2 in share fragment 't', kept for later consumers)"
+    // The share's task, which iterates the timer for the fragment, is its too.
+    return
+      "jobs: 0 running · tasks: 1 live (task 2 in share fragment 't') · nodes: 2 live (2 in share fragment 't', kept for later consumers)"
   }
 
   /// `--stats` at the exit of a virtual-clock script counts the same in every run: the session's
@@ -265,11 +267,38 @@ struct FinishingTests {
     }
   }
 
+  /// The task numbers a trace line names (`task 5 cancelled with its parent 4 (inferred)`).
+  static func taskNumbers(in line: String) -> [Int] {
+    guard let task = line.range(of: "  task ") else { return [] }
+    return line[task.upperBound...].split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+  }
+
+  /// A trace line with the task numbers after `  task ` counted from `first`.
+  static func renumbered(_ line: String, from first: Int) -> String {
+    guard let task = line.range(of: "  task ") else { return line }
+    var tail = ""
+    var digits = ""
+    for character in line[task.upperBound...] {
+      if character.isNumber {
+        digits.append(character)
+        continue
+      }
+      if let number = Int(digits) { tail += "t\(number - first)" }
+      digits = ""
+      tail.append(character)
+    }
+    if let number = Int(digits) { tail += "t\(number - first)" }
+    return line[..<task.upperBound] + tail
+  }
+
   /// A traced merge on the virtual clock once deadlocked (the cancellation handler of a merge ran
   /// on another thread than the merge's code): thirty in a row, the same bytes each time.
   @Test func tracedMergesEndAndRepeat() throws {
     let one = "trace merge(timer 1 | take 2, timer 1.5 | take 2, from 9) | take 4"
-    let result = try Pipesh.run(["--virtual-time", "-c", Array(repeating: one, count: 30).joined(separator: "\n")])
+    // Wide enough that no line is cut (task numbers grow a digit after the first jobs).
+    let result = try Pipesh.run(
+      ["--virtual-time", "-c", Array(repeating: one, count: 30).joined(separator: "\n")],
+      environment: ["COLUMNS": "300"])
     #expect(!result.timedOut, "did not end")
     #expect(result.status == 0)
     let runs = result.stdout.components(separatedBy: "[1] ").count
@@ -278,8 +307,11 @@ struct FinishingTests {
     let perJob = (1...30).map { id -> [String] in
       let lines = result.stdout.split(separator: "\n").filter { $0.contains(" [\(id)] ") }
       let stamps = lines.map { Double($0.dropFirst().prefix { $0 != "s" }) ?? -1 }
+      // Task numbers count up through the session: each job's are compared from its own first.
+      let first = lines.lazy.compactMap { Self.taskNumbers(in: String($0)).first }.first ?? 0
       return zip(lines, stamps).map { line, stamp in
-        let rest = line.drop { $0 != " " }.replacingOccurrences(of: " [\(id)] ", with: " [N] ")
+        let rest = Self.renumbered(
+          line.drop { $0 != " " }.replacingOccurrences(of: " [\(id)] ", with: " [N] "), from: first)
         return String(format: "+%.3fs", stamp - (stamps.first ?? 0)) + rest
       }
     }

@@ -73,6 +73,14 @@ struct TraceFileTests {
         #expect(object["value"] is String && object["node"] is Int)
       case "failed", "cancelled":
         #expect(object["reason"] is String && object["node"] is Int)
+      case "task":
+        #expect(object["task"] is Int && object["label"] is String)
+        switch object["what"] as? String {
+        case "started": #expect(object["kind"] is String)
+        case "cancelled": #expect(object["by"] is String)
+        case "ended": #expect(object["threw"] is Bool)
+        default: Issue.record("a task event not in README: \(object)")
+        }
       default:
         Issue.record("an event not in README: \(event)")
       }
@@ -113,8 +121,9 @@ struct TraceFileTests {
     #expect(lines.filter { !$0.hasPrefix("+") } == ["a!", "b!", "[1] 0", "[1] 1"])
     #expect(lines.contains("+1.000s [1] timer 1  → 0"))
     #expect(lines.contains("+0.000s [2] map { $0 + \"!\" }  → a!"))
-    // The 4 printed lines, and for each job 3 starts, 3 nodes × 2 elements and 3 ends.
-    #expect(lines.count == 4 + 2 * (3 + 3 * 2 + 3))
+    // The 4 printed lines, and for each job 3 starts, 3 nodes × 2 elements and 3 ends, and its
+    // task's start and end.
+    #expect(lines.count == 4 + 2 * (3 + 3 * 2 + 3 + 2))
     let unwritable = try Pipesh.run(["--virtual-time", "--record", directory.path + "/no/such/dir.trace", script.path])
     #expect(unwritable.status == 1 && unwritable.stderr.contains("error: --record: "))
   }
