@@ -19,13 +19,13 @@ struct TopTests {
     terminal.type("top\r")
     try terminal.expect(Self.enter)
     try terminal.expect("pipesh top · 2 running · ")
-    try terminal.expect("ID  STATE    TIME")
+    try terminal.expect("ID  STATE    TASKS  TIME")
     try terminal.expect("RATE/s  LAST  WAITS ON")
     // A frame later the zip has a rate (about a pair a second: a tick at a frame's instant may
     // count in either frame).
     try terminal.expectLine("a rate for job 1") { line in
       let cells = line.split(separator: " ", omittingEmptySubsequences: true)
-      guard cells.count > 5, cells[1] == "1!", let rate = Double(cells[5]) else { return false }
+      guard cells.count > 6, cells[1] == "1!", let rate = Double(cells[6]) else { return false }
       return rate > 0.5 && rate < 1.5
     }
     try terminal.expect("! 1: a background drain of an endless source")
