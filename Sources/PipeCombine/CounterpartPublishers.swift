@@ -201,7 +201,7 @@ extension Counterparts {
           return Fail(error: error).eraseToAnyPublisher()
         }
       }.eraseToAnyPublisher()
-    case .random, .lines, .stdin, .interspersed, .adjacentPairs, .chunked, .enumerated, .work, .flatMapLatest,
+    case .random, .lines, .stdin, .interspersed, .adjacentPairs, .chunked, .enumerated, .work, .flatMapLatest, .spawn,
       .diagram, .into:
       return nil
     }

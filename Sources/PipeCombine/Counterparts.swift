@@ -85,6 +85,7 @@ public enum Counterparts {
     case .tap: Counterpart("handleEvents(receiveOutput:)")
     case .flatMap: Counterpart("flatMap(maxPublishers: .max(1)), .max(N) with concurrency: N")
     case .flatMapLatest: .none("map { … }.switchToLatest(); compare does not build per-element pipelines")
+    case .spawn: .none("a sink { } starting a Task { } per value, which nothing cancels; compare does not build it")
     case .print: Counterpart("sink(receiveValue: { print($0) })")
     case .count: Counterpart("count()")
     case .sum: Counterpart("tryReduce(0, +)")

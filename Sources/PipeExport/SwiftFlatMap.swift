@@ -81,6 +81,19 @@ extension SwiftProgramWriter {
     if latest && bodyCode.throwing { bodyCode.lines.append(Self.failingAsAnyError) }
     let bodyText = bodyCode.expression(indent: "        ")
     let oneLine = ".\(name) { \(element) in \(bodyText) }"
+    if operation.kind == .spawn {
+      // `spawn`: the element passes on, its pipeline runs in a task nobody awaits or cancels (what
+      // it throws is lost with it).
+      guard !arithmetic else {
+        throw problem(
+          stage, "checked arithmetic in spawn's body has no Swift counterpart yet: write it as Int arithmetic")
+      }
+      let task = (inner + [bodyCode.introduced(by: "let spawned ="), "for try await _ in spawned {}"])
+        .joined(separator: "\n").deeper
+      let statements = ["_ = Task {\n  " + task + "\n}", "return \(element)"]
+      code.lines.append(".map { \(element) in\n  " + statements.joined(separator: "\n").deeper + "\n}")
+      return
+    }
     if arithmetic {
       let ownStage = ownStage(ownLiteral, stage, long: longStage, in: &declarations)
       code.lines.append(checkedCall("flatMap", arguments, element, inner, bodyCode, stage: ownStage))

@@ -150,8 +150,8 @@ extension SwiftProgramWriter {
       return try combinator(operation.kind.name, converting: false, stage, declarations: &declarations)
     case .map, .filter, .compactMap, .take, .drop, .takeWhile, .dropWhile, .compacted, .throttle, .debounce,
       .removeDuplicates, .interspersed, .adjacentPairs, .reductions, .chunks, .chunked, .buffer, .share, .enumerated,
-      .delay, .work, .timeout, .tap, .flatMap, .flatMapLatest, .print, .count, .sum, .min, .max, .first, .last,
-      .collect, .reduce, .drain, .diagram, .into:
+      .delay, .work, .timeout, .tap, .flatMap, .flatMapLatest, .spawn, .print, .count, .sum, .min, .max, .first,
+      .last, .collect, .reduce, .drain, .diagram, .into:
       throw problem(stage, "'\(operation.kind.name)' does not start a pipeline")
     }
   }
@@ -285,6 +285,9 @@ extension SwiftProgramWriter {
       code.throwing = true
     case .flatMap(let body, _), .flatMapLatest(let body):
       try flatMap(operation, body, stage, to: &code, declarations: &declarations)
+    case .spawn(let body):
+      // The mistake itself: a Task { } per element that nobody keeps, awaits or cancels.
+      try flatMap(operation, body, stage, to: &code, declarations: &declarations)
     case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .stream, .subject, .empty, .never, .fail,
       .merge, .zip,
       .combineLatest, .chain, .print, .count, .sum, .min, .max, .first, .last, .collect, .reduce, .drain, .diagram,
@@ -311,7 +314,7 @@ extension SwiftProgramWriter {
     case .flatMap: "flattened"
     case .flatMapLatest: "latest"
     case .take, .drop, .compacted, .throttle, .debounce, .removeDuplicates, .interspersed, .adjacentPairs, .chunks,
-      .chunked, .buffer, .share, .enumerated, .delay, .work, .timeout, .tap:
+      .chunked, .buffer, .share, .enumerated, .delay, .work, .timeout, .tap, .spawn:
       nil
     case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .stream, .subject, .empty, .never, .fail,
       .merge, .zip, .combineLatest, .chain, .print, .count, .sum, .min, .max, .first, .last, .collect, .reduce, .drain,

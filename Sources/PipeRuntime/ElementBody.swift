@@ -14,10 +14,12 @@ struct ElementBody: Sendable {
   /// Whether a new element's pipeline replaces the one before (`flatMapLatest`).
   private let supersedes: Bool
 
-  init(_ body: CheckedPipeline, _ input: StageInput, supersedes: Bool) {
+  /// `outlivesTheJob`: each element's pipeline runs in a context of its own, which the job's
+  /// cancellation does not reach and whose nodes the job's end does not wait for (`spawn`).
+  init(_ body: CheckedPipeline, _ input: StageInput, supersedes: Bool = false, outlivesTheJob: Bool = false) {
     self.body = body
-    self.context = input.context
-    self.owner = input.owner
+    self.context = outlivesTheJob ? input.context.outlivingTheJob() : input.context
+    self.owner = outlivesTheJob ? LiveCount() : input.owner
     self.stage = input.stage.text
     self.nodeID = input.nodeID
     self.supersedes = supersedes

@@ -88,6 +88,10 @@ public final class JobContext: Sendable {
       fragments: fragments, observer: observer, fusing: fusing, tasks: tasks)
   }
 
+  /// The context of what a job starts to outlive it (`spawn`'s pipelines): the same, but one the
+  /// job's cancellation does not reach.
+  func outlivingTheJob() -> JobContext { sharedFragment() }
+
   /// The channels this job uses, each looked up once: a `flatMap` body built after `close` removed
   /// the name sees the channel the job started with (now closed), not a new one nobody sends to.
   private let channels = Locked<[String: SessionChannel]>([:])

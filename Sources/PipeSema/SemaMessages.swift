@@ -117,9 +117,11 @@ enum SemaMessages {
 
   static func elementOutsideBody(_ range: SourceRange, operators: [String]) -> Diagnostic {
     let bodies = operators.map { "\($0) { … }" }.joined(separator: " or ")
+    // `spawn` is a mistake staged on purpose: not advice.
+    let advised = operators.filter { $0 != OperatorKind.spawn.name }.map { "\($0) { … }" }.joined(separator: " or ")
     return Diagnostic(
       id: .badClosure, message: "'$0' stands for an element only in a closure or in the body of \(bodies)",
-      range: range, notes: ["write a constant here, as in 'take 3', or put the pipeline in \(bodies)"])
+      range: range, notes: ["write a constant here, as in 'take 3', or put the pipeline in \(advised)"])
   }
 
   static func noSuchClosureArgument(_ index: Int, count: Int, _ range: SourceRange) -> Diagnostic {

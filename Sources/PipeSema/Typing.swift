@@ -60,6 +60,15 @@ public enum Typing {
   }
 
   /// `flatMap { PIPELINE }`: what the body pipeline emits.
+  /// A stage that passes its input on and runs a pipeline per element beside it (`spawn`).
+  public static let passesOnBesideBody: TypingRule = { typing in
+    guard typing.body != nil else {
+      typing.error("give the pipeline to start for each element in braces, as in { timer 1 | take $0 | tap \"left\" }")
+      return nil
+    }
+    return typing.input
+  }
+
   public static let body: TypingRule = { typing in
     guard let body = typing.body else {
       typing.error("give the pipeline to run for each element in braces, as in { from $0 $0 }")

@@ -205,8 +205,9 @@ public final class Engine: Sendable {
     } else if job.state == .failed, let failure = job.failure {
       console.line(DiagnosticFormatter.visible("error: [\(job.id)] \(failure)"), to: .error)
     }
-    // Said when it happens: the job ended late because a node of it ignored its cancellation.
-    for lint in Lints.ignoredCancellation(job) {
+    // Said when it happens: the job ended late because a node of it ignored its cancellation, or
+    // it ended and left tasks behind.
+    for lint in Lints.ignoredCancellation(job) + Lints.leftBehind(job) {
       console.line(DiagnosticFormatter.visible("warning: [\(job.id)] \(lint.kind.rawValue): \(lint.why)"), to: .error)
     }
   }

@@ -13,6 +13,7 @@ public struct JobLint: Sendable {
     case shareSlowConsumer = "share-slow-consumer"
     case streamConsumers = "stream-consumers"
     case ignoredCancellation = "ignored-cancellation"
+    case taskLeftBehind = "task-left-behind"
   }
 
   public let kind: Kind
@@ -40,7 +41,7 @@ public enum Lints {
   /// what a node that ignores cancellation did after its task was cancelled, which stays said
   /// after the job has ended.
   public static func of(_ job: Job) -> [JobLint] {
-    let ignored = ignoredCancellation(job)
+    let ignored = ignoredCancellation(job) + leftBehind(job)
     guard job.state == .running else { return ignored }
     var lints: [JobLint] = []
     let id = job.id
@@ -146,6 +147,24 @@ public enum Lints {
         fixing: { _ in
           "a cooperative work (work D) ends at the cancel; in Swift, let the sleep's CancellationError end the work "
             + "(try await Task.sleep, not try?)"
+        })
+    }
+  }
+
+  /// Tasks `spawn` started for the job that still run: no child of the job, nobody awaits or
+  /// cancels them, so they outlive it (said while they run, the job's end included).
+  public static func leftBehind(_ job: Job) -> [JobLint] {
+    job.context.tasks.outliving.filter { $0.lifetime == .spawned }.map { task in
+      let node = task.node.map { " by \($0.text)" } ?? ""
+      let state =
+        job.state == .running
+        ? "job \(job.id) runs, and task \(task.id), started\(node), is no child of it: it will outlive the job"
+        : "job \(job.id) ended, but task \(task.id), started\(node), still runs"
+      return JobLint(
+        kind: .taskLeftBehind, job: job.id,
+        why: state + " (an unstructured task nobody awaits or cancels; cancelling the job does not reach it)",
+        fixing: { _ in
+          "await the work (flatMap { … } runs it in the job), or keep the Task and cancel it when the job ends"
         })
     }
   }

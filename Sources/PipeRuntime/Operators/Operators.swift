@@ -45,6 +45,7 @@ public enum Operators {
     case .tap(let label, let time): Tap.run(label: label, time: time)
     case .flatMap(let body, let concurrency): FlatMap.run(body: body, concurrency: concurrency)
     case .flatMapLatest(let body): FlatMapLatest.run(body: body)
+    case .spawn(let body): Spawn.run(body: body)
     case .print(let label, let time): Print.run(label: label, time: time)
     case .count: Count.run()
     case .sum: Sum.run()

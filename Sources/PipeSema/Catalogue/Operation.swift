@@ -48,6 +48,7 @@ public enum Operation<Form: ArgumentForm>: Sendable {
   case tap(label: Form.Text, time: Form.Flag)
   case flatMap(body: CheckedPipeline, concurrency: Form.Integer?)
   case flatMapLatest(body: CheckedPipeline)
+  case spawn(body: CheckedPipeline)
   // sinks
   case print(label: Form.Text?, time: Form.Flag)
   case count
@@ -106,6 +107,7 @@ public enum Operation<Form: ArgumentForm>: Sendable {
     case .tap: .tap
     case .flatMap: .flatMap
     case .flatMapLatest: .flatMapLatest
+    case .spawn: .spawn
     case .print: .print
     case .count: .count
     case .sum: .sum

@@ -100,6 +100,9 @@ public enum TaskUse: Sendable, Equatable {
   /// A task with a child for its input and one for each wait on the clock (AA's `debounce`;
   /// `timeout` races each `next()` against the clock).
   case inputAndClock
+  /// An unstructured task per element, which nobody awaits or cancels: it outlives the job
+  /// (`spawn`, on purpose).
+  case outlivingPerElement
   /// A task per element's pipeline (`flatMap … concurrency: N`; `flatMapLatest`, one at a time,
   /// and one reading its input).
   case perElement
@@ -225,6 +228,8 @@ extension Operation {
     // with a child per element's pipeline.
     case .flatMap(_, let concurrency):
       OperatorFacts(kind, waitsOn: .upstream, tasks: concurrency == nil ? .none : .perElement, flow: .combines)
+    // It passes each element on as it came; the task it starts for it is nobody's child.
+    case .spawn: OperatorFacts(kind, waitsOn: .upstream, tasks: .outlivingPerElement)
     case .flatMapLatest:
       OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming, tasks: .perElement, flow: .combines)
     case .first: OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstream, flow: .sink)

@@ -8,7 +8,7 @@ public enum OperatorKind: String, CaseIterable, Sendable {
   // operators
   case map, filter, compactMap, take, drop, takeWhile, dropWhile, compacted, throttle, debounce, removeDuplicates
   case interspersed, adjacentPairs, reductions, chunks, chunked, buffer, share, enumerated, delay, work, timeout
-  case tap, flatMap, flatMapLatest
+  case tap, flatMap, flatMapLatest, spawn
   // sinks
   case print, count, sum, min, max, first, last, collect, reduce, drain, diagram, into
 
@@ -60,6 +60,7 @@ public enum OperatorKind: String, CaseIterable, Sendable {
     case .tap: Catalogue.Tap.self
     case .flatMap: Catalogue.FlatMap.self
     case .flatMapLatest: Catalogue.FlatMapLatest.self
+    case .spawn: Catalogue.Spawn.self
     case .print: Catalogue.Print.self
     case .count: Catalogue.Count.self
     case .sum: Catalogue.Sum.self

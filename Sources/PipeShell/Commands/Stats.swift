@@ -21,15 +21,14 @@ extension Shell {
     var outliving: [String] = []
     for job in jobs {
       let tasks = job.context.tasks.outliving
-      guard !tasks.isEmpty else { continue }
-      let ended = job.state != .running
+      let spawned = tasks.filter { $0.lifetime == .spawned }.map { String($0.id) }
+      if !spawned.isEmpty {
+        let ended = job.state == .running ? "" : ", which ended"
+        let numbers = (spawned.count == 1 ? "task " : "tasks ") + spawned.joined(separator: ", ")
+        outliving.append("\(numbers) started by spawn in job \(job.id)\(ended)")
+      }
       for task in tasks {
-        switch task.lifetime {
-        case .job: continue
-        case .spawned:
-          outliving.append(
-            "task \(task.id), started by spawn in job \(job.id)" + (ended ? ", still runs after its job ended" : ""))
-        case .sharedFragment(let name):
+        if case .sharedFragment(let name) = task.lifetime {
           outliving.append("task \(task.id) in share fragment '\(name)'")
         }
       }
