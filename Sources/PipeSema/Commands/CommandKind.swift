@@ -56,7 +56,7 @@ public enum CommandKind: String, CaseIterable, Sendable {
         self, .pipeline(partial: false, options: [CommandOptions.fileLabel]),
         usage: "trace PIPELINE [to: \"F.svg\"|\"F.html\"|\"F.trace\"]",
         summary:
-          "runs a pipeline, printing every lifecycle event of every node; to: a .svg or .html file draws the nodes' lifetimes as a chart (a bar per node from start to end, by how it ended, with the reason and a tick per element) in an SVG picture or a web page instead; to: a .trace file prints the trace and saves it, one JSON object a line, for replay",
+          "runs a pipeline, printing every lifecycle event of every node, and each task it ran starting, being cancelled (by what) and ending, under the node whose code started it; to: a .svg or .html file draws the nodes' lifetimes as a chart (a bar per node from start to end, by how it ended, with the reason and a tick per element) in an SVG picture or a web page instead; to: a .trace file prints the trace and saves it, one JSON object a line, for replay",
         files: CommandSignature.pictureFiles + [".trace"])
     case .replay:
       CommandSignature(
@@ -139,7 +139,11 @@ public enum CommandKind: String, CaseIterable, Sendable {
           choices: ["real", "virtual"], missing: "say real or virtual, or nothing to see the clock", optional: true),
         usage: "clock [real | virtual]", summary: "shows the clock, or chooses it for pipelines started from now on")
     case .stats:
-      CommandSignature(self, .bare, summary: "counts live jobs, tasks and nodes")
+      CommandSignature(
+        self, .bare,
+        summary:
+          "counts live jobs, tasks (every task of every job, its own and its operators', as the Swift runtime reported them; those that outlive their job are named) and nodes"
+      )
     case .history:
       CommandSignature(self, .bare, summary: "lists the line history")
     case .quit, .exit:
