@@ -45,8 +45,12 @@ public struct Demand: Sendable {
     var sends: [Span] = []
     var asked: Duration?
     var sending: (time: Duration, channel: String)?
+    var ended = false
     for (time, kind) in events {
       switch kind {
+      // After its end a node answers at once with its end again, which is no event: an ask then
+      // (throttle asks its input once more after the input finished) is no outstanding request.
+      case _ where ended: continue
       case .start: continue
       case .asked:
         if let asked { asks.append(Span(from: asked, to: time, channel: nil)) }
@@ -58,6 +62,7 @@ public struct Demand: Sendable {
         if let from = sending { sends.append(Span(from: from.time, to: time, channel: from.channel)) }
         asked = nil
         sending = nil
+        if case .element = kind {} else { ended = true }
       }
     }
     if let asked { asks.append(Span(from: asked, to: nil, channel: nil)) }

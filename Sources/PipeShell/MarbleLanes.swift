@@ -13,7 +13,7 @@ struct MarbleLanes {
   let ruler: String
 
   /// `marks`: the lines that are a mark per column (`draw … demand: true`), not diagrams: each
-  /// mark takes its column's width, a line's mark repeated across it, a count or a dot padded.
+  /// mark stands at its column's start, padded with spaces as a lane's `-` is.
   init(_ lines: [String], tick: Duration, marks: Set<Int> = []) {
     let parsed = lines.enumerated().map { index, line -> [MarbleDiagram.Step]? in
       guard !marks.contains(index), case .success(let diagram) = MarbleDiagram.parse(line) else { return nil }
@@ -32,8 +32,7 @@ struct MarbleLanes {
       if marks.contains(index), widths.contains(where: { $0 > 1 }) {
         return line.enumerated().map { column, mark in
           let width = column < widths.count ? widths[column] : 1
-          let fill: Character = "-,>".contains(mark) ? mark : " "
-          return String(mark) + String(repeating: fill, count: width - 1)
+          return String(mark) + String(repeating: " ", count: width - 1)
         }.joined()
       }
       guard let steps, widths.contains(where: { $0 > 1 }) else { return line }
