@@ -45,6 +45,15 @@ public struct ElementFates: Sendable {
     public let unfollowed: Unfollowed?
     /// How deep in the tree it stands (a combinator's inputs, a flatMap's pipelines, one deeper).
     public let depth: Int
+    /// For a node that queues its input (`buffer`, `delay`): how many elements it held, from each
+    /// instant it changed (`draw … demand: true`); nil for any other node, or one not followed.
+    public let holdings: [Holding]?
+  }
+
+  /// How many elements a queueing node held from `time` on (until the next holding).
+  public struct Holding: Sendable, Equatable {
+    public let time: Duration
+    public let held: Int
   }
 
   /// Why a node's elements are not followed one by one.
@@ -99,13 +108,15 @@ public struct ElementFates: Sendable {
     var reader = FlowReader(node: node, flow: flow)
     if case .source = flow {
       return Account(
-        node: node, input: nil, output: outputs, passed: outputs, lost: [], unfollowed: nil, depth: depth)
+        node: node, input: nil, output: outputs, passed: outputs, lost: [], unfollowed: nil, depth: depth,
+        holdings: nil)
     }
     // Every event of the node and every element its input passed on, in the order they happened.
     let events = (own.map { ($0, true) } + inputs.map { ($0, false) }).sorted { $0.0.order < $1.0.order }
     for (event, isOwn) in events {
       guard reader.problem == nil else { break }
       if isOwn { reader.own(event) } else { reader.input(event) }
+      reader.noteHolding(at: event.time)
     }
     if reader.problem == nil { reader.end(node) }
     if reader.problem == nil, !node.isSink, flow != .combines, inputs.count != reader.passed + reader.lost.count {
@@ -116,7 +127,8 @@ public struct ElementFates: Sendable {
     let passed = node.isSink ? inputs.count : reader.passed
     return Account(
       node: node, input: inputs.count, output: node.isSink ? inputs.count : outputs, passed: passed,
-      lost: unfollowed == nil ? reader.lost : [], unfollowed: unfollowed, depth: depth)
+      lost: unfollowed == nil ? reader.lost : [], unfollowed: unfollowed, depth: depth,
+      holdings: unfollowed == nil && reader.queues ? reader.holdings : nil)
   }
 }
 
@@ -139,6 +151,9 @@ private struct FlowReader {
   var problem: String?
   /// When the node ended.
   var ended: Duration?
+  /// A queue's count of what it held, at each instant it changed (an element handed straight to a
+  /// consumer counts until it is answered: `delay` holds it for its interval).
+  var holdings: [ElementFates.Holding] = []
 
   init(node: Node, flow: ElementFlow) {
     self.node = node
@@ -146,6 +161,21 @@ private struct FlowReader {
   }
 
   mutating func fail(_ text: String) { if problem == nil { problem = text } }
+
+  /// Whether it queues its input (`buffer`, `delay`): its holdings are kept.
+  var queues: Bool {
+    if case .queues = flow { true } else { false }
+  }
+
+  /// A queue's count after an event, kept when it changed.
+  mutating func noteHolding(at time: Duration) {
+    guard queues else { return }
+    let count = held.count + (handed == nil ? 0 : 1)
+    guard count != holdings.last?.held ?? 0 else { return }
+    // Changes within one instant (an element handed straight on) leave only where they ended.
+    if let last = holdings.last, last.time == time { holdings.removeLast() }
+    if count != holdings.last?.held ?? 0 { holdings.append(.init(time: time, held: count)) }
+  }
 
   mutating func input(_ event: Event) {
     guard case .element(let value) = event.kind else { return }

@@ -12,9 +12,11 @@ struct MarbleLanes {
   /// The ruler: the time of every fifth step (or tenth, when labels are long) above its column.
   let ruler: String
 
-  init(_ lines: [String], tick: Duration) {
-    let parsed = lines.map { line -> [MarbleDiagram.Step]? in
-      guard case .success(let diagram) = MarbleDiagram.parse(line) else { return nil }
+  /// `marks`: the lines that are a mark per column (`draw … demand: true`), not diagrams: each
+  /// mark stands at its column's start, padded with spaces as a lane's `-` is.
+  init(_ lines: [String], tick: Duration, marks: Set<Int> = []) {
+    let parsed = lines.enumerated().map { index, line -> [MarbleDiagram.Step]? in
+      guard !marks.contains(index), case .success(let diagram) = MarbleDiagram.parse(line) else { return nil }
       return diagram.steps
     }
     let stepCount = parsed.compactMap { $0?.count }.max() ?? 0
@@ -25,7 +27,14 @@ struct MarbleLanes {
     // A step wider than one column keeps a space after it: a quoted value then never stands
     // right before another (`''` would read as a quote inside one value).
     widths = widths.map { $0 > 1 ? $0 + 1 : $0 }
-    self.lines = zip(lines, parsed).map { line, steps in
+    self.lines = zip(lines, parsed).enumerated().map { index, pair in
+      let (line, steps) = pair
+      if marks.contains(index), widths.contains(where: { $0 > 1 }) {
+        return line.enumerated().map { column, mark in
+          let width = column < widths.count ? widths[column] : 1
+          return String(mark) + String(repeating: " ", count: width - 1)
+        }.joined()
+      }
       guard let steps, widths.contains(where: { $0 > 1 }) else { return line }
       var out = ""
       for (index, step) in steps.enumerated() {

@@ -414,12 +414,12 @@ struct CommandReading {
         read.file = path
         continue
       }
-      if label == CommandOptions.checkedLabel {
+      if label == CommandOptions.checkedLabel || label == CommandOptions.demandLabel {
         guard case .bool(let flag) = argument.value.kind else {
-          _ = fail("'checked:' is true or false", argument.value.range)
+          _ = fail("'\(label):' is true or false", argument.value.range)
           return nil
         }
-        read.checked = flag
+        if label == CommandOptions.checkedLabel { read.checked = flag } else { read.demand = flag }
         continue
       }
       switch Checker.duration(argument.value, zero: false, source: source) {
@@ -469,9 +469,13 @@ public struct CommandOptions: Sendable {
   public static let untilLabel = "until"
   /// The label of `swift`'s choice of checked arithmetic: `checked: true`.
   public static let checkedLabel = "checked"
+  /// The label of `draw`'s demand lines: `demand: true`.
+  public static let demandLabel = "demand"
   public var durations: [String: Duration] = [:]
   /// `checked: true`: the Swift keeps pipesh's checked Int arithmetic.
   public var checked = false
+  /// `demand: true`: `draw` adds, under each lane, when its consumer's request was outstanding.
+  public var demand = false
   /// `to: "FILE"`: write a picture there instead of drawing text: a web page when the name ends in
   /// `.html`, else an SVG picture.
   public var file: String?
@@ -488,6 +492,7 @@ public struct CommandOptions: Sendable {
     switch name {
     case fileLabel: "to: \"F.svg\"|\"F.html\""
     case checkedLabel: "checked: true"
+    case demandLabel: "demand: true"
     default: "\(name): D"
     }
   }

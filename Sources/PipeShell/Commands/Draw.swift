@@ -6,31 +6,36 @@ extension Commands {
   /// `draw PIPELINE`: runs it on a virtual clock of its own and draws one marble line per stage.
   enum Draw {
     static let entry = Command.pipelineOrTrace(.draw) { shell, pipeline, options in
-      await shell.draw(pipeline, tick: options["tick"], until: options["until"], to: options.file)
+      await shell.draw(
+        pipeline, tick: options["tick"], until: options["until"], demand: options.demand, to: options.file)
     } runTrace: { shell, path, options in
-      shell.drawSaved(path, tick: options["tick"], until: options["until"], to: options.file)
+      shell.drawSaved(
+        path, tick: options["tick"], until: options["until"], demand: options.demand, to: options.file)
     }.example("draw timer 1 | take 3 | map { $0 * 10 }")
   }
 }
 
 extension Shell {
   /// `draw`: runs on a virtual clock of its own (the session's stands still) and prints one
-  /// labelled marble line per node; an implicit sink is left out.
+  /// labelled marble line per node; an implicit sink is left out. With `demand`, each lane's
+  /// demand lines under it (`Demand`).
   func draw(
-    _ pipeline: CheckedPipeline, tick chosen: Duration? = nil, until: Duration? = nil, to file: String? = nil
+    _ pipeline: CheckedPipeline, tick chosen: Duration? = nil, until: Duration? = nil, demand: Bool = false,
+    to file: String? = nil
   ) async {
     let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
     let drawn = await drawnRun(pipeline, horizon: horizon, refining: chosen == nil)
     let width = Format.screenWidth
+    let (rows, marks) = demand ? drawn.rowsWithDemand : (drawn.rows, [])
     if file != nil || report != nil {
-      let picture = MarblePicture(lanes: drawn.pictureLanes, end: drawn.end)
-      let text = Self.drawing(drawn.rows, tick: drawn.tick, width: 100_000).lines
+      let picture = MarblePicture(lanes: demand ? drawn.pictureLanesWithDemand : drawn.pictureLanes, end: drawn.end)
+      let text = Self.drawing(rows, tick: drawn.tick, width: 100_000, marks: marks).lines
       writePicture(
         file, command: "draw", svg: picture.svg, title: "draw " + pipeline.text, text: text)
       if let stop = drawn.stop { note(stop.message("draw", horizon), width: width) }
       return
     }
-    let (lines, cut) = Self.drawing(drawn.rows, tick: drawn.tick, width: width)
+    let (lines, cut) = Self.drawing(rows, tick: drawn.tick, width: width, marks: marks)
     for line in lines { console.line(line) }
     if drawn.tick != horizon.tick { note(Self.finerNote("draw", drawn.tick, horizon.tick), width: width) }
     if cut { note(Self.cutNote("draw", width: width), width: width) }
@@ -40,7 +45,11 @@ extension Shell {
   /// `draw "F.trace"`: a saved trace's events drawn as `draw` draws a run, a lane per node (per job
   /// and node in a recording of a session), times from the trace's first event, up to `until`.
   /// With `file` (`draw "F.trace" to: "F.svg"`), the picture `draw P to:` writes, from the trace.
-  func drawSaved(_ path: String, tick chosen: Duration?, until: Duration?, to file: String? = nil) {
+  /// With `demand`, each lane's requests and an `into`'s sends under it (what a buffer held needs
+  /// its operator, which a trace does not name: not drawn).
+  func drawSaved(
+    _ path: String, tick chosen: Duration?, until: Duration?, demand: Bool = false, to file: String? = nil
+  ) {
     guard let recording = readTrace(path, command: "draw") else { return }
     let lanes = TraceLanes(recording, until: until)
     guard !lanes.rows.isEmpty else {
@@ -49,15 +58,24 @@ extension Shell {
     }
     let tick = chosen ?? DrawObserver.finestTick(.seconds(1), lanes: lanes.rows.map(\.events))
     let width = Format.screenWidth
-    let rows = lanes.rows.map { (text: $0.label, line: DrawObserver.line($0.events, tick: tick)) }
+    var rows: [(text: String, line: String)] = []
+    var marks: Set<Int> = []
+    for row in lanes.rows {
+      rows.append((row.label, DrawObserver.line(row.events, tick: tick)))
+      guard demand else { continue }
+      for line in Self.demandRows(Demand(row.all, tick: tick), holdings: nil, drops: []) {
+        marks.insert(rows.count)
+        rows.append(line)
+      }
+    }
     if file != nil || report != nil {
       let end = lanes.rows.flatMap { $0.events.map(\.0) }.max() ?? .zero
-      let picture = MarblePicture(lanes: lanes.pictureLanes, end: max(end, tick))
-      let text = Self.drawing(rows, tick: tick, width: 100_000).lines
+      let picture = MarblePicture(lanes: lanes.pictureLanes(demand: demand), end: max(end, tick))
+      let text = Self.drawing(rows, tick: tick, width: 100_000, marks: marks).lines
       writePicture(file, command: "draw", svg: picture.svg, title: "draw " + path, text: text)
       return
     }
-    let (lines, cut) = Self.drawing(rows, tick: tick, width: width)
+    let (lines, cut) = Self.drawing(rows, tick: tick, width: width, marks: marks)
     for line in lines { console.line(line) }
     if chosen == nil, tick != .seconds(1) { note(Self.finerNote("draw", tick, .seconds(1)), width: width) }
     if cut { note(Self.cutNote("draw", width: width), width: width) }
@@ -65,13 +83,13 @@ extension Shell {
 
   /// `draw`'s lines in `width` columns: a ruler, then a labelled lane per node on one grid; a
   /// label wider than two fifths of the width is shortened with `…`, a lane wider than the room
-  /// left is cut at the edge (`cut`).
+  /// left is cut at the edge (`cut`). The rows `marks` names are a mark per column (demand).
   static func drawing(
-    _ rows: [(text: String, line: String)], tick: Duration, width: Int
+    _ rows: [(text: String, line: String)], tick: Duration, width: Int, marks: Set<Int> = []
   ) -> (
     lines: [String], cut: Bool
   ) {
-    let lanes = MarbleLanes(rows.map(\.line), tick: tick)
+    let lanes = MarbleLanes(rows.map(\.line), tick: tick, marks: marks)
     let labelWidth = Format.labelWidth(
       rows.map { Format.columns($0.text) }.max() ?? 0, beside: lanes.lines.map(Format.columns).max() ?? 0,
       gap: 3, width: width)
@@ -88,6 +106,18 @@ extension Shell {
       return line
     }
     return (lines, cut)
+  }
+
+  /// A lane's demand lines, labelled: its consumer's requests, an `into`'s sends, and what a queue
+  /// held (`holdings`, with the instants its policy dropped an element).
+  static func demandRows(
+    _ demand: Demand, holdings: [ElementFates.Holding]?, drops: [Duration]
+  ) -> [(text: String, line: String)] {
+    var rows: [(text: String, line: String)] = []
+    if let line = demand.askLine { rows.append(("  asked", line)) }
+    if let line = demand.sendLine { rows.append(("  sending to " + demand.channels.joined(separator: ", "), line)) }
+    if let holdings { rows.append(("  held", demand.heldLine(holdings, dropped: drops))) }
+    return rows
   }
 
   /// A note of `draw` or `compare` on standard error, wrapped to the screen.
@@ -145,11 +175,53 @@ extension Shell {
       func lanes(_ nodes: [Node], depth: Int, short: Bool) -> [MarblePicture.Lane] {
         nodes.filter { !(recorded.implicitSink && $0.isSink) }.flatMap { node in
           node.inputs.flatMap { lanes($0, depth: depth, short: short) }
-            + [MarblePicture.Lane(label: node.text, events: recorded.events(for: node), depth: depth, short: short)]
+            + [
+              MarblePicture.Lane(
+                label: node.text, events: recorded.events(for: node), depth: depth, short: short, node: node)
+            ]
             + (node.children?.all ?? []).flatMap { lanes($0, depth: depth + 1, short: true) }
         }
       }
       return lanes(recorded.roots, depth: 0, short: false)
+    }
+
+    /// The rows with each lane's demand lines under it, and which rows those are.
+    var rowsWithDemand: (rows: [(text: String, line: String)], marks: Set<Int>) {
+      let accounts = self.accounts
+      var out: [(text: String, line: String)] = []
+      var marks: Set<Int> = []
+      for (node, row) in zip(recorded.nodes, rows) {
+        out.append(row)
+        let account = accounts[ObjectIdentifier(node)]
+        let demand = Demand(recorded.observer.demand(for: node), tick: tick)
+        for line in Shell.demandRows(demand, holdings: account?.holdings, drops: account?.dropTimes ?? []) {
+          marks.insert(out.count)
+          out.append(line)
+        }
+      }
+      return (out, marks)
+    }
+
+    /// `why`'s account of every node (what a queue held, what its policy dropped), by node.
+    private var accounts: [ObjectIdentifier: ElementFates.Account] {
+      let fates = ElementFates(nodes: recorded.roots, history: recorded.observer)
+      return Dictionary(fates.accounts.map { (ObjectIdentifier($0.node), $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `pictureLanes` with each lane's requests, sends, holdings and drops.
+    var pictureLanesWithDemand: [MarblePicture.Lane] {
+      let accounts = self.accounts
+      return pictureLanes.map { lane in
+        guard let node = lane.node else { return lane }
+        var lane = lane
+        let account = accounts[ObjectIdentifier(node)]
+        lane.demand = MarblePicture.DemandBands(
+          Demand(recorded.observer.demand(for: node), tick: tick), holdings: account?.holdings,
+          drops: account?.lost.filter {
+            if case .lost(.bufferFull(_), _) = $0.fate { true } else { false }
+          }.map { ($0.at, $0.value) } ?? [])
+        return lane
+      }
     }
 
     /// How far the run went: the horizon when it was stopped there, else its last event.
@@ -318,10 +390,15 @@ struct TraceLanes {
 
   /// The lanes as `draw P to:` draws them: a flatMap's pipelines indented under it, each lane as
   /// long as the node lived.
-  var pictureLanes: [MarblePicture.Lane] {
+  func pictureLanes(demand: Bool) -> [MarblePicture.Lane] {
     pictureRows.map { row, depth in
       let events = row.events.map { time, kind in (time: time, kind: kind.nodeEventKind) }
-      return MarblePicture.Lane(label: row.label, events: events, depth: depth, short: depth > 0)
+      var lane = MarblePicture.Lane(label: row.label, events: events, depth: depth, short: depth > 0)
+      // A saved trace does not say which operator a node is: what a queue held is not drawn.
+      if demand {
+        lane.demand = MarblePicture.DemandBands(Demand(row.all, tick: .seconds(1)), holdings: nil, drops: [])
+      }
+      return lane
     }
   }
 

@@ -116,8 +116,21 @@ extension Commands {
           "in diagnostics (\\u{A}), so every stage keeps one line.",
           "marble \"…\" tick: 0.5 sets the tick; diagram prints a pipeline's output as one line;",
           "draw PIPELINE runs on a clock of its own and draws one line per stage.",
+          "draw PIPELINE demand: true adds, under each lane, a mark a column of its demand (pull: nothing",
+          "moves until a consumer calls next()). asked: - a request outstanding at the column's end; .",
+          "one answered in the column (its element or end is on the lane above), none left; , no request",
+          "at any instant of it (swift-async-algorithms' delay-next: the consumer asks later). A lane's",
+          "element over . is AA's [e,]. sending to NAME (an into): > a send waiting for a consumer of",
+          "NAME at the column's end, . one taken in it, a space: not sending. held (buffer, delay): how",
+          "many it held at the column's end (+ ten or more), x where its policy dropped an element",
+          "(as why N says). A sink is never asked: no line. A share's readers ask it each on their own:",
+          "no line. draw \"F.trace\" demand: true draws asked and sending (a trace does not say which",
+          "operator a node is: no held line). to: \"F.svg\" draws a band where a request was outstanding.",
         ],
-        examples: ["marble \"ab-c|\" | map { $0 + \"!\" } | diagram", "draw marble \"a-b-c|\" | take 2"])
+        examples: [
+          "marble \"ab-c|\" | map { $0 + \"!\" } | diagram", "draw marble \"a-b-c|\" | take 2",
+          "draw marble \"X-12-34-5|\" | buffer 2 policy: oldest | work 3 demand: true",
+        ])
     }
   }
 }

@@ -33,6 +33,27 @@ struct MarblePicture {
     /// Whether the lane's line runs only while the node lived (a `flatMap`'s pipeline), not across
     /// the whole axis.
     var short = false
+    /// The node drawn (a run's, not a saved trace's).
+    var node: Node?
+    /// `draw … demand: true`: its requests, sends, holdings and drops, drawn on the lane.
+    var demand: DemandBands?
+  }
+
+  /// What `draw … demand: true` adds to a lane: a band where a request was outstanding, a band with
+  /// `>` where an `into` waited for a consumer, bars of what a queue held, and `x` for each element
+  /// its policy dropped.
+  struct DemandBands {
+    let asks: [Demand.Span]
+    let sends: [Demand.Span]
+    let holdings: [ElementFates.Holding]?
+    let drops: [(time: Duration, value: String)]
+
+    init(_ demand: Demand, holdings: [ElementFates.Holding]?, drops: [(time: Duration, value: String)]) {
+      asks = demand.asks
+      sends = demand.sends
+      self.holdings = holdings
+      self.drops = drops
+    }
   }
 
   let lanes: [Lane]
@@ -54,17 +75,19 @@ struct MarblePicture {
       tops.append(tops[tops.count - 1] + Self.laneHeight + (stack - 1) * Self.stackStep)
     }
     let width = Self.labelWidth + scale.width + 2 * Self.margin + 120
-    let height = (tops.last ?? 0) + Self.margin
+    let legend = lanes.contains { $0.demand != nil }
+    let height = (tops.last ?? 0) + Self.margin + (legend ? Self.legendHeight : 0)
     var out = [
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" "
         + "viewBox=\"0 0 \(width) \(height)\" font-family=\"\(Self.fontFamily)\" font-size=\"13\">",
       "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>",
     ]
-    out += Self.ruler(scale, end: end, bottom: height - Self.margin)
+    out += Self.ruler(scale, end: end, bottom: height - Self.margin - (legend ? Self.legendHeight : 0))
     for (index, lane) in lanes.enumerated() {
       let top = tops[index] + (stacks[index] - 1) * Self.stackStep
       out += draw(lane, top: top, scale: scale, rightEdge: width - Self.margin)
     }
+    if legend { out += Self.demandLegend(y: height - Self.margin - 6) }
     out.append("</svg>")
     return out.joined(separator: "\n") + "\n"
   }
@@ -160,6 +183,7 @@ struct MarblePicture {
     }
     let times = lane.events.map(\.time)
     let (from, to) = lane.short ? (times.min() ?? .zero, times.max() ?? .zero) : (Duration.zero, end)
+    if let demand = lane.demand { out += bands(demand, y: y, scale: scale) }
     out.append(
       "<line x1=\"\(scale.x(from))\" y1=\"\(y)\" x2=\"\(scale.x(to))\" y2=\"\(y)\" stroke=\"#bbbbbb\"/>")
     var stacked: [Duration: Int] = [:]
@@ -198,6 +222,85 @@ struct MarblePicture {
       }
     }
     out.append("</g>")
+    return out
+  }
+
+  static let legendHeight = 24
+
+  /// What the demand marks mean, along the bottom.
+  static func demandLegend(y: Int) -> [String] {
+    [
+      "<g class=\"legend\" font-size=\"11\" fill=\"#333333\">"
+        + "<rect x=\"\(margin)\" y=\"\(y - 9)\" width=\"24\" height=\"12\" fill=\"#cfe7d2\" stroke=\"#5b8f63\"/>"
+        + "<text x=\"\(margin + 30)\" y=\"\(y + 1)\">asked: its consumer's next() outstanding</text>"
+        + "<rect x=\"\(margin + 280)\" y=\"\(y - 9)\" width=\"24\" height=\"12\" fill=\"#f7dcb4\" stroke=\"#b7791f\"/>"
+        + "<text x=\"\(margin + 284)\" y=\"\(y + 1)\" font-weight=\"bold\">&gt;</text>"
+        + "<text x=\"\(margin + 310)\" y=\"\(y + 1)\">into waiting for a consumer</text>"
+        + "<rect x=\"\(margin + 500)\" y=\"\(y - 6)\" width=\"24\" height=\"6\" fill=\"#9db7d5\"/>"
+        + "<text x=\"\(margin + 530)\" y=\"\(y + 1)\">held (count)</text>"
+        + "<g stroke=\"#c0392b\" stroke-width=\"2\"><line x1=\"\(margin + 616)\" y1=\"\(y - 8)\" x2=\"\(margin + 624)\" "
+        + "y2=\"\(y)\"/><line x1=\"\(margin + 616)\" y1=\"\(y)\" x2=\"\(margin + 624)\" y2=\"\(y - 8)\"/></g>"
+        + "<text x=\"\(margin + 632)\" y=\"\(y + 1)\">dropped by the buffer's policy</text></g>"
+    ]
+  }
+
+  /// A lane's demand: a band on its line from each request to its answer (one answered at the
+  /// instant it was made: a narrow mark taller than the band, standing out above and below its
+  /// element), the same with `>` for an `into`'s wait, bars under the line of what a queue held,
+  /// and an `x` there for each element its policy dropped.
+  private func bands(_ demand: DemandBands, y: Int, scale: Scale) -> [String] {
+    var out: [String] = []
+    /// The band's rectangle's attributes, and its title.
+    func span(_ span: Demand.Span) -> (rect: String, x: Int, width: Int, title: String) {
+      let to = span.to ?? end
+      let x = scale.x(span.from)
+      let width = scale.x(to) - x
+      let until = span.to.map { "\($0.stampText) (\((to - span.from).stampText.dropFirst()))" } ?? "the end, unanswered"
+      let rect =
+        width < 3
+        ? "x=\"\(x - 1)\" y=\"\(y - 16)\" width=\"3\" height=\"32\""
+        : "x=\"\(x)\" y=\"\(y - 7)\" width=\"\(width)\" height=\"14\""
+      return (rect, x, width, "\(span.from.stampText) to \(until)")
+    }
+    for ask in demand.asks {
+      let (rect, _, _, title) = span(ask)
+      out.append(
+        "<g class=\"asked\"><title>asked (next() outstanding) \(Self.escaped(title))</title>"
+          + "<rect \(rect) fill=\"#cfe7d2\" stroke=\"#5b8f63\" stroke-width=\"0.5\"/></g>")
+    }
+    for send in demand.sends {
+      let (rect, x, width, title) = span(send)
+      let channel = send.channel ?? ""
+      out.append(
+        "<g class=\"sending\"><title>sending to \(Self.escaped(channel)), waiting for a consumer, \(Self.escaped(title))"
+          + "</title><rect \(rect) fill=\"#f7dcb4\" stroke=\"#b7791f\" stroke-width=\"0.5\"/>"
+          + (width >= 40
+            ? "<text x=\"\(x + 14)\" y=\"\(y - 9)\" font-size=\"10\" fill=\"#7a4d0b\">&gt; \(Self.escaped(channel))</text>"
+            : "")
+          + "</g>")
+    }
+    if let holdings = demand.holdings {
+      for (index, holding) in holdings.enumerated() where holding.held > 0 {
+        let to = index + 1 < holdings.count ? holdings[index + 1].time : end
+        let x = scale.x(holding.time)
+        let width = max(2, scale.x(to) - x)
+        let height = 3 * min(holding.held, 4)
+        out.append(
+          "<g class=\"held\"><title>held \(holding.held) from \(holding.time.stampText) to \(to.stampText)</title>"
+            + "<rect x=\"\(x)\" y=\"\(y + 23 - height)\" width=\"\(width)\" height=\"\(height)\" fill=\"#9db7d5\"/>"
+            + (width >= 8
+              ? "<text x=\"\(x + 2)\" y=\"\(y + 22 - height)\" font-size=\"9\" fill=\"#1f4e79\">\(holding.held)</text>"
+              : "")
+            + "</g>")
+      }
+    }
+    for (time, value) in demand.drops {
+      let x = scale.x(time)
+      out.append(
+        "<g class=\"dropped\" stroke=\"#c0392b\" stroke-width=\"2\"><title>\(time.stampText) \(Self.escaped(value)) "
+          + "dropped by the buffer's policy</title><line x1=\"\(x - 4)\" y1=\"\(y + 12)\" x2=\"\(x + 4)\" "
+          + "y2=\"\(y + 20)\"/><line x1=\"\(x - 4)\" y1=\"\(y + 20)\" x2=\"\(x + 4)\" y2=\"\(y + 12)\"/></g>")
+    }
     return out
   }
 
