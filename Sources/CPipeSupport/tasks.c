@@ -44,6 +44,10 @@ static void *runtime_function(const char *name) {
   return function;
 }
 
+// The runtime's own functions, looked up once before main (and before any thread): every call
+// forwards to them.
+static pipe_create_function runtime_create;
+
 // MARK: enqueues held back while a task is being created
 
 enum { pipe_deferred_capacity = 4 };
@@ -91,8 +95,7 @@ static void *group_of(PipeTaskOption *options) {
 
 PIPE_SWIFTCALL PipeTaskAndContext swift_task_create(
   size_t flags, void *options, const void *resultType, void *entry, void *closure) {
-  static pipe_create_function runtime = NULL;
-  if (!runtime) runtime = (pipe_create_function)runtime_function("swift_task_create");
+  pipe_create_function runtime = runtime_create;
   PipeTaskHooks *hooks = atomic_load(&installed_hooks);
   if (!hooks) return runtime(flags, options, resultType, entry, closure);
   void *creator = swift_task_getCurrent();
@@ -120,14 +123,13 @@ static __thread void *cancelling = NULL;
 // The task or the group is the first argument (then the generic parameters' metadata and
 // witness tables, passed on as they came).
 #define PIPE_FORWARD(mangled, call)                                                                          \
+  static pipe_forwarded_method runtime_##mangled;                                                            \
   PIPE_SWIFTCALL void mangled(void *self, void *b, void *c, void *d, void *e, void *PIPE_SWIFT_CONTEXT context) { \
-    static pipe_forwarded_method runtime = NULL;                                                             \
-    if (!runtime) runtime = (pipe_forwarded_method)runtime_function(#mangled);                               \
     PipeTaskHooks *hooks = atomic_load(&installed_hooks);                                                    \
     if (hooks) hooks->call(self, swift_task_getCurrent(), cancelling);                                       \
     void *outer = cancelling;                                                                                \
     cancelling = self;                                                                                       \
-    runtime(self, b, c, d, e, context);                                                                      \
+    runtime_##mangled(self, b, c, d, e, context);                                                            \
     cancelling = outer;                                                                                      \
   }
 
@@ -139,6 +141,18 @@ PIPE_FORWARD($sScG9cancelAllyyF, groupCancelled)
 PIPE_FORWARD($sScg9cancelAllyyF, groupCancelled)
 PIPE_FORWARD($ss19DiscardingTaskGroupV9cancelAllyyF, groupCancelled)
 PIPE_FORWARD($ss27ThrowingDiscardingTaskGroupV9cancelAllyyF, groupCancelled)
+
+__attribute__((constructor)) static void pipe_find_the_runtime(void) {
+  runtime_create = (pipe_create_function)runtime_function("swift_task_create");
+#define PIPE_FIND(mangled) runtime_##mangled = (pipe_forwarded_method)runtime_function(#mangled)
+  PIPE_FIND($sScT6cancelyyF);
+  PIPE_FIND($sSct6cancelyyF);
+  PIPE_FIND($sScG9cancelAllyyF);
+  PIPE_FIND($sScg9cancelAllyyF);
+  PIPE_FIND($ss19DiscardingTaskGroupV9cancelAllyyF);
+  PIPE_FIND($ss27ThrowingDiscardingTaskGroupV9cancelAllyyF);
+#undef PIPE_FIND
+}
 
 // MARK: a job's own task
 
