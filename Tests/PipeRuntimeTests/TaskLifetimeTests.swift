@@ -15,20 +15,12 @@ import VirtualTime
 /// whose code did (or the reverse, where the run was long enough to ask it) fails here by name.
 @Suite("tasks end with their job, walked from the catalogue")
 struct TaskLifetimeTests {
-  static let examples = OperatorKind.allCases.filter { kind in
-    kind.signature.exampleRuns && !kind.signature.example.contains("\n")
-  }
+  static let examples = CatalogueExamples.oneLine
 
   /// Runs `kind`'s example; cancels it after `cancelAfter` steps of a quarter second (never: nil),
   /// else after 400 steps. Returns the ended job.
   func run(_ kind: OperatorKind, cancelAfter: Int?) async throws -> Job? {
-    let source = SourceFile(name: nil, text: kind.signature.example)
-    var checker = Checker(environment: Environment(), source: source)
-    let statement = try #require(Parser.parse(source, grammar: .pipesh).statements.first)
-    guard case .run(let pipeline, _) = checker.check(statement) else {
-      Issue.record("\(kind.name)'s example did not check: \(checker.diagnostics.map(\.message))")
-      return nil
-    }
+    guard let pipeline = try CatalogueExamples.pipeline(kind) else { return nil }
     let console = Console()
     console.setLineWriter { _, _ in }
     let table = JobTable(console: console, session: Session())

@@ -17,19 +17,11 @@ import VirtualTime
 /// input is asked meanwhile.)
 @Suite("what operators wait on, walked from the catalogue")
 struct WaitFactsTests {
-  static let examples = OperatorKind.allCases.filter { kind in
-    kind.signature.exampleRuns && !kind.signature.example.contains("\n")
-  }
+  static let examples = CatalogueExamples.oneLine
 
   @Test(arguments: examples)
   func aNodeWaitingOnItsOwnSaysWhere(_ kind: OperatorKind) async throws {
-    let source = SourceFile(name: nil, text: kind.signature.example)
-    var checker = Checker(environment: Environment(), source: source)
-    let statement = try #require(Parser.parse(source, grammar: .pipesh).statements.first)
-    guard case .run(let pipeline, _) = checker.check(statement) else {
-      Issue.record("\(kind.name)'s example did not check: \(checker.diagnostics.map(\.message))")
-      return
-    }
+    guard let pipeline = try CatalogueExamples.pipeline(kind) else { return }
     let console = Console()
     console.setLineWriter { _, _ in }
     let table = JobTable(console: console, session: Session())
