@@ -181,6 +181,9 @@ enum Sinks {
   private static func receive(_ value: Value, _ body: inout any SinkBody, _ output: SinkOutput) async throws -> Bool {
     do {
       return try await body.receive(value, output)
+    } catch is CancellationError {
+      // Cancelled while it waited (`into`): the loop's end records the node cancelled.
+      throw CancellationError()
     } catch {
       output.context.fail(output.node, error)
       throw error

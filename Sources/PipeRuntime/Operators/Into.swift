@@ -36,6 +36,9 @@ struct IntoChannel: SinkBody {
     output.node.waits(since: nil)
     // `send` also returns when the channel ends meanwhile: then nobody took the value.
     guard !session.isEnded(channel) || Task.isCancelled else { throw closed(value) }
+    // And when the job is cancelled while it waits: nobody took it, and it is not counted (nor
+    // drawn, nor traced) as sent.
+    if Task.isCancelled { throw CancellationError() }
     output.emit(value, print: false)
     return true
   }
