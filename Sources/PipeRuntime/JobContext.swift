@@ -36,16 +36,12 @@ public final class JobContext: Sendable {
     return nanoseconds < 0 ? nil : .nanoseconds(nanoseconds)
   }
 
-  /// Elements a node that ignores cancellation (`work … cooperative: false`) handed on after its
-  /// task was cancelled, in order.
-  private let lateHandOffsStorage = Locked<[LateHandOff]>([])
-
   /// What nodes of this job handed on after their task was cancelled (the lint
   /// `ignored-cancellation`).
-  public var lateHandOffs: [LateHandOff] { lateHandOffsStorage.withLock { $0 } }
+  public var lateHandOffs: [LateHandOff] { shared.withLock { $0.lateHandOffs } }
 
   func handedOnAfterCancel(_ handOff: LateHandOff) {
-    lateHandOffsStorage.withLock { $0.append(handOff) }
+    shared.withLock { $0.lateHandOffs.append(handOff) }
   }
 
   /// Nodes of this job still alive; 0 once the job has let go of everything.
@@ -94,15 +90,23 @@ public final class JobContext: Sendable {
 
   /// The channels this job uses, each looked up once: a `flatMap` body built after `close` removed
   /// the name sees the channel the job started with (now closed), not a new one nobody sends to.
-  private let channels = Locked<[String: SessionChannel]>([:])
+  private let shared = Locked(Shared())
+
+  /// What one lock guards (a lock each would cost every job an allocation more).
+  private struct Shared {
+    var channels: [String: SessionChannel] = [:]
+    /// Elements a node that ignores cancellation (`work … cooperative: false`) handed on after its
+    /// task was cancelled, in order.
+    var lateHandOffs: [LateHandOff] = []
+  }
 
   /// The session's channel `name`, as this job first saw it.
   func channel(_ name: String) -> SessionChannel {
-    if let known = channels.withLock({ $0[name] }) { return known }
+    if let known = shared.withLock({ $0.channels[name] }) { return known }
     let channel = session.read(name)
-    return channels.withLock { channels in
-      if let known = channels[name] { return known }
-      channels[name] = channel
+    return shared.withLock { shared in
+      if let known = shared.channels[name] { return known }
+      shared.channels[name] = channel
       return channel
     }
   }

@@ -72,7 +72,14 @@ public final class JobTasks: Sendable {
   /// Tasks running now.
   public var live: Int { state.withLock { $0.live } }
   /// Tasks running now that outlive the job (`spawn`'s, a share fragment's).
-  public var outliving: [TaskRecord] { state.withLock { $0.records.filter { $0.lifetime != .job && $0.end == nil } } }
+  public var outliving: [TaskRecord] {
+    state.withLock { $0.records.filter { $0.lifetime != .job && $0.endedValue == nil } }
+  }
+
+  /// Runs `body` under the lock that guards what becomes of its records.
+  func guarded<T>(_ body: () -> T) -> T {
+    state.withLock { _ in body() }
+  }
 
   func nextID() -> Int { ids.next() }
 
@@ -91,15 +98,20 @@ public final class JobTasks: Sendable {
   }
 
   func cancelled(_ record: TaskRecord, at time: Duration, by canceller: TaskCanceller) {
-    guard record.cancelled(at: time, by: canceller) else { return }
+    let first = state.withLock { _ -> Bool in
+      guard record.cancelledValue == nil else { return false }
+      record.cancelledValue = (time, canceller)
+      return true
+    }
+    guard first else { return }
     observer?.task(TaskEvent(time: time, task: record, kind: .cancelled(canceller)))
   }
 
   func ended(_ record: TaskRecord, threw: Bool, at time: Duration) {
-    record.ended(at: time, threw: threw)
     let waiters = state.withLock { state -> [UnsafeContinuation<Void, Never>] in
+      record.endedValue = (time, threw)
       state.live -= 1
-      if let index = state.records.firstIndex(where: { $0.end != nil }), state.records.count > Self.kept {
+      if state.records.count > Self.kept, let index = state.records.firstIndex(where: { $0.endedValue != nil }) {
         state.records.remove(at: index)
         state.earlier += 1
       }

@@ -15,9 +15,10 @@ enum TaskBook {
     let tasks: JobTasks
     /// The runtime's final step for the task, which its end goes on to.
     let finalStep: UInt
-    /// The task group it is a child of, and its parent task.
-    let group: UInt?
-    let parent: UInt?
+    /// The task group it is a child of, and its parent task, by address (0: none; plain words keep
+    /// every entry of the table 16 bytes smaller).
+    let group: UInt
+    let parent: UInt
   }
 
   /// Tasks running now, by address (an address is reused only after its task has ended).
@@ -94,11 +95,11 @@ enum TaskBook {
           .sharedFragment(fragment)
         } else { maker?.record.lifetime ?? .job }
       let record = TaskRecord(
-        id: tasks.nextID(), jobID: tasks.jobID, origin: origin,
+        id: tasks.nextID(), book: tasks, origin: origin,
         parent: structured ? maker?.record.id : nil, creator: origin == .job ? nil : maker?.record.id,
         node: node, created: tasks.now, lifetime: lifetime)
       entries[task] = Entry(
-        record: record, tasks: tasks, finalStep: finalStep, group: group, parent: structured ? creator : nil)
+        record: record, tasks: tasks, finalStep: finalStep, group: group ?? 0, parent: structured ? creator ?? 0 : 0)
       return (record, tasks)
     }
     guard let (record, tasks) = made else { return false }
@@ -149,7 +150,9 @@ enum TaskBook {
   private static func groupCancelled(_ group: UInt, by current: UInt?, handling: UInt?) {
     let found = entries.withLock { entries -> [(Entry, TaskCanceller)] in
       let canceller = TaskCanceller.group(by: caller(current, handling: handling, in: entries))
-      let members = entries.filter { $0.value.group == group }.sorted { $0.value.record.id < $1.value.record.id }
+      let members = entries.filter { $0.value.group == group && group != 0 }.sorted {
+        $0.value.record.id < $1.value.record.id
+      }
       return members.map { ($0.value, canceller) } + children(of: members.map(\.key), in: entries)
     }
     cancel(found)
@@ -161,7 +164,7 @@ enum TaskBook {
     var parents = tasks
     while let parent = parents.popLast() {
       guard let parentEntry = entries[parent] else { continue }
-      for (address, entry) in entries where entry.parent == parent {
+      for (address, entry) in entries where entry.parent == parent && parent != 0 {
         found.append((entry, .parent(parentEntry.record.id)))
         parents.append(address)
       }

@@ -64,7 +64,8 @@ public enum TaskCanceller: Sendable, Equatable {
 
 /// One task that ran for a job: who made it, for which node, and what became of it. Times are on
 /// the job's clock, from the session's start.
-public final class TaskRecord: Sendable {
+public final class TaskRecord: @unchecked Sendable {
+  // @unchecked: `cancelledValue` and `endedValue` are touched only under `book`'s lock.
   /// Counts up from 1 in a session, in the order tasks are created.
   public let id: Int
   public let jobID: Int
@@ -80,19 +81,21 @@ public final class TaskRecord: Sendable {
   /// What it lives for: its job, or something that outlives the job (which does not wait for it).
   public let lifetime: TaskLifetime
 
-  private struct State {
-    var cancelled: (time: Duration, by: TaskCanceller)?
-    var ended: (time: Duration, threw: Bool)?
-  }
-
-  private let state = Locked(State())
+  /// The job's tasks: its lock guards what becomes of this one (a lock a record would cost an
+  /// allocation for every job, `stats` and memory per idle job count).
+  unowned let book: JobTasks
+  /// When and by whom it was cancelled; guarded by `book`'s lock.
+  var cancelledValue: (time: Duration, by: TaskCanceller)?
+  /// When it ended and whether it threw; guarded by `book`'s lock.
+  var endedValue: (time: Duration, threw: Bool)?
 
   init(
-    id: Int, jobID: Int, origin: TaskOrigin, parent: Int?, creator: Int?, node: Node?, created: Duration,
+    id: Int, book: JobTasks, origin: TaskOrigin, parent: Int?, creator: Int?, node: Node?, created: Duration,
     lifetime: TaskLifetime
   ) {
     self.id = id
-    self.jobID = jobID
+    self.book = book
+    self.jobID = book.jobID
     self.origin = origin
     self.parent = parent
     self.creator = creator
@@ -102,22 +105,9 @@ public final class TaskRecord: Sendable {
   }
 
   /// When and by whom it was cancelled, if it was.
-  public var cancellation: (time: Duration, by: TaskCanceller)? { state.withLock { $0.cancelled } }
+  public var cancellation: (time: Duration, by: TaskCanceller)? { book.guarded { cancelledValue } }
   /// When it ended, and whether its body threw; nil while it runs.
-  public var end: (time: Duration, threw: Bool)? { state.withLock { $0.ended } }
-
-  /// Records its cancellation; false if it was cancelled already (the first counts).
-  func cancelled(at time: Duration, by canceller: TaskCanceller) -> Bool {
-    state.withLock { state in
-      guard state.cancelled == nil else { return false }
-      state.cancelled = (time, canceller)
-      return true
-    }
-  }
-
-  func ended(at time: Duration, threw: Bool) {
-    state.withLock { $0.ended = (time, threw) }
-  }
+  public var end: (time: Duration, threw: Bool)? { book.guarded { endedValue } }
 }
 
 /// One moment of a task's life, for `trace`.
