@@ -185,11 +185,18 @@ final class JobRun: @unchecked Sendable {
   func run(foreign: Bool) async {
     let mark = foreign ? VirtualDriver.markForeign() : nil
     await runSink()
-    // The job ends only after every node of it has let go: operator tasks ended, iterators freed.
-    await job.context.liveNodes.waitUntilZero()
-    await job.context.tasks.waitForTasks(own: false)
+    await letGo()
     end()
     VirtualDriver.unmarkForeign(mark)
+  }
+
+  /// The job ends only after every node of it has let go (iterators freed) and every task its
+  /// operators started has ended. Apart from `run`: each await there takes room in its frame, which
+  /// every idle job keeps (this one cost a kilobyte a job).
+  @inline(never)
+  private func letGo() async {
+    await job.context.liveNodes.waitUntilZero()
+    await job.context.tasks.waitForTasks(own: false)
   }
 
   /// Records the job's end (apart from `run`: the arguments would take room in its frame).
