@@ -145,8 +145,8 @@ public enum Lints {
         why: "\(node.text) ignored the cancellation: \(cancel), yet it finished its wait (begun at "
           + "\(handOff.waitBegan.stampText)) and handed \(value)\(receiver) at \(handOff.handedAt.stampText); \(end)",
         fixing: { _ in
-          "a cooperative work (work D) ends at the cancel; in Swift, let the sleep's CancellationError end the work "
-            + "(try await Task.sleep, not try?)"
+          "a cooperative work (work D) ends at the cancel; in Swift, wait in the task that is cancelled "
+            + "(try await Task.sleep in the work itself, not in a Task { } it awaits)"
         })
     }
   }

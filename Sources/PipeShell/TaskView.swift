@@ -14,7 +14,7 @@ enum TaskView {
     var rows: [[String]] = [["TASK", "KIND", "NODE", "STARTED", "CANCELLED", "ENDED"]]
     for (record, lead) in tree(records) {
       rows.append([
-        lead + "\(record.id)", record.kindText, record.node?.text ?? "-", record.created.stampText,
+        lead + "\(record.id)", record.kindText + lifetime(record), record.node?.text ?? "-", record.created.stampText,
         record.cancellation.map(cancellation) ?? "-",
         Paint.state(ending(record), on: colour),
       ])
@@ -44,6 +44,15 @@ enum TaskView {
     }
     walk(nil, "")
     return rows
+  }
+
+  /// What a task that outlives its job lives for, after its kind.
+  static func lifetime(_ record: TaskRecord) -> String {
+    switch record.lifetime {
+    case .job: ""
+    case .spawned: " (outlives the job)"
+    case .sharedFragment(let name): " (share fragment '\(name)'s, outlives the job)"
+    }
   }
 
   /// When and by what it was cancelled.

@@ -13,9 +13,9 @@ extension Commands {
         }
         return
       }
-      for id in ids {
+      for (index, id) in ids.enumerated() {
         guard let job = shell.engine.jobs.job(id) else {
-          shell.engine.commandFailed("cancel: no job \(id)")
+          shell.engine.commandFailed("cancel: no job \(id) (jobs lists them)", at: index)
           continue
         }
         guard job.state == .running else {

@@ -5,7 +5,9 @@ extension Commands {
   enum Tasks {
     static let entry = Command.jobs(.tasks) { shell, ids in
       let jobs = shell.engine.jobs
-      let chosen = ids.map { $0.compactMap(jobs.job) } ?? jobs.running
+      // `tasks` alone (no number) shows every running job.
+      let ids = ids.flatMap { $0.isEmpty ? nil : $0 }
+      let chosen = ids.map { Array(Set($0)).sorted().compactMap(jobs.job) } ?? jobs.running
       if let ids, let index = ids.firstIndex(where: { jobs.job($0) == nil }) {
         return shell.engine.commandFailed("tasks: no job \(ids[index]) (jobs lists them)", at: index)
       }

@@ -6,9 +6,9 @@ extension Commands {
   enum Wait {
     static let entry = Command.jobs(.wait) { shell, ids in
       var waited: [Job] = []
-      for id in ids ?? [] {
+      for (index, id) in (ids ?? []).enumerated() {
         guard let job = shell.engine.jobs.job(id) else {
-          shell.engine.commandFailed("wait: no job \(id)")
+          shell.engine.commandFailed("wait: no job \(id) (jobs lists them)", at: index)
           continue
         }
         waited.append(job)

@@ -10,9 +10,9 @@ extension Commands {
       case .success(let (job, fates)):
         let lines = FateLines(job: job, fates: fates)
         for line in lines.lines { shell.console.line(line) }
-        if let problem = lines.problem { shell.engine.commandFailed(problem) }
+        if let problem = lines.problem { shell.engine.commandFailed(problem, at: 0) }
       case .failure(let refusal):
-        shell.engine.commandFailed(refusal.message(id))
+        shell.engine.commandFailed(refusal.message(id), at: 0)
       }
     }.example("draw marble \"abcdef|\" | throttle 2 | filter { $0 != \"c\" }\nwhy 1")
   }

@@ -13,7 +13,7 @@ extension Catalogue {
       summary:
         "passes each element on, and starts the pipeline for it ($0 in its arguments) in an unstructured task that is no child of the job: it outlives the job, and cancelling the job does not reach it (a mistake staged on purpose: stats and lint name the task left behind)",
       parameters: [body],
-      example: "from 1 2 | spawn { timer 1 | take 2 | tap \"left behind $0\" } | print\nstats\nsleep 3",
+      example: "from 1 2 | spawn { timer 1 | take 2 | map { $0 * 10 } | tap \"left behind\" } | print\nstats\nsleep 3",
       implementation: "own (Task { for try await _ in pipeline { } } per element)",
       typing: Typing.passesOnBesideBody)
 
