@@ -162,8 +162,12 @@ void pipe_task_set_pending_root(void *root) { pending_root = root; }
 
 void *pipe_task_pending_root(void) { return pending_root; }
 
-static __thread int escaping = 0;
+static __thread int made_by = 0;
 
-void pipe_task_set_escaping(int value) { escaping = value; }
+int pipe_task_set_made_by(int code) {
+  int before = made_by;
+  made_by = code;
+  return before;
+}
 
-int pipe_task_escaping(void) { return escaping; }
+int pipe_task_made_by(void) { return made_by; }

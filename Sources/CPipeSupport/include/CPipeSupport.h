@@ -68,8 +68,9 @@ int pipe_task_defer_enqueue(PipeJobRef _Nonnull job, pipe_enqueue_function _Nonn
 void pipe_task_set_pending_root(void *_Nullable root);
 void *_Nullable pipe_task_pending_root(void);
 
-/// Whether the tasks this thread creates now are meant to outlive their job (`spawn`'s).
-void pipe_task_set_escaping(int escaping);
-int pipe_task_escaping(void);
+/// Which code of pipesh's own creates tasks on this thread now (0: none; a `PipeshTask`); returns
+/// the code before, to set back.
+int pipe_task_set_made_by(int code);
+int pipe_task_made_by(void);
 
 #endif

@@ -53,7 +53,7 @@ struct ConcurrentFlatMapSequence: AsyncSequence, Sendable {
         return true
       }
       if start {
-        let task = Task { [base, channel] in await base.run(into: channel) }
+        let task = TaskBook.making(.concurrentFlatMap) { Task { [base, channel] in await base.run(into: channel) } }
         let keep = producer.withLock { producer -> Bool in
           guard !producer.stopped else { return false }
           producer.task = task
@@ -94,16 +94,18 @@ struct ConcurrentFlatMapSequence: AsyncSequence, Sendable {
               running -= 1
             }
             let pipeline = transform(element)
-            group.addTask {
-              do {
-                for try await value in pipeline { await channel.send(value) }
-              } catch is CancellationError {
-                // The group is being torn down (by an error, or the consumer): not the failure.
-                throw CancellationError()
-              } catch {
-                // At once, not when the group is next asked: the upstream may be slow to come.
-                channel.fail(error)
-                throw error
+            TaskBook.making(.concurrentFlatMap) {
+              group.addTask {
+                do {
+                  for try await value in pipeline { await channel.send(value) }
+                } catch is CancellationError {
+                  // The group is being torn down (by an error, or the consumer): not the failure.
+                  throw CancellationError()
+                } catch {
+                  // At once, not when the group is next asked: the upstream may be slow to come.
+                  channel.fail(error)
+                  throw error
+                }
               }
             }
             running += 1

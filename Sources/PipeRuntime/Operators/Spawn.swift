@@ -31,7 +31,7 @@ struct SpawnSequence: AsyncSequence, Sendable {
       let pipeline = body.sequence(for: element)
       // An unstructured task, recorded as one meant to outlive its job; what it throws is lost,
       // as a `Task { }` nobody awaits loses it.
-      TaskBook.escaping {
+      TaskBook.making(.spawn) {
         _ = Task {
           for try await _ in pipeline {}
         }

@@ -47,12 +47,14 @@ struct TimeoutSequence: AsyncSequence, Sendable {
         guard task == nil else { return }
         let channel = self.channel
         let base = self.base
-        task = Task {
-          do {
-            for try await value in base { await channel.send(value) }
-            channel.finish()
-          } catch {
-            channel.fail(error)
+        task = TaskBook.making(.timeout) {
+          Task {
+            do {
+              for try await value in base { await channel.send(value) }
+              channel.finish()
+            } catch {
+              channel.fail(error)
+            }
           }
         }
       }
@@ -80,13 +82,15 @@ struct TimeoutSequence: AsyncSequence, Sendable {
       let deadline = clock.now.advanced(by: interval)
       let clock = self.clock
       let outcome = try await withThrowingTaskGroup(of: Outcome.self) { group in
-        group.addTask {
-          var iterator = channel.makeAsyncIterator()
-          return .value(try await iterator.next())
-        }
-        group.addTask {
-          try await clock.sleep(until: deadline, tolerance: nil)
-          return .timedOut
+        TaskBook.making(.timeout) {
+          group.addTask {
+            var iterator = channel.makeAsyncIterator()
+            return .value(try await iterator.next())
+          }
+          group.addTask {
+            try await clock.sleep(until: deadline, tolerance: nil)
+            return .timedOut
+          }
         }
         defer { group.cancelAll() }
         return try await group.next() ?? .value(nil)

@@ -63,11 +63,12 @@ enum TaskBook {
     return make()
   }
 
-  /// Makes tasks with `make` that are meant to outlive their job (`spawn`'s).
-  static func escaping<T>(_ make: () -> T) -> T {
-    pipe_task_set_escaping(1)
-    defer { pipe_task_set_escaping(0) }
-    return make()
+  /// Makes tasks with `make`, recorded as made by `code` of pipesh's own (`spawn`'s outlive
+  /// their job).
+  static func making<T>(_ code: PipeshTask, _ make: () throws -> T) rethrows -> T {
+    let before = pipe_task_set_made_by(code.rawValue)
+    defer { _ = pipe_task_set_made_by(before) }
+    return try make()
   }
 
   // MARK: what the runtime reports
@@ -76,7 +77,7 @@ enum TaskBook {
     _ task: UInt, by creator: UInt?, flags: Int, group: UInt?, finalStep: UInt, cancelled: Bool
   ) -> Bool {
     let root = pipe_task_pending_root().map { Unmanaged<JobTasks>.fromOpaque($0).takeUnretainedValue() }
-    let escapes = pipe_task_escaping() != 0
+    let madeBy = PipeshTask(rawValue: pipe_task_made_by())
     let made = entries.withLock { entries -> (TaskRecord, JobTasks)? in
       let origin: TaskOrigin
       let tasks: JobTasks
@@ -91,13 +92,13 @@ enum TaskBook {
       let structured = origin.isStructured
       let node = origin == .job ? nil : node(of: tasks, askedBy: creator) ?? maker?.record.node
       let lifetime: TaskLifetime =
-        if escapes { .spawned } else if let fragment = node.flatMap(tasks.sharedFragment) {
+        if madeBy == .spawn { .spawned } else if let fragment = node.flatMap(tasks.sharedFragment) {
           .sharedFragment(fragment)
         } else { maker?.record.lifetime ?? .job }
       let record = TaskRecord(
         id: tasks.nextID(), book: tasks, origin: origin,
         parent: structured ? maker?.record.id : nil, creator: origin == .job ? nil : maker?.record.id,
-        node: node, created: tasks.now, lifetime: lifetime)
+        node: node, created: tasks.now, lifetime: lifetime, madeBy: madeBy)
       entries[task] = Entry(
         record: record, tasks: tasks, finalStep: finalStep, group: group ?? 0, parent: structured ? creator ?? 0 : 0)
       return (record, tasks)

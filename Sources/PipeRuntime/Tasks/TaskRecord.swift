@@ -32,6 +32,34 @@ public enum TaskOrigin: Sendable, Equatable {
   }
 }
 
+/// Code of pipesh's own that makes tasks (the rest is swift-async-algorithms' or the Swift
+/// runtime's): views say so, so that no one takes them for what an operator of AA does.
+public enum PipeshTask: Int32, Sendable {
+  case spawn = 1
+  case concurrentFlatMap
+  case timeout
+  case flatMapLatest
+  /// Workarounds of swift-async-algorithms 1.1.4 bugs (`Sources/PipeRuntime/Workarounds`).
+  case debounceWorkaround
+  case shareWorkaround
+  case upstreamStop
+  case bufferWorkaround
+
+  /// As views say it.
+  public var described: String {
+    switch self {
+    case .spawn: "spawn's"
+    case .concurrentFlatMap: "pipesh's concurrent flatMap"
+    case .timeout: "pipesh's timeout"
+    case .flatMapLatest: "pipesh's flatMapLatest"
+    case .debounceWorkaround: "pipesh's workaround of a debounce bug"
+    case .shareWorkaround: "pipesh's workaround of a share bug"
+    case .upstreamStop: "pipesh's stop of an operator's input"
+    case .bufferWorkaround: "pipesh's workaround of a buffer bug"
+    }
+  }
+}
+
 /// What a task lives for.
 public enum TaskLifetime: Sendable, Equatable {
   /// Its job: the job ends only once it has ended.
@@ -80,6 +108,8 @@ public final class TaskRecord: @unchecked Sendable {
   public let created: Duration
   /// What it lives for: its job, or something that outlives the job (which does not wait for it).
   public let lifetime: TaskLifetime
+  /// The code of pipesh's own that made it; nil for swift-async-algorithms' (and a job's own).
+  public let madeBy: PipeshTask?
 
   /// The job's tasks: its lock guards what becomes of this one (a lock a record would cost an
   /// allocation for every job, `stats` and memory per idle job count).
@@ -91,8 +121,9 @@ public final class TaskRecord: @unchecked Sendable {
 
   init(
     id: Int, book: JobTasks, origin: TaskOrigin, parent: Int?, creator: Int?, node: Node?, created: Duration,
-    lifetime: TaskLifetime
+    lifetime: TaskLifetime, madeBy: PipeshTask?
   ) {
+    self.madeBy = madeBy
     self.id = id
     self.book = book
     self.jobID = book.jobID
@@ -127,13 +158,16 @@ extension TaskRecord {
   /// Its kind, as `tasks` and `trace` say it: the job's own, a child of its parent, or made by a
   /// task without being its child.
   public var kindText: String {
-    switch origin {
-    case .job: "the job's own"
-    case .groupChild: "group child of \(parent.map(String.init) ?? "?")"
-    case .child: "async let child of \(parent.map(String.init) ?? "?")"
-    case .unstructured: "unstructured, by \(creator.map(String.init) ?? "?")"
-    case .detached: "detached, by \(creator.map(String.init) ?? "?")"
-    }
+    let kind =
+      switch origin {
+      case .job: "the job's own"
+      case .groupChild: "group child of \(parent.map(String.init) ?? "?")"
+      case .child: "async let child of \(parent.map(String.init) ?? "?")"
+      case .unstructured: "unstructured, by \(creator.map(String.init) ?? "?")"
+      case .detached: "detached, by \(creator.map(String.init) ?? "?")"
+      }
+    // `spawn`'s tasks are said by their node and their lifetime.
+    return kind + (madeBy.flatMap { $0 == .spawn ? nil : ", \($0.described)" } ?? "")
   }
 }
 

@@ -47,7 +47,7 @@ struct ShieldedDebounce: AsyncSequence, Sendable {
         return nil
       }
       let debounced = debounced
-      let answer = Task { try await debounced.next() }
+      let answer = TaskBook.making(.debounceWorkaround) { Task { try await debounced.next() } }
       let value = try await withTaskCancellationHandler {
         try await answer.value
       } onCancel: { [stop] in

@@ -54,17 +54,19 @@ struct CancellingWhenDropped<Base: AsyncSequence & Sendable>: AsyncSequence, Sen
     deinit {
       guard let base else { return }
       let handOver = HandOver(base)
-      let task = Task {
-        // The task may start before `cancel()` below lands: wait for it, so `next()` runs cancelled
-        // (asked uncancelled, a buffer would just hand over an element it holds).
-        let cancelled = ContinuationBox()
-        await withTaskCancellationHandler {
-          await withUnsafeContinuation { cancelled.store($0) }
-        } onCancel: {
-          cancelled.resume()
+      let task = TaskBook.making(.bufferWorkaround) {
+        Task {
+          // The task may start before `cancel()` below lands: wait for it, so `next()` runs cancelled
+          // (asked uncancelled, a buffer would just hand over an element it holds).
+          let cancelled = ContinuationBox()
+          await withTaskCancellationHandler {
+            await withUnsafeContinuation { cancelled.store($0) }
+          } onCancel: {
+            cancelled.resume()
+          }
+          var iterator = handOver.iterator
+          _ = try? await iterator.next()
         }
-        var iterator = handOver.iterator
-        _ = try? await iterator.next()
       }
       task.cancel()
     }

@@ -259,7 +259,7 @@ final class FlatMapLatestStorage: Sendable {
   private func perform(_ action: FlatMapLatestStateMachine.Action) {
     switch action {
     case .startUpstream:
-      let task = Task { await self.readUpstream() }
+      let task = TaskBook.making(.flatMapLatest) { Task { await self.readUpstream() } }
       perform(machine.withLock { $0.upstreamStarted(task) })
     case .resumeConsumer(let consumer, let result):
       consumer.resume(with: result)
@@ -283,7 +283,7 @@ final class FlatMapLatestStorage: Sendable {
         let pipeline = transform(element)
         guard let (generation, action) = machine.withLock({ $0.elementArrived() }) else { return }
         perform(action)
-        let task = Task { await self.readLatest(pipeline, generation: generation) }
+        let task = TaskBook.making(.flatMapLatest) { Task { await self.readLatest(pipeline, generation: generation) } }
         perform(machine.withLock { $0.latestStarted(task, generation: generation) })
       }
       guard !Task.isCancelled else { return }

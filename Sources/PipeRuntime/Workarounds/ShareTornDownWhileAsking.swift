@@ -90,10 +90,12 @@ struct StoppableShare: AsyncSequence, Sendable {
     deinit {
       guard gate.stop() == .askOnceMore else { return }
       let shared = shared
-      Task {
-        var poke = shared.makeAsyncIterator()
-        // Buffered elements come first; the gate's `.stopped` ends the loop.
-        while (try? await poke.next()) != nil {}
+      TaskBook.making(.shareWorkaround) {
+        _ = Task {
+          var poke = shared.makeAsyncIterator()
+          // Buffered elements come first; the gate's `.stopped` ends the loop.
+          while (try? await poke.next()) != nil {}
+        }
       }
     }
   }

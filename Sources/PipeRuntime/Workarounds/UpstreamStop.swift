@@ -12,7 +12,7 @@ final class UpstreamStop: Sendable {
   /// Starts `ask` unless stopped; the id is for `end`.
   func begin(_ ask: @escaping @Sendable () async throws -> Value?) -> (Int, Task<Value?, any Error>)? {
     guard let id = machine.withLock({ $0.begin() }) else { return nil }
-    let task = Task { try await ask() }
+    let task = TaskBook.making(.upstreamStop) { Task { try await ask() } }
     if case .cancel(let tasks) = machine.withLock({ $0.started(id, task) }) {
       for task in tasks { task.cancel() }
     }
