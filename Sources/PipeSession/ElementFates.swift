@@ -306,9 +306,35 @@ private struct FlowReader {
     }
   }
 
+  /// At the node's end, what it read for an answer it never gave: only the element it was keeping
+  /// for that answer is still held (in flight); those it had let go of already say how (a
+  /// throttle's window keeps one, a debounce its newest; a rule refuses an element as it reads it).
+  private mutating func settleHeld() {
+    guard let last = held.last, let first = held.first, let at = ended else { return }
+    switch flow {
+    case .answersWithLastRead(.throttled?):
+      letGo(held.dropLast(), .throttled, by: last.value, at: at)
+      held = [last]
+    case .answersWithLastRead(let loss?):
+      letGo(held, loss, by: nil, at: at)
+      held = []
+    case .answersWithFirstRead(let loss):
+      letGo(Array(held.dropFirst()), loss, by: first.value, at: at)
+      held = [first]
+    case .keepsNewest:
+      for (earlier, newer) in zip(held.dropLast(), held.dropFirst()) {
+        lost.append(
+          .init(value: earlier.value, time: earlier.time, at: newer.time, fate: .lost(.replaced, by: newer.value)))
+      }
+      held = [last]
+    case .answersWithLastRead(nil), .source, .combines, .sink, .gathersReads, .queues, .passesInputs: return
+    }
+  }
+
   /// The node's end: what it still held was in flight (its job cancelled or failed) or never asked
   /// for (its consumer stopped asking).
   mutating func end(_ node: Node) {
+    settleHeld()
     let remaining = (handed.map { [$0] } ?? []) + held
     guard !remaining.isEmpty else { return }
     let cancelled = node.state == .cancelled && node.reason == "job cancelled"
