@@ -19,7 +19,7 @@ struct ElementBody: Sendable {
   init(_ body: CheckedPipeline, _ input: StageInput, supersedes: Bool = false, outlivesTheJob: Bool = false) {
     self.body = body
     self.context = outlivesTheJob ? input.context.outlivingTheJob() : input.context
-    self.owner = outlivesTheJob ? LiveCount() : input.owner
+    self.owner = outlivesTheJob ? input.context.outlivingNodes : input.owner
     self.stage = input.stage.text
     self.nodeID = input.nodeID
     self.supersedes = supersedes

@@ -46,6 +46,9 @@ public final class JobContext: Sendable {
 
   /// Nodes of this job still alive; 0 once the job has let go of everything.
   public let liveNodes = LiveCount()
+  /// Nodes of the pipelines `spawn` started for this job, which outlive it (the job's end does
+  /// not wait for them; `stats` counts them).
+  public let outlivingNodes = LiveCount()
   /// Whether runs of synchronous stages become one node (also in `flatMap` bodies built later).
   let fusing: Bool
   /// The last range of node ids handed to a `flatMap` body.

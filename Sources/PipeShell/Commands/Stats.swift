@@ -41,9 +41,19 @@ extension Shell {
   /// `share` fragments, which the session keeps for later consumers, named.
   public var liveNodesText: String {
     let shared = engine.session.liveSharedNodes
-    let total = engine.jobs.liveNodes + shared.reduce(0) { $0 + $1.nodes }
-    guard !shared.isEmpty else { return "nodes: \(total) live" }
-    let named = shared.map { "\($0.nodes) in share fragment '\($0.fragment)'" }.joined(separator: ", ")
-    return "nodes: \(total) live (\(named), kept for later consumers)"
+    let spawned = engine.jobs.all.compactMap { job -> String? in
+      let count = job.context.outlivingNodes.value
+      return count > 0 ? "\(count) in pipelines spawn started in job \(job.id)" : nil
+    }
+    let outliving = engine.jobs.all.reduce(0) { $0 + $1.context.outlivingNodes.value }
+    let total = engine.jobs.liveNodes + outliving + shared.reduce(0) { $0 + $1.nodes }
+    var named = spawned
+    if !shared.isEmpty {
+      named.append(
+        shared.map { "\($0.nodes) in share fragment '\($0.fragment)'" }.joined(separator: ", ")
+          + ", kept for later consumers")
+    }
+    guard !named.isEmpty else { return "nodes: \(total) live" }
+    return "nodes: \(total) live (\(named.joined(separator: "; ")))"
   }
 }
