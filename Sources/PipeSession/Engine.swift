@@ -418,16 +418,24 @@ public final class Engine: Sendable {
   public func run(
     _ pipeline: CheckedPipeline, background: Bool, observer: (any NodeObserver)? = nil
   ) async -> Job {
-    // A watched job keeps its events for `why` (watched, it records demand too).
+    // A watched job keeps its events for `why` (watched, it records demand too): by a trace or a
+    // draw, a recorded session, or step mode.
     let watched = observer != nil || jobs.recorder.withLock({ $0 }) != nil
-    let history = watched ? DrawObserver() : nil
+    // Made only for a watched job: every other job would keep one for nothing.
+    let history = Locked<DrawObserver?>(watched ? DrawObserver() : nil)
     var both = observer
-    if let history { both = observer.map { ObserverPair($0, history) } ?? history }
+    if let kept = history.withLock({ $0 }) { both = observer.map { ObserverPair($0, kept) } ?? kept }
     let clock = nextClock
     let job = jobs.start(
       pipeline, background: background, clock: clock, observer: both, fusing: fusing,
-      watcher: { [self] id in stepObserver(for: pipeline, background: background, clock: clock, job: id) })
-    if let history { keep(history, of: job.id) }
+      watcher: { [self] id in
+        guard let step = stepObserver(for: pipeline, background: background, clock: clock, job: id) else { return nil }
+        if watched { return step }
+        let stepped = DrawObserver()
+        history.withLock { $0 = stepped }
+        return ObserverPair(step, stepped)
+      })
+    if let kept = history.withLock({ $0 }) { keep(kept, of: job.id) }
     if background {
       if interactive { console.line("[\(job.id)] \(pipeline.text)") }
     } else {
