@@ -84,6 +84,18 @@ final class ReplaySteps: Sendable {
   /// `until`; the events of other jobs passed on the way are not shown, as a live step shows only
   /// the job it steps.
   func step(_ job: Int?, until: Duration?, _ shell: Shell) {
+    // Refused as a live step refuses: a job the trace does not have, a time already passed.
+    let (hasJob, shown) = (
+      left.withLock { left in job.map { id in left.contains { $0.job == id } } ?? true }, at.withLock { $0 }
+    )
+    if !hasJob, let job {
+      return shell.engine.commandFailed(
+        "step: the rest of \(path) has no event of job \(job) (run shows the rest)", at: 0)
+    }
+    if let until, let shown, until < shown {
+      return shell.engine.commandFailed(
+        "step: the replay is at \(shown.stampText), past \(until.stampText): give a later time", at: job == nil ? 0 : 1)
+    }
     let taken = left.withLock { left -> [TraceFile.Event] in
       var taken: [TraceFile.Event] = []
       var instant: Duration?
@@ -97,8 +109,12 @@ final class ReplaySteps: Sendable {
       return taken
     }
     for event in taken where Self.counts(event, for: job) || Self.isJob(event) { printer.show(event) }
+    if let last = taken.last?.time { at.withLock { $0 = max($0 ?? last, last) } }
     endIfDone(shell)
   }
+
+  /// The time of the last event shown.
+  private let at = Locked<Duration?>(nil)
 
   /// `run`: the rest at once.
   func finish(_ shell: Shell) {
