@@ -54,6 +54,11 @@ public struct ElementFates: Sendable {
   public struct Holding: Sendable, Equatable {
     public let time: Duration
     public let held: Int
+
+    public init(time: Duration, held: Int) {
+      self.time = time
+      self.held = held
+    }
   }
 
   /// Why a node's elements are not followed one by one.

@@ -194,12 +194,43 @@ extension Shell {
         out.append(row)
         let account = accounts[ObjectIdentifier(node)]
         let demand = Demand(recorded.observer.demand(for: node), tick: tick)
-        for line in Shell.demandRows(demand, holdings: account?.holdings, drops: account?.dropTimes ?? []) {
+        let holdings = account?.holdings ?? shareHoldings(node)
+        for line in Shell.demandRows(demand, holdings: holdings, drops: account?.dropTimes ?? []) {
           marks.insert(out.count)
           out.append(line)
         }
       }
       return (out, marks)
+    }
+
+    /// What a `share` held for its readers, from what was recorded: the elements its input passed
+    /// to it, less what its slowest reader (of those that had begun to read) had taken, at each
+    /// instant that changed. Its readers are the readings of its fragment (`t` of `let t = … |
+    /// share`), or, inline, its one consumer, whose answers are its own elements. Nil for any other
+    /// node, and for a share whose input was not recorded.
+    private func shareHoldings(_ share: Node) -> [ElementFates.Holding]? {
+      guard share.facts?.kind == .share,
+        let input = recorded.nodes.first(where: { $0.downstream === share })
+      else { return nil }
+      func taken(_ node: Node) -> [Duration] {
+        recorded.events(for: node).compactMap { event in
+          if case .element = event.kind { event.time } else { nil }
+        }
+      }
+      let readings = recorded.nodes.filter { node in
+        node.kind == .sharedFragment && Node.flattened(node.fragment).contains { $0 === share }
+      }
+      let readers = readings.isEmpty ? [taken(share)] : readings.map(taken)
+      let pulled = taken(input)
+      let instants = Set(pulled + readers.flatMap { $0 }).sorted()
+      var holdings: [ElementFates.Holding] = []
+      for instant in instants {
+        let started = readers.filter { ($0.first ?? .seconds(Int64.max)) <= instant }
+        let slowest = started.map { reader in reader.count { $0 <= instant } }.min() ?? 0
+        let held = max(0, pulled.count { $0 <= instant } - slowest)
+        if held != holdings.last?.held ?? 0 { holdings.append(ElementFates.Holding(time: instant, held: held)) }
+      }
+      return holdings
     }
 
     /// `why`'s account of every node (what a queue held, what its policy dropped), by node.
@@ -216,7 +247,7 @@ extension Shell {
         var lane = lane
         let account = accounts[ObjectIdentifier(node)]
         lane.demand = MarblePicture.DemandBands(
-          Demand(recorded.observer.demand(for: node), tick: tick), holdings: account?.holdings,
+          Demand(recorded.observer.demand(for: node), tick: tick), holdings: account?.holdings ?? shareHoldings(node),
           drops: account?.lost.filter {
             if case .lost(.bufferFull(_), _) = $0.fate { true } else { false }
           }.map { ($0.at, $0.value) } ?? [])

@@ -123,8 +123,9 @@ extension Commands {
           "element over . is AA's [e,]. sending to NAME (an into): > a send waiting for a consumer of",
           "NAME at the column's end, . one taken in it, a space: not sending. held (buffer, delay): how",
           "many it held at the column's end (+ ten or more), x where its policy dropped an element",
-          "(as why N says). A sink is never asked: no line. A share's readers ask it each on their own:",
-          "no line. draw \"F.trace\" demand: true draws asked and sending (a trace does not say which",
+          "(as why N says); held (share): how many it held for its slowest reader. A sink is never",
+          "asked: no line. A share's readers ask it each on their own: no asked line.",
+          "draw \"F.trace\" demand: true draws asked and sending (a trace does not say which",
           "operator a node is: no held line). to: \"F.svg\" draws a band where a request was outstanding.",
         ],
         examples: [
