@@ -140,9 +140,10 @@ struct InteractiveTests {
     terminal.type("run\r")
     try terminal.expect("[1] 1\n")
     try terminal.expect("[1] finished after 2.0s (2 elements)")
-    // The prompt after `run` may have been drawn before the job ended (the clock runs while the
-    // line is read): the next one counts no running job.
-    terminal.type("\r")
+    // The prompt after `run` may have been drawn (and redrawn under the notice) before the job
+    // ended, as the clock runs while the line is read: the one after the next command counts none.
+    terminal.type("stats\r")
+    try terminal.expect("jobs: 0 running")
     try terminal.expect("pipesh[0]> ")
     terminal.type("\u{4}")
     try terminal.expectExit(0)
