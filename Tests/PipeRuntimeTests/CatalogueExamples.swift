@@ -1,7 +1,10 @@
 import PipeSyntax
 import Testing
+import VirtualTime
 
+@testable import PipeRuntime
 @testable import PipeSema
+@testable import PipeShell
 
 /// The catalogue's one-line examples, which the tests that walk the catalogue run.
 enum CatalogueExamples {
@@ -19,5 +22,22 @@ enum CatalogueExamples {
       return nil
     }
     return pipeline
+  }
+
+  /// Starts `pipeline` in the background on a virtual clock of its own, every stage its own node,
+  /// its output dropped. Shut the driver down when done.
+  static func start(_ pipeline: CheckedPipeline) -> (table: JobTable, driver: VirtualDriver, job: Job) {
+    let console = Console()
+    console.setLineWriter { _, _ in }
+    let table = JobTable(console: console, session: Session())
+    let driver = VirtualDriver()
+    let job = table.start(pipeline, background: true, clock: .virtual(driver), fusing: false)
+    return (table, driver, job)
+  }
+
+  /// Lets `driver`'s clock run a quarter of a second.
+  static func advance(_ driver: VirtualDriver) async {
+    let next = driver.now.advanced(by: .milliseconds(250))
+    await driver.run(until: { try? await driver.sleep(until: next) })
   }
 }

@@ -21,16 +21,11 @@ struct TaskLifetimeTests {
   /// else after 400 steps. Returns the ended job.
   func run(_ kind: OperatorKind, cancelAfter: Int?) async throws -> Job? {
     guard let pipeline = try CatalogueExamples.pipeline(kind) else { return nil }
-    let console = Console()
-    console.setLineWriter { _, _ in }
-    let table = JobTable(console: console, session: Session())
-    let driver = VirtualDriver()
+    let (table, driver, job) = CatalogueExamples.start(pipeline)
     defer { driver.shutdown(waiting: .seconds(5)) }
-    let job = table.start(pipeline, background: true, clock: .virtual(driver), fusing: false)
     var steps = 0
     while job.state == .running, steps < (cancelAfter ?? 400) {
-      let next = driver.now.advanced(by: .milliseconds(250))
-      await driver.run(until: { try? await driver.sleep(until: next) })
+      await CatalogueExamples.advance(driver)
       steps += 1
     }
     if job.state == .running { job.cancel() }

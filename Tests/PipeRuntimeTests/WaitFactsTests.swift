@@ -22,12 +22,8 @@ struct WaitFactsTests {
   @Test(arguments: examples)
   func aNodeWaitingOnItsOwnSaysWhere(_ kind: OperatorKind) async throws {
     guard let pipeline = try CatalogueExamples.pipeline(kind) else { return }
-    let console = Console()
-    console.setLineWriter { _, _ in }
-    let table = JobTable(console: console, session: Session())
-    let driver = VirtualDriver()
+    let (_, driver, job) = CatalogueExamples.start(pipeline)
     defer { driver.shutdown(waiting: .seconds(5)) }
-    let job = table.start(pipeline, background: true, clock: .virtual(driver), fusing: false)
     var steps = 0
     var gaps: Set<String> = []
     while steps < 400 {
@@ -42,8 +38,7 @@ struct WaitFactsTests {
         }
       }
       if job.state != .running { break }
-      let next = driver.now.advanced(by: .milliseconds(250))
-      await driver.run(until: { try? await driver.sleep(until: next) })
+      await CatalogueExamples.advance(driver)
       steps += 1
     }
     #expect(gaps.isEmpty, "\(kind.name)'s example \(kind.signature.example): \(gaps.sorted())")
