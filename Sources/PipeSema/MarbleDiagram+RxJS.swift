@@ -240,7 +240,7 @@ public struct RxJSLanes: Sendable {
 
   /// Why lanes cannot be written.
   public enum Failure: Error, Sendable, Hashable {
-    /// A group at `frame` of `lane` whose characters run into the lane's next event: RxJS's
+    /// The group at `frame` of `lane` whose characters run into the lane's next event: RxJS's
     /// notation cannot write the lane with frames this long.
     case collision(lane: Int, frame: Int)
     /// More distinct values that need a letter than there are letters (`limit`).
@@ -297,8 +297,9 @@ public struct RxJSLanes: Sendable {
       }
       var line = ""
       var next = 0
+      var group = 0
       for (frame, events) in byFrame {
-        guard frame >= next else { return .failure(.collision(lane: number, frame: frame)) }
+        guard frame >= next else { return .failure(.collision(lane: number, frame: group)) }
         line += String(repeating: "-", count: frame - next)
         var symbols = ""
         for event in events {
@@ -321,6 +322,7 @@ public struct RxJSLanes: Sendable {
         }
         line += events.count == 1 ? symbols : "(" + symbols + ")"
         next = frame + (events.count == 1 ? 1 : events.count + 2)
+        group = frame
       }
       lines.append(line)
     }

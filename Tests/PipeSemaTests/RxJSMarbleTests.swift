@@ -134,7 +134,7 @@ struct RxJSMarbleTests {
   /// A group whose characters would run into the next event cannot be written at that frame.
   @Test func groupsRunningIntoTheNextEvent() {
     let lanes: [[RxJSLanes.TimedEvent]] = [[(1, .value("a")), (1, .value("b")), (3, .value("c"))]]
-    #expect(RxJSLanes.write(lanes).failure == .collision(lane: 0, frame: 3))
+    #expect(RxJSLanes.write(lanes).failure == .collision(lane: 0, frame: 1))
   }
 }
 
