@@ -12,7 +12,8 @@ extension Catalogue {
     public static let tick = Parameter.labelled(
       "tick", .duration, "the length of one step (1s unless given), or of one RxJS frame (1ms unless given)")
     public static let dialect = Parameter.labelled(
-      "dialect", .name, "aa (swift-async-algorithms' notation, the default) or rxjs (RxJS's marble syntax)")
+      "dialect", .name,
+      "aa (swift-async-algorithms' notation, the default) or rxjs (RxJS's marble syntax: help marbles)")
 
     /// One step of the diagram a second, unless `tick:` says otherwise.
     public static let defaultTick = Duration.seconds(1)
