@@ -31,6 +31,9 @@ public enum CommandForm: Sendable {
   case duration
   /// A channel name and a message: `fail user "offline"`.
   case failure
+  /// A pipeline, a claim about it (`== "DIAGRAM"`, `prints V…`, `fails "M"`, `ends "NODE" "R"`),
+  /// then the labelled `options`: `expect P == "ab|" tick: 2`.
+  case expectation(options: [String])
 }
 
 /// What the checker read after a command's name, in its form.
@@ -51,6 +54,7 @@ public enum CommandArguments: Sendable {
   case recording(String, speed: Double?, step: Bool)
   case duration(Duration)
   case failure(channel: String, message: String)
+  case expectation(CheckedExpectation)
 }
 
 extension CommandArguments {
@@ -102,14 +106,18 @@ public struct CommandSignature: Sendable {
   public var name: String { kind.name }
 
   var takesPipeline: Bool {
-    if case .pipeline = form { return true }
-    return false
+    switch form {
+    case .pipeline, .expectation: true
+    default: false
+    }
   }
 
   /// The labels that end the command's pipeline and start its own options.
   public var options: [String] {
-    if case .pipeline(_, let options, _) = form { return options }
-    return []
+    switch form {
+    case .pipeline(_, let options, _), .expectation(let options): options
+    default: []
+    }
   }
 }
 
@@ -200,6 +208,8 @@ extension Checker {
     case .duration: read = reading.duration(source: source)
     case .failure:
       read = checkFailure(&reading)
+    case .expectation(let options):
+      read = pipeline.flatMap { checkExpectation($0, &reading, options: options) }
     }
     diagnosticsAppend(reading.diagnostics)
     if signature.namesKnownChannel, let channel = read?.channel, environment.channels[channel] == nil {
