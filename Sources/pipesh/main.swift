@@ -19,7 +19,7 @@ struct Pipesh: AsyncParsableCommand {
       Exit status: 0 success, 1 a pipeline failed, 2 usage or parse/type error, 130 interrupted.
 
       pipesh test [PATH…] [--junit FILE] runs every .pipe file under the PATHs as a test \
-      (pipesh test --help). To run a script named test, name it otherwise: pipesh ./test.
+      (pipesh test --help). A script named test runs as pipesh ./test.
       """,
     version: "pipesh 0.1.0"
   )
@@ -100,7 +100,7 @@ struct PipeshTest: ParsableCommand {
       expectations held or failed), a failing file's standard error and output under its line, \
       and 'N passed, N failed' last.
       Exit status: 0 every test passed, 1 a test failed, 2 a PATH or the JUnit file cannot be used.
-      A script named test runs as pipesh ./test (test is a command only as the first argument).
+      test is a command only as pipesh's first argument: a script named test runs as pipesh ./test.
       """
   )
 
