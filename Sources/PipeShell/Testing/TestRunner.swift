@@ -1,3 +1,4 @@
+import Locking
 import PipeRuntime
 import PipeSyntax
 
@@ -34,7 +35,8 @@ public enum TestRunner {
   }
 
   /// Runs the tests and prints the report: 0 when every test passed, 1 when one failed, 2 when a
-  /// PATH or the JUnit file cannot be used (before any test runs).
+  /// PATH or the JUnit file cannot be used (before any test runs), 130 when Ctrl-C stopped it (the
+  /// tests running end, none starts, the report and the JUnit file say what ran).
   public static func run(_ options: Options) -> Int32 {
     let files: [TestFile]
     switch TestFiles.find(options.paths) {
@@ -60,10 +62,17 @@ public enum TestRunner {
       )
       return 2
     }
+    // Ctrl-C reaches the tests running too (they are in the terminal's process group).
+    let interrupted = Locked(false)
+    let signal = InterruptSignal { interrupted.withLock { $0 = true } }
+    defer { withExtendedLifetime(signal) {} }
     let colour = Paint.isOn(for: 1)
     let parallel = max(1, options.parallel ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     var printed = 0
-    let results = runAll(files, options: options, parallel: parallel, scratch: scratch) { results in
+    let results = runAll(
+      files, options: options, parallel: parallel, scratch: scratch,
+      stopped: { interrupted.withLock { $0 } }
+    ) { results in
       // Every line whose file, and the files before it, have ended.
       while printed < results.count, let result = results[printed] {
         Console.writeNow(TestReport.entry(result, verbose: options.verbose, colour: colour))
@@ -73,6 +82,10 @@ public enum TestRunner {
     scratch.remove()
     Console.writeNow(TestReport.total(results))
     var status: Int32 = results.allSatisfy { $0.verdict == .passed } ? 0 : 1
+    if results.count < files.count {
+      FileOutput.error("pipesh test: interrupted: \(files.count - results.count) of \(files.count) files did not run")
+      status = 130
+    }
     if let junit, let path = options.junit {
       let bytes = Array(JUnitReport.xml(results).utf8)
       if !writeAll(bytes, to: junit) {
@@ -86,15 +99,17 @@ public enum TestRunner {
   }
 
   /// Runs `files`, at most `parallel` at once; after each ends, `ended` sees every result so far
-  /// (nil for the files still running or not started), in the files' order.
+  /// (nil for the files still running or not started), in the files' order. Once `stopped` says so,
+  /// no file starts: the results are those of the files before the first that did not run.
   private static func runAll(
-    _ files: [TestFile], options: Options, parallel: Int, scratch: ScratchDirectory,
+    _ files: [TestFile], options: Options, parallel: Int, scratch: ScratchDirectory, stopped: () -> Bool,
     ended: ([TestResult?]) -> Void
   ) -> [TestResult] {
     var results = [TestResult?](repeating: nil, count: files.count)
     var running: [pid_t: (index: Int, process: TestProcess)] = [:]
     var next = 0
     while next < files.count || !running.isEmpty {
+      if stopped() { next = files.count }
       while next < files.count && running.count < parallel {
         let index = next
         next += 1
@@ -114,6 +129,7 @@ public enum TestRunner {
         files[index], ending: ending, duration: TestProcess.now() - process.started, index: index, scratch: scratch)
       ended(results)
     }
+    if stopped() { return Array(results.prefix { $0 != nil }.compactMap { $0 }) }
     // A child lost to waitpid (it cannot be, unless something else reaped it) is a failed test.
     for (index, result) in results.enumerated() where result == nil {
       results[index] = TestResult(
