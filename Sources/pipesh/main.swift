@@ -116,12 +116,25 @@ struct PipeshTest: ParsableCommand {
   @Flag(name: .customShort("v"), help: "Show every file's output, with a line for each expectation that holds.")
   var verbose = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Stop a file still running after SECONDS (0: no limit); it fails.", valueName: "SECONDS"))
+  var timeout: Double = 60
+
+  func validate() throws {
+    guard timeout >= 0, timeout.isFinite, timeout < 1e9 else {
+      throw ValidationError("--timeout takes seconds, 0 or more (0: no limit), such as --timeout 120")
+    }
+  }
+
   @Flag(help: "Plain output (also when NO_COLOR is set or stdout is not a terminal).")
   var noColor = false
 
   func run() {
     if noColor { Launcher.turnColourOff() }
-    Glibc.exit(TestRunner.run(TestRunner.Options(paths: paths, junit: junit, verbose: verbose)))
+    let options = TestRunner.Options(
+      paths: paths, junit: junit, verbose: verbose, timeLimit: timeout == 0 ? nil : timeout)
+    Glibc.exit(TestRunner.run(options))
   }
 }
 

@@ -58,11 +58,11 @@ struct TestProcess {
     return .success(TestProcess(pid: pid, started: started))
   }
 
-  /// Waits for any of this process's children to end: its pid and how it ended.
-  static func waitForAny() -> (pid: pid_t, ending: Ending)? {
+  /// A child of this process that has ended, its pid and how it ended; nil when none has (yet).
+  static func reap() -> (pid: pid_t, ending: Ending)? {
     var status: Int32 = 0
     while true {
-      let pid = waitpid(-1, &status, 0)
+      let pid = waitpid(-1, &status, WNOHANG)
       if pid < 0, errno == EINTR { continue }
       guard pid > 0 else { return nil }
       // WIFEXITED, WEXITSTATUS, WTERMSIG are macros Swift does not import.

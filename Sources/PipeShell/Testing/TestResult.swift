@@ -54,6 +54,8 @@ struct TestResult: Equatable, Sendable {
   let problem: String?
   /// How long it ran, in nanoseconds (for the JUnit file only: the report is the same bytes every run).
   let duration: UInt64
+  /// The time limit, in seconds, when the test ran past it and was stopped.
+  var stoppedAfter: Double? = nil
 
   var held: Int { expectations.count { $0.passed } }
   var failedExpectations: Int { expectations.count { !$0.passed } }
@@ -69,7 +71,7 @@ struct TestResult: Equatable, Sendable {
   }
 
   var verdict: Verdict {
-    if problem != nil { return .error }
+    if problem != nil || stoppedAfter != nil { return .error }
     switch ending {
     case .exited(0): return failedExpectations == 0 ? .passed : .failed
     case .exited(1): return .failed
@@ -81,6 +83,11 @@ struct TestResult: Equatable, Sendable {
   /// status 1 that its failed expectations explain.
   var runFailure: String? {
     if let problem { return problem }
+    if let stoppedAfter {
+      let seconds =
+        stoppedAfter == stoppedAfter.rounded() && stoppedAfter < 1e15 ? "\(Int(stoppedAfter))" : "\(stoppedAfter)"
+      return "stopped after \(seconds) s, the --timeout limit"
+    }
     switch ending {
     case .exited(0): return nil
     case .exited(1): return failedExpectations > 0 ? nil : "failed at run time, status 1"

@@ -1,3 +1,4 @@
+import Dispatch
 import Locking
 import PipeRuntime
 import PipeSyntax
@@ -25,8 +26,13 @@ public enum TestRunner {
     public var verbose: Bool
     /// At most this many tests at once (nil: the number of cores).
     public var parallel: Int?
+    /// A test still running after this many seconds is stopped and fails (nil: no limit).
+    public var timeLimit: Double?
 
-    public init(paths: [String], junit: String? = nil, verbose: Bool = false, parallel: Int? = nil) {
+    public init(
+      paths: [String], junit: String? = nil, verbose: Bool = false, parallel: Int? = nil, timeLimit: Double? = 60
+    ) {
+      self.timeLimit = timeLimit
       self.paths = paths
       self.junit = junit
       self.verbose = verbose
@@ -100,13 +106,26 @@ public enum TestRunner {
 
   /// Runs `files`, at most `parallel` at once; after each ends, `ended` sees every result so far
   /// (nil for the files still running or not started), in the files' order. Once `stopped` says so,
-  /// no file starts: the results are those of the files before the first that did not run.
+  /// no file starts: the results are those of the files before the first that did not run. A file
+  /// still running after `options.timeLimit` seconds gets SIGTERM, and SIGKILL if it is still
+  /// there `graceSeconds` later.
   private static func runAll(
     _ files: [TestFile], options: Options, parallel: Int, scratch: ScratchDirectory, stopped: () -> Bool,
     ended: ([TestResult?]) -> Void
   ) -> [TestResult] {
     var results = [TestResult?](repeating: nil, count: files.count)
-    var running: [pid_t: (index: Int, process: TestProcess)] = [:]
+    var running: [pid_t: Running] = [:]
+    // A child's end wakes the wait below (SIGCHLD, through the signal pipe); so does Ctrl-C.
+    let wake = DispatchSemaphore(value: 0)
+    let childEnded = SignalHub.add(SIGCHLD) { wake.signal() }
+    defer { SignalHub.remove(childEnded) }
+    // Whoever started pipesh may have left SIGCHLD blocked (Foundation's Process does, for its own
+    // signal source): this thread takes it, so that the handler runs.
+    var childSignal = sigset_t()
+    sigemptyset(&childSignal)
+    sigaddset(&childSignal, SIGCHLD)
+    pthread_sigmask(SIG_UNBLOCK, &childSignal, nil)
+    let limit = options.timeLimit.map { UInt64($0 * 1e9) }
     var next = 0
     while next < files.count || !running.isEmpty {
       if stopped() { next = files.count }
@@ -114,7 +133,7 @@ public enum TestRunner {
         let index = next
         next += 1
         switch start(files[index], index: index, options: options, scratch: scratch) {
-        case .success(let process): running[process.pid] = (index, process)
+        case .success(let process): running[process.pid] = Running(index: index, process: process)
         case .failure(let problem):
           results[index] = TestResult(
             file: files[index], ending: .notStarted(problem.description), output: "", error: "", expectations: [],
@@ -123,11 +142,34 @@ public enum TestRunner {
         }
       }
       guard !running.isEmpty else { continue }
-      guard let (pid, ending) = TestProcess.waitForAny() else { break }
-      guard let (index, process) = running.removeValue(forKey: pid) else { continue }
-      results[index] = collect(
-        files[index], ending: ending, duration: TestProcess.now() - process.started, index: index, scratch: scratch)
-      ended(results)
+      var reaped = false
+      while let (pid, ending) = TestProcess.reap() {
+        guard let child = running.removeValue(forKey: pid) else { continue }
+        reaped = true
+        results[child.index] = collect(
+          files[child.index], ending: ending, duration: TestProcess.now() - child.process.started,
+          stoppedAfter: child.stopped == nil ? nil : options.timeLimit, index: child.index, scratch: scratch)
+        ended(results)
+      }
+      guard !reaped else { continue }
+      guard let limit else {
+        wake.wait()
+        continue
+      }
+      let now = TestProcess.now()
+      for (pid, child) in running {
+        if let stopped = child.stopped {
+          if now >= stopped + graceSeconds * 1_000_000_000 { kill(pid, SIGKILL) }
+        } else if now >= child.process.started + limit {
+          kill(pid, SIGTERM)
+          running[pid]?.stopped = now
+        }
+      }
+      let deadlines = running.values.map { child in
+        child.stopped.map { $0 + graceSeconds * 1_000_000_000 } ?? child.process.started + limit
+      }
+      let soonest = deadlines.min() ?? now
+      _ = wake.wait(timeout: .now() + .nanoseconds(Int(min(soonest > now ? soonest - now : 0, 1 << 60))))
     }
     if stopped() { return Array(results.prefix { $0 != nil }.compactMap { $0 }) }
     // A child lost to waitpid (it cannot be, unless something else reaped it) is a failed test.
@@ -138,6 +180,17 @@ public enum TestRunner {
     }
     ended(results)
     return results.compactMap { $0 }
+  }
+
+  /// How long a test stopped at its time limit has to end after SIGTERM before it gets SIGKILL.
+  static let graceSeconds: UInt64 = 2
+
+  /// A test's process while it runs.
+  private struct Running {
+    let index: Int
+    let process: TestProcess
+    /// When it was sent SIGTERM for running past the time limit.
+    var stopped: UInt64?
   }
 
   private static func start(
@@ -156,7 +209,8 @@ public enum TestRunner {
 
   /// The result of the test of `file`, from what its process left in the scratch directory.
   private static func collect(
-    _ file: TestFile, ending: TestProcess.Ending, duration: UInt64, index: Int, scratch: ScratchDirectory
+    _ file: TestFile, ending: TestProcess.Ending, duration: UInt64, stoppedAfter: Double?, index: Int,
+    scratch: ScratchDirectory
   ) -> TestResult {
     func read(_ kind: String) -> String {
       switch TextFile.read(scratch.path(index, kind), what: "a test's output") {
@@ -179,7 +233,7 @@ public enum TestRunner {
     }
     let result = TestResult(
       file: file, ending: ending, output: read("out"), error: read("err"), expectations: records, problem: problem,
-      duration: duration)
+      duration: duration, stoppedAfter: stoppedAfter)
     for kind in ["out", "err", "expectations"] { unlink(scratch.path(index, kind)) }
     return result
   }
