@@ -360,7 +360,7 @@ public enum TraceFile {
 }
 
 /// The JSON a trace file holds: no fractions or exponents (times are whole nanoseconds).
-enum JSONValue: Equatable {
+public enum JSONValue: Equatable, Sendable {
   case string(String)
   case integer(Int)
   case bool(Bool)
@@ -371,7 +371,7 @@ enum JSONValue: Equatable {
 
 /// A strict reader of one JSON object on one line (RFC 8259, numbers whole), with the byte offset
 /// of the first thing wrong.
-struct JSONReader {
+public struct JSONReader {
   public let bytes: [UInt8]
   public var position: Int
   public let end: Int

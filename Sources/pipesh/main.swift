@@ -17,6 +17,9 @@ struct Pipesh: AsyncParsableCommand {
       With no FILE and no -c, pipesh is an interactive shell when standard input is a terminal, \
       and otherwise reads statements from standard input like a script.
       Exit status: 0 success, 1 a pipeline failed, 2 usage or parse/type error, 130 interrupted.
+
+      pipesh test [PATH…] [--junit FILE] runs every .pipe file under the PATHs as a test \
+      (pipesh test --help). A script named test runs as pipesh ./test.
       """,
     version: "pipesh 0.1.0"
   )
@@ -90,6 +93,59 @@ struct Pipesh: AsyncParsableCommand {
   }
 }
 
+/// `pipesh test [PATH…] [--junit FILE] [-v]`: dispatched when `test` is pipesh's first argument.
+struct PipeshTest: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pipesh test",
+    abstract: "Run every .pipe file under the PATHs as a test.",
+    discussion: """
+      Every .pipe file under the PATHs (searched recursively, skipping directories whose names \
+      start with '.') is a test; a PATH that is a file is a test whatever its name; no PATH: the \
+      current directory. Each runs on the virtual clock, in its own directory, with standard input \
+      empty, as many at once as there are cores. A test passes when its run ends with status 0: \
+      every expectation held and nothing failed.
+      pipesh prints a line per file in the order of their paths (PASS or FAIL, the path, how many \
+      expectations held or failed), a failing file's standard error and output under its line, \
+      and 'N passed, N failed' last.
+      Exit status: 0 every test passed, 1 a test failed, 2 a PATH or the JUnit file cannot be used.
+      test is a command only as pipesh's first argument: a script named test runs as pipesh ./test.
+      """
+  )
+
+  @Argument(help: ArgumentHelp("A .pipe file, or a directory to search for them.", valueName: "PATH"))
+  var paths: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "Also write the results as JUnit XML to FILE: a testsuite per file, a testcase per expectation.",
+      valueName: "FILE"))
+  var junit: String?
+
+  @Flag(name: .customShort("v"), help: "Show every file's output, with a line for each expectation that holds.")
+  var verbose = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Stop a file still running after SECONDS (0: no limit); it fails.", valueName: "SECONDS"))
+  var timeout: Double = 60
+
+  func validate() throws {
+    guard timeout >= 0, timeout.isFinite, timeout < 1e9 else {
+      throw ValidationError("--timeout takes seconds, 0 or more (0: no limit), such as --timeout 120")
+    }
+  }
+
+  @Flag(help: "Plain output (also when NO_COLOR is set or stdout is not a terminal).")
+  var noColor = false
+
+  func run() {
+    if noColor { Launcher.turnColourOff() }
+    let options = TestRunner.Options(
+      paths: paths, junit: junit, verbose: verbose, timeLimit: timeout == 0 ? nil : timeout)
+    Glibc.exit(TestRunner.run(options))
+  }
+}
+
 // Operators such as share() keep their consumers in a Dictionary; with Swift's per-process hash
 // seed their order, and so a virtual-time run's output, would differ from run to run. pipesh runs
 // itself once more with deterministic hashing so the same script prints the same bytes every time,
@@ -97,6 +153,20 @@ struct Pipesh: AsyncParsableCommand {
 if getenv("SWIFT_DETERMINISTIC_HASHING").map({ String(cString: $0) }) != "1" {
   setenv("SWIFT_DETERMINISTIC_HASHING", "1", 1)
   execv("/proc/self/exe", CommandLine.unsafeArgv)
+}
+
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "test" {
+  do {
+    let command = try PipeshTest.parse(Array(CommandLine.arguments.dropFirst(2)))
+    command.run()
+  } catch {
+    if PipeshTest.exitCode(for: error) == .success {
+      Console.writeNow(PipeshTest.fullMessage(for: error) + "\n")
+      exit(0)
+    }
+    FileOutput.error(PipeshTest.fullMessage(for: error))
+    exit(2)
+  }
 }
 
 do {
