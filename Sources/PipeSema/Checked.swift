@@ -241,7 +241,8 @@ public struct Environment: Sendable {
       pipelineClosures: Set(operators.pipelineClosures),
       backgroundNotes: Dictionary(
         commands.all.compactMap { command in command.backgroundNote.map { (command.name, $0) } },
-        uniquingKeysWith: { first, _ in first }))
+        uniquingKeysWith: { first, _ in first }),
+      verbatimBlocks: Set(commands.all.filter(\.takesVerbatimBlock).map(\.name)))
   }
 }
 

@@ -182,6 +182,13 @@ public final class Engine: Sendable {
     runFailed([Diagnostic(id: .commandFailed, message: message, range: range ?? command.range)], in: source)
   }
 
+  /// Reports a command that failed at run time with a diagnostic of its own, its range in the
+  /// running command's source (`validate`'s first difference, under the output diagram).
+  public func commandFailed(_ diagnostic: Diagnostic) {
+    guard let (_, source) = runningCommand.withLock({ $0 }) else { return commandFailed(diagnostic.message) }
+    runFailed([diagnostic], in: source)
+  }
+
   /// Reports problems found in a file read at run time (a saved trace): the script's status is 1.
   public func runFailed(_ diagnostics: [Diagnostic], in source: SourceFile) {
     anyFailed.store(true, ordering: .relaxed)

@@ -17,11 +17,16 @@ public struct Grammar: Sendable {
   /// What a command written with `&` says besides that it runs in the foreground, by command
   /// (`send`: how a pipeline sends in the background).
   public let backgroundNotes: [String: String]
+  /// Commands whose `{ … }` is taken as written, up to its matching `}` (`validate { … }`, which
+  /// holds Swift).
+  public let verbatimBlocks: Set<String>
 
   public init(
     commands: Set<String>, pipelineCommands: [String: Set<String>], combinators: [String],
-    commandsAlsoStages: Set<String>, pipelineClosures: Set<String> = [], backgroundNotes: [String: String] = [:]
+    commandsAlsoStages: Set<String>, pipelineClosures: Set<String> = [], backgroundNotes: [String: String] = [:],
+    verbatimBlocks: Set<String> = []
   ) {
+    self.verbatimBlocks = verbatimBlocks
     self.commands = commands
     self.pipelineCommands = pipelineCommands
     self.combinators = combinators

@@ -5,6 +5,7 @@
 public enum CommandKind: String, CaseIterable, Sendable {
   case jobs, lint, top, cancel, wait, inspect, tasks, trace, replay, draw, why, compare, check, send, close, fail,
     sleep, step, run
+  case validate
   case swift
   case help, ops, names, load, clock, stats, history, quit, exit
 
@@ -119,6 +120,12 @@ public enum CommandKind: String, CaseIterable, Sendable {
         self, .bare,
         summary:
           "lets go of the clock step holds: at the prompt it runs again while you type, and a script's end runs its jobs on as usual"
+      )
+    case .validate:
+      CommandSignature(
+        self, .validation, usage: "validate { \"IN\"… OPERATION \"OUT\" }",
+        summary:
+          "swift-async-algorithms' validation form, pasted from its tests and issues as written: input diagrams, the operation in AA's Swift over $0.inputs[N] and $0.clock, the expected output, a statement a line or ; between; AA's notation as AA reads it ('foo''bar' two values, , delays the consumer's next request a step, ; cancels it); run on the virtual clock a step a second, AA's test consumer asking at the output's steps; silent when the output matches, else the first difference at its step, and the script's status is 1"
       )
     case .swift:
       CommandSignature(

@@ -31,6 +31,9 @@ public enum CommandForm: Sendable {
   case duration
   /// A channel name and a message: `fail user "offline"`.
   case failure
+  /// A block taken as written and read as swift-async-algorithms' validation form:
+  /// `validate { "ab|" ⏎ $0.inputs[0] ⏎ "ab|" }`.
+  case validation
 }
 
 /// What the checker read after a command's name, in its form.
@@ -51,6 +54,8 @@ public enum CommandArguments: Sendable {
   case recording(String, speed: Double?, step: Bool)
   case duration(Duration)
   case failure(channel: String, message: String)
+  /// `validate { … }`, read and translated.
+  case validation(CheckedValidation)
 }
 
 extension CommandArguments {
@@ -100,6 +105,12 @@ public struct CommandSignature: Sendable {
 
   /// The name a statement writes.
   public var name: String { kind.name }
+
+  /// Whether its `{ … }` is taken as written (`validate`).
+  var takesVerbatimBlock: Bool {
+    if case .validation = form { return true }
+    return false
+  }
 
   var takesPipeline: Bool {
     if case .pipeline = form { return true }
@@ -200,6 +211,8 @@ extension Checker {
     case .duration: read = reading.duration(source: source)
     case .failure:
       read = checkFailure(&reading)
+    case .validation:
+      read = checkValidation(arguments, range)
     }
     diagnosticsAppend(reading.diagnostics)
     if signature.namesKnownChannel, let channel = read?.channel, environment.channels[channel] == nil {

@@ -172,4 +172,13 @@ struct Command: Sendable {
       { if case .failure(let channel, let message) = $0 { (channel, message) } else { nil } },
       { shell, read in await run(shell, read.0, read.1) })
   }
+
+  /// A command on a validation block (`validate { … }`).
+  static func validation(
+    _ kind: CommandKind, run: @escaping @Sendable (Shell, CheckedValidation) async -> Void
+  ) -> Command {
+    reading(
+      kind, form: { if case .validation = $0 { true } else { false } },
+      { if case .validation(let validation) = $0 { validation } else { nil } }, run)
+  }
 }
