@@ -17,7 +17,8 @@ let package = Package(
   name: "pipesh",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "pipesh", targets: ["pipesh"])
+    .executable(name: "pipesh", targets: ["pipesh"]),
+    .library(name: "MarbleTesting", targets: ["MarbleTesting"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
@@ -33,6 +34,8 @@ let package = Package(
     ),
     .target(name: "CPipeSupport"),
     .target(name: "Locking", swiftSettings: strict),
+    // Marble tests for any AsyncSequence, the user's own package's too: it depends on nothing else here.
+    .target(name: "MarbleTesting", swiftSettings: strict),
     .target(name: "PipeSyntax", swiftSettings: strict),
     .target(name: "PipeSema", dependencies: ["PipeSyntax"], swiftSettings: strict),
     .target(name: "PipeEvaluator", dependencies: ["PipeSema"], swiftSettings: strict),
@@ -65,15 +68,15 @@ let package = Package(
     ),
     .target(
       name: "PipeSession",
-      dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "VirtualTime", "Locking"],
+      dependencies: ["PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "VirtualTime", "Locking"],
       swiftSettings: strict
     ),
     .target(name: "LineEditor", dependencies: ["CEditLine", "Locking"], swiftSettings: strict),
     .target(
       name: "PipeShell",
       dependencies: [
-        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeSession", "PipeCombine", "PipeExport", "LineEditor", "Locking",
-        "CPipeSupport", "VirtualTime",
+        "PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "PipeSession", "PipeCombine", "PipeExport",
+        "LineEditor", "Locking", "CPipeSupport", "VirtualTime", "MarbleTesting",
       ],
       swiftSettings: strict
     ),

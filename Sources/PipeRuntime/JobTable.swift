@@ -84,7 +84,8 @@ public final class JobTable: Sendable {
     }
     let context = JobContext(
       jobID: id, clock: clock, background: background, console: console, session: session,
-      fragments: ownShares ? ShareFragments() : session.fragments, observer: observer, fusing: fusing)
+      fragments: ownShares ? ShareFragments() : session.fragments, observer: observer, fusing: fusing,
+      marblesFromStart: pacing != nil)
     context.resolveChannels(of: pipeline)
     var compiler = PipelineCompiler(context: context, fusing: fusing)
     let built = Result { try compiler.build(pipeline) }

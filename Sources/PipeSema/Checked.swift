@@ -242,7 +242,11 @@ public struct Environment: Sendable {
       backgroundNotes: Dictionary(
         commands.all.compactMap { command in command.backgroundNote.map { (command.name, $0) } },
         uniquingKeysWith: { first, _ in first }),
-      verbatimBlocks: Set(commands.all.filter(\.takesVerbatimBlock).map(\.name)))
+      verbatimBlocks: Set(commands.all.filter(\.takesVerbatimBlock).map(\.name)),
+      claimWords: Dictionary(
+        commands.all.compactMap { command in
+          if case .expectation = command.form { (command.name, Set(CheckedExpectation.Claim.words)) } else { nil }
+        }, uniquingKeysWith: { first, _ in first }))
   }
 }
 

@@ -56,42 +56,17 @@ extension Engine {
   }
 }
 
-/// One difference between a validation's expected output and what its consumer saw, found as
-/// AA's `AsyncSequenceValidationDiagram.validate` finds them: step by step, the events of a step
-/// paired in order.
-public struct ValidationDifference: Sendable, Hashable {
-  /// What a diagram says happened: a value, the end (`|`) or a failure (`^`).
-  public enum Event: Sendable, Hashable {
-    case value(String)
-    case finish
-    case failure(String?)
-
-    /// In words: `"C"`, `the end (|)`, `a failure (^)`.
-    public var words: String {
-      switch self {
-      case .value(let text): "\"\(text)\""
-      case .finish: "the end (|)"
-      case .failure(let message?): "a failure (^: \(message))"
-      case .failure(nil): "a failure (^)"
-      }
-    }
-  }
-
-  public let step: Int
-  public let expected: Event?
-  public let actual: Event?
-  /// Where the expected event is written in the output diagram's text (a byte offset), if one is.
-  public let offset: Int?
-
-  /// `at step 6: expected "X", got "C"`.
-  public var words: String {
-    "at step \(step): expected \(expected?.words ?? "nothing"), got \(actual?.words ?? "nothing")"
-  }
+/// What a consumer's answer is, as a diagram holds it.
+public enum ValidationEvent: Sendable, Hashable {
+  case value(String)
+  case finish
+  /// With what the consumer caught.
+  case failure(String)
 }
 
 extension ValidationRun {
   /// The consumer's answers as events; a value a string, as AA's diagrams hold.
-  public var events: [(step: Int, event: ValidationDifference.Event)] {
+  public var events: [(step: Int, event: ValidationEvent)] {
     answers.map { answer in
       switch answer.answer {
       case .value(let value):
@@ -100,42 +75,6 @@ extension ValidationRun {
       case .finished: return (answer.step, .finish)
       case .failed(let message): return (answer.step, .failure(message))
       }
-    }
-  }
-
-  /// Every difference from `expected`, in step order; none when the output matches.
-  public func differences(from expected: ValidationDiagram) -> [ValidationDifference] {
-    var wanted: [Int: [(ValidationDifference.Event, Int)]] = [:]
-    for entry in expected.entries {
-      switch entry.event {
-      case .value(let text): wanted[entry.step, default: []].append((.value(text), entry.offset))
-      case .finish: wanted[entry.step, default: []].append((.finish, entry.offset))
-      case .failure: wanted[entry.step, default: []].append((.failure(nil), entry.offset))
-      case .cancel, .delayNext: break
-      }
-    }
-    var seen: [Int: [ValidationDifference.Event]] = [:]
-    for (step, event) in events { seen[step, default: []].append(event) }
-    var differences: [ValidationDifference] = []
-    for step in Set(wanted.keys).union(seen.keys).sorted() {
-      let expectedEvents = wanted[step] ?? []
-      let actualEvents = seen[step] ?? []
-      for index in 0..<max(expectedEvents.count, actualEvents.count) {
-        let expectedEvent = index < expectedEvents.count ? expectedEvents[index] : nil
-        let actual = index < actualEvents.count ? actualEvents[index] : nil
-        if let expectedEvent, let actual, Self.matches(expectedEvent.0, actual) { continue }
-        differences.append(
-          ValidationDifference(step: step, expected: expectedEvent?.0, actual: actual, offset: expectedEvent?.1))
-      }
-    }
-    return differences
-  }
-
-  /// AA matches a failure with any failure.
-  private static func matches(_ expected: ValidationDifference.Event, _ actual: ValidationDifference.Event) -> Bool {
-    switch (expected, actual) {
-    case (.failure, .failure): true
-    default: expected == actual
     }
   }
 }

@@ -55,6 +55,16 @@ struct Pipesh: AsyncParsableCommand {
   @Flag(help: "Print live job, task and node counts at exit.")
   var stats = false
 
+  @Flag(name: .customShort("v"), help: "Print a line for each expectation that holds (a failing one is always drawn).")
+  var verbose = false
+
+  @Option(
+    name: .customLong("expectations"),
+    help: ArgumentHelp(
+      "Append a JSON line per expectation checked to FILE (what pipesh test reads).", valueName: "FILE",
+      visibility: .hidden))
+  var expectationsFile: String?
+
   func validate() throws {
     let modes = [file != nil, command != nil, checkFile != nil].filter { $0 }.count
     if modes > 1 { throw ValidationError("give one of FILE, -c TEXT and --check FILE") }
@@ -70,9 +80,11 @@ struct Pipesh: AsyncParsableCommand {
   func run() async throws {
     // A page has no terminal colours.
     if noColor || html { Launcher.turnColourOff() }
-    let options = Launcher.Options(
+    var options = Launcher.Options(
       file: file, command: command, checkFile: checkFile, virtualTime: virtualTime, stats: stats,
       emitSwift: emitSwift, html: html, record: record)
+    options.verbose = verbose
+    options.expectationsFile = expectationsFile
     let status = await Launcher.run(options)
     Glibc.exit(status)
   }

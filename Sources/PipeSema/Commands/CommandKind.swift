@@ -3,7 +3,8 @@
 /// shell's (`Commands.entry(_:)` in `PipeShell`), and the Swift export says what it becomes; both
 /// switch over this enum with no `default:`, so a new case is not done until each says.
 public enum CommandKind: String, CaseIterable, Sendable {
-  case jobs, lint, top, cancel, wait, inspect, tasks, trace, replay, draw, why, compare, check, send, close, fail,
+  case jobs, lint, top, cancel, wait, inspect, tasks, trace, replay, draw, why, compare, expect, check, send, close,
+    fail,
     sleep, step, run
   case validate
   case swift
@@ -87,6 +88,14 @@ public enum CommandKind: String, CaseIterable, Sendable {
         usage: "compare PIPELINE [tick: D] [until: D] [to: \"F.svg\"|\"F.html\"]",
         summary:
           "draws a pipeline's stages (as draw does) beside their Combine counterparts (OpenCombine, virtual scheduler); ≠ marks rows that differ, ≈ rows that differ only in the order of events at one instant (a tie); to: writes the two lanes of each stage on one time axis as an SVG picture or a web page instead"
+      )
+    case .expect:
+      CommandSignature(
+        self, .expectation(options: ["tick", CommandOptions.untilLabel]),
+        usage:
+          "expect PIPELINE == \"DIAGRAM\" | prints V… | fails \"MESSAGE\" | ends \"NODE\" \"REASON\" [tick: D] [until: D]",
+        summary:
+          "runs a pipeline on a virtual clock of its own and checks it: == its output drawn a column a tick (tick:, else the first marble's, else 1s) is DIAGRAM, run until DIAGRAM's ; (where it is cancelled, before that step's events), until:, or just before twice DIAGRAM's length (a DIAGRAM with no end claims nothing more until then); prints: it passes on these values and finishes; fails: it fails with MESSAGE; ends: its node labelled NODE (as draw labels it) ends finished, failed, cancelled or cancelled for REASON (downstream finished, job cancelled…); silent when it holds (pipesh -v says it), otherwise expected and actual drawn under one ruler with the first difference marked, and the script's status is 1"
       )
     case .check:
       CommandSignature(

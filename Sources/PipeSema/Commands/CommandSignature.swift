@@ -34,6 +34,9 @@ public enum CommandForm: Sendable {
   /// A block taken as written and read as swift-async-algorithms' validation form:
   /// `validate { "ab|" ⏎ $0.inputs[0] ⏎ "ab|" }`.
   case validation
+  /// A pipeline, a claim about it (`== "DIAGRAM"`, `prints V…`, `fails "M"`, `ends "NODE" "R"`),
+  /// then the labelled `options`: `expect P == "ab|" tick: 2`.
+  case expectation(options: [String])
 }
 
 /// What the checker read after a command's name, in its form.
@@ -56,6 +59,7 @@ public enum CommandArguments: Sendable {
   case failure(channel: String, message: String)
   /// `validate { … }`, read and translated.
   case validation(CheckedValidation)
+  case expectation(CheckedExpectation)
 }
 
 extension CommandArguments {
@@ -113,14 +117,18 @@ public struct CommandSignature: Sendable {
   }
 
   var takesPipeline: Bool {
-    if case .pipeline = form { return true }
-    return false
+    switch form {
+    case .pipeline, .expectation: true
+    default: false
+    }
   }
 
   /// The labels that end the command's pipeline and start its own options.
   public var options: [String] {
-    if case .pipeline(_, let options, _) = form { return options }
-    return []
+    switch form {
+    case .pipeline(_, let options, _), .expectation(let options): options
+    default: []
+    }
   }
 }
 
@@ -213,6 +221,8 @@ extension Checker {
       read = checkFailure(&reading)
     case .validation:
       read = checkValidation(arguments, range)
+    case .expectation(let options):
+      read = pipeline.flatMap { checkExpectation($0, &reading, options: options) }
     }
     diagnosticsAppend(reading.diagnostics)
     if signature.namesKnownChannel, let channel = read?.channel, environment.channels[channel] == nil {

@@ -43,7 +43,7 @@ public enum ValidationOperators {
   static var list: String { known.map(\.aa).joined(separator: ", ") }
 
   static let methodNames = [
-    "_throttle", "throttle", "debounce", "buffer", "chunks", "chunked", "removeDuplicates", "compacted",
+    "_throttle", "debounce", "buffer", "chunks", "chunked", "removeDuplicates", "compacted",
     "adjacentPairs", "prefix", "dropFirst", "drop", "map", "filter", "compactMap", "interspersed",
   ]
   static let functionNames = ["merge", "zip", "combineLatest", "chain", "AsyncTimerSequence"]

@@ -181,4 +181,13 @@ struct Command: Sendable {
       kind, form: { if case .validation = $0 { true } else { false } },
       { if case .validation(let validation) = $0 { validation } else { nil } }, run)
   }
+
+  /// A command on an expectation: `expect P == "ab|"`.
+  static func expectation(
+    _ kind: CommandKind, run: @escaping @Sendable (Shell, CheckedExpectation) async -> Void
+  ) -> Command {
+    reading(
+      kind, form: { if case .expectation = $0 { true } else { false } },
+      { if case .expectation(let expectation) = $0 { expectation } else { nil } }, run)
+  }
 }

@@ -1,9 +1,10 @@
+import MarbleTesting
 import PipeSema
 import PipeSession
 import PipeSyntax
 
 extension Commands {
-  /// `validate { … }`: swift-async-algorithms' validation form, run and compared.
+  /// `validate { … }`: swift-async-algorithms' validation form, run and compared as an expectation.
   enum Validate {
     static let entry = Command.validation(.validate) { shell, validation in
       await shell.validate(validation)
@@ -16,63 +17,63 @@ extension Commands {
 }
 
 extension Shell {
-  /// Runs the block's pipeline as AA's test does; silent when the output matches, else the first
-  /// difference under the output diagram and the expected and actual lanes aligned step by step.
+  /// Runs the block's pipeline as AA's test does and compares what its consumer saw with the
+  /// output diagram, as an expectation: silent when it holds (a line with `pipesh -v`); otherwise
+  /// an error at the first differing event of the output diagram, the expected and actual lanes
+  /// under one ruler, and status 1.
   func validate(_ validation: CheckedValidation) async {
     let run = await engine.validationRun(validation)
-    let differences = run.differences(from: validation.expected)
-    guard let first = differences.first else { return }
-    let at = first.offset.map { validation.outputRange.start + 1 + $0 } ?? validation.outputRange.start
-    let more = differences.count > 1 ? " (and \(differences.count - 1) more)" : ""
-    engine.commandFailed(
-      Diagnostic(
-        id: .validationFailed, message: "validate: \(first.words)\(more)", range: SourceRange(at, at + 1)))
-    for line in Self.validationLanes(validation.expected, run, marking: first.step) {
-      console.line(line, to: .error)
+    let comparison = Self.validationComparison(validation, run)
+    let location = engine.runningCommandLocation
+    let text = validation.pipeline.text
+    let drawing = comparison.holds ? [] : comparison.drawing()
+    expectations.record(
+      ExpectationOutcome(
+        file: location?.file ?? "", line: location?.line ?? 0, column: location?.column ?? 0, text: text,
+        message: comparison.message, drawing: drawing))
+    guard let message = comparison.message, let difference = comparison.difference else {
+      if expectations.verbose { console.line("ok \(location?.line ?? 0):\(location?.column ?? 0): validate \(text)") }
+      return
     }
+    // The caret under the expected event of the differing step, or the diagram's quote.
+    let offset = validation.expected.entries.first { $0.step == difference.step && $0.event.isCompared }?.offset
+    let at = offset.map { validation.outputRange.start + 1 + $0 } ?? validation.outputRange.start
+    engine.commandFailed(
+      Diagnostic(id: .validationFailed, message: "expectation failed: " + message, range: SourceRange(at, at + 1)))
+    for line in drawing { console.line(line, to: .error) }
   }
 
-  /// The expected and the actual output, a column per step as wide as the wider of the two (AA
-  /// ignores the spaces that pad it), the first difference marked under them.
-  static func validationLanes(_ expected: ValidationDiagram, _ run: ValidationRun, marking step: Int) -> [String] {
-    var wanted: [Int: [String]] = [:]
-    for entry in expected.entries {
-      let token =
-        switch entry.event {
-        case .value(let text): text.count == 1 && !"-^|;,'[] ".contains(text) ? text : "'\(text)'"
-        case .failure: "^"
-        case .finish: "|"
-        case .cancel: ";"
-        case .delayNext: ","
-        }
-      wanted[entry.step, default: []].append(token)
+  /// The output diagram against the consumer's answers, as AA's `validate` compares them: a
+  /// step's results in order; `;` and `,` are what the test does, not results, and are left out;
+  /// any failure matches `^`.
+  static func validationComparison(_ validation: CheckedValidation, _ run: ValidationRun) -> MarbleComparison {
+    var expected: [(step: Int, event: Marbles.Event)] = []
+    for entry in validation.expected.entries {
+      switch entry.event {
+      case .value(let text): expected.append((entry.step, .value(text)))
+      case .finish: expected.append((entry.step, .finished))
+      case .failure: expected.append((entry.step, .failed))
+      case .cancel, .delayNext: continue
+      }
     }
-    var seen: [Int: [String]] = [:]
-    for (at, event) in run.events {
-      let token =
-        switch event {
-        case .value(let text): text.count == 1 && !"-^|;,'[] ".contains(text) ? text : "'\(text)'"
-        case .finish: "|"
-        case .failure: "^"
-        }
-      seen[at, default: []].append(token)
+    let actual = run.events.map { answer -> (step: Int, event: Marbles.Event) in
+      switch answer.event {
+      case .value(let text): (answer.step, .value(text))
+      case .finish: (answer.step, .finished)
+      case .failure: (answer.step, .failed)
+      }
     }
-    func cell(_ tokens: [String]?) -> String {
-      guard let tokens, !tokens.isEmpty else { return "-" }
-      return tokens.count == 1 ? tokens[0] : "[" + tokens.joined() + "]"
+    return MarbleComparison(expected: Marbles(events: expected), actual: Marbles(events: actual), names: .steps)
+  }
+}
+
+extension ValidationDiagram.Event {
+  /// Whether AA compares it with what happened (a value, `|`, `^`), rather than doing it (`;`, `,`).
+  var isCompared: Bool {
+    switch self {
+    case .value, .finish, .failure: true
+    case .cancel, .delayNext: false
     }
-    let last = max(wanted.keys.max() ?? 0, seen.keys.max() ?? 0, step)
-    var (expectedLine, actualLine, marks) = ("expected  ", "actual    ", "          ")
-    for column in stride(from: 1, through: last, by: 1) {
-      let (left, right) = (cell(wanted[column]), cell(seen[column]))
-      let width = max(left.count, right.count)
-      expectedLine += left + String(repeating: " ", count: width - left.count)
-      actualLine += right + String(repeating: " ", count: width - right.count)
-      marks += String(repeating: column == step ? "^" : " ", count: column == step ? 1 : width)
-      if column == step { marks += String(repeating: " ", count: width - 1) }
-    }
-    while marks.last == " " { marks.removeLast() }
-    return [expectedLine, actualLine, marks + " step \(step)"]
   }
 }
 
