@@ -25,6 +25,8 @@ public struct ValidationDiagram: Sendable, Hashable {
   }
 
   public let entries: [Entry]
+  /// Where each step begins in the text (a byte offset), `-` steps too: where a failure points.
+  public let stepOffsets: [Int: Int]
 
   /// The last step any event is at, or nil for a diagram without events (AA's `end`).
   public var lastStep: Int? { entries.map(\.step).max() }
@@ -37,11 +39,15 @@ public struct ValidationDiagram: Sendable, Hashable {
     var valueStart = 0
     var grouping = 0
     var offset = 0
+    var stepOffsets: [Int: Int] = [:]
     func problem(_ at: Int, _ message: String, _ note: String) -> Result<ValidationDiagram, MarbleDiagram.Problem> {
       .failure(MarbleDiagram.Problem(offset: at, length: 1, message: message, note: note))
     }
     func add(_ event: Event, at: Int) {
-      if grouping == 0 { step += 1 }
+      if grouping == 0 {
+        step += 1
+        stepOffsets[step] = at
+      }
       entries.append(Entry(step: step, event: event, offset: at))
     }
     for character in text {
@@ -61,6 +67,7 @@ public struct ValidationDiagram: Sendable, Hashable {
           return problem(offset, "validation diagram step symbol in group", "a group holds events of one step: [ab]")
         }
         step += 1
+        stepOffsets[step] = offset
       case "^": add(.failure, at: offset)
       case "|": add(.finish, at: offset)
       case ";": add(.cancel, at: offset)
@@ -89,7 +96,7 @@ public struct ValidationDiagram: Sendable, Hashable {
       // AA drops an unclosed value without a word; here it is said.
       return problem(valueStart, "unterminated quoted value", "close it with \"'\"")
     }
-    return .success(ValidationDiagram(entries: entries))
+    return .success(ValidationDiagram(entries: entries, stepOffsets: stepOffsets))
   }
 
   /// The times, in steps from the start, at which AA's test consumer asks for each next element

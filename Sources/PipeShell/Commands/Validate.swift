@@ -35,9 +35,12 @@ extension Shell {
       if expectations.verbose { console.line("ok \(location?.line ?? 0):\(location?.column ?? 0): validate \(text)") }
       return
     }
-    // The caret under the expected event of the differing step, or the diagram's quote.
-    let offset = validation.expected.entries.first { $0.step == difference.step && $0.event.isCompared }?.offset
-    let at = offset.map { validation.outputRange.start + 1 + $0 } ?? validation.outputRange.start
+    // The caret under the expected event of the differing step, else under the step, else at the
+    // diagram's closing quote (a step past its end).
+    let offset =
+      validation.expected.entries.first { $0.step == difference.step && $0.event.isCompared }?.offset
+      ?? validation.expected.stepOffsets[difference.step]
+    let at = offset.map { validation.outputRange.start + 1 + $0 } ?? (validation.outputRange.end - 1)
     engine.commandFailed(
       Diagnostic(id: .validationFailed, message: "expectation failed: " + message, range: SourceRange(at, at + 1)))
     for line in drawing { console.line(line, to: .error) }
