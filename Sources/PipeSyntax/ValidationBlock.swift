@@ -190,10 +190,19 @@ private struct SwiftReader {
     return expression
   }
 
+  /// The most links a postfix chain may have (`.a().b()…`): more is refused, not read, so no block
+  /// can exhaust the stack of what reads the chain after it.
+  static let maximumChain = 200
+
   mutating func postfix() -> SwiftExpr {
     let start = current.range.start
     var expression = primary()
+    var links = 0
     while problem == nil {
+      links += 1
+      if links > Self.maximumChain {
+        return fail("this expression is too long: at most \(Self.maximumChain) calls and members", current.range)
+      }
       if current.kind == .newline, peek(1).isPunctuation("."), depth == 1 {
         advance()
         continue
