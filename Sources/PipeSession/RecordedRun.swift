@@ -41,13 +41,16 @@ extension Engine {
   /// Runs `pipeline` on a virtual clock of its own (the session's stands still meanwhile) until it
   /// ends, makes `DrawObserver.maximumEvents` events, or reaches `horizon`, and returns its nodes'
   /// events. An implicit sink is replaced by a quiet one. Its share fragments are its own. Ctrl-C
-  /// cancels it as it does a foreground job. With `quiet`, its failure is the caller's to report.
+  /// cancels it as it does a foreground job. With `quiet`, its failure and what it prints are the
+  /// caller's to report.
   public func recordedRun(_ pipeline: CheckedPipeline, horizon: Duration, quiet: Bool = false) async -> RecordedRun {
     let observer = DrawObserver()
     let drained = pipeline.withQuietSinkIfImplicit()
     let clock = VirtualDriver()
     defer { clock.shutdown() }
-    let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer, ownShares: true)
+    let job = jobs.start(
+      drained, background: false, clock: .virtual(clock), observer: observer, ownShares: true,
+      output: quiet ? DiscardedOutput() : nil)
     if quiet { quietJobs.withLock { _ = $0.insert(job.id) } }
     observer.onLimit.withLock { $0 = { job.cancel() } }
     keep(observer, of: job.id)

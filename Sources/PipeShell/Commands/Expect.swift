@@ -1,4 +1,4 @@
-import MarbleTesting
+import MarbleDiagrams
 import PipeEvaluator
 import PipeRuntime
 import PipeSema

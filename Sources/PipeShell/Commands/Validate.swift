@@ -1,4 +1,4 @@
-import MarbleTesting
+import MarbleDiagrams
 import PipeSema
 import PipeSession
 import PipeSyntax

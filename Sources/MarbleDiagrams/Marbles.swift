@@ -159,10 +159,13 @@ public struct Marbles: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Whether both diagrams have the same events at each step, span as many steps, and have
+  /// the same delays.
   public static func == (left: Marbles, right: Marbles) -> Bool {
     left.steps == right.steps && left.delays == right.delays
   }
 
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(steps)
     hasher.combine(delays)
@@ -173,7 +176,9 @@ public struct Marbles: Sendable, Hashable, CustomStringConvertible {
 public struct MarbleSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The offset of the character at fault, in characters from the diagram's start.
   public let offset: Int
+  /// What is wrong.
   public let message: String
 
+  /// `marble diagram, character 3: …`.
   public var description: String { "marble diagram, character \(offset + 1): \(message)" }
 }

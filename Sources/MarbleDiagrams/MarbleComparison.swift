@@ -18,6 +18,7 @@ public struct MarbleComparison: Sendable, CustomStringConvertible {
     public let step: Int
     /// What the expected diagram has at that step, and what happened.
     public let expected: [Marbles.Event]
+    /// What the actual diagram has at that step.
     public let actual: [Marbles.Event]
 
     /// `expected 'e', got nothing`.
@@ -39,6 +40,7 @@ public struct MarbleComparison: Sendable, CustomStringConvertible {
     let ruler: @Sendable (Int) -> String
     let words: @Sendable (Int) -> String
 
+    /// Names a step `ruler(step)` in the ruler and `words(step)` in the message.
     public init(ruler: @escaping @Sendable (Int) -> String, words: @escaping @Sendable (Int) -> String) {
       self.ruler = ruler
       self.words = words
@@ -48,13 +50,16 @@ public struct MarbleComparison: Sendable, CustomStringConvertible {
     public static let steps = StepNames(ruler: { String($0) }, words: { "step \($0)" })
   }
 
+  /// The diagram wanted.
   public let expected: Marbles
+  /// The diagram drawn.
   public let actual: Marbles
   /// Nil when the lanes agree at every step.
   public let difference: Difference?
   /// How steps are named; steps as numbers unless said.
   public let names: StepNames
 
+  /// Compares `actual` with `expected` step by step.
   public init(expected: Marbles, actual: Marbles, names: StepNames = .steps) {
     self.expected = expected
     self.actual = actual
