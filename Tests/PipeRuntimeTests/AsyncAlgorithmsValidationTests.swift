@@ -176,7 +176,7 @@ struct AsyncAlgorithmsValidationTests {
       refused["TestChunk.swift test_" + test] = "pipesh cannot run 'sumCharacters' here"
     }
     for test in ["group", "group_singleValue", "group_singleGroup", "group_error"] {
-      refused["TestChunk.swift test_" + test] = "pipesh's chunked(by:) takes a timer"
+      refused["TestChunk.swift test_" + test] = "pipesh has no chunked(by:) with a closure"
     }
     for test in ["projection", "projection_singleValue", "projection_singleGroup", "projection_error"] {
       refused["TestChunk.swift test_" + test] = "pipesh has no chunked(on:)"

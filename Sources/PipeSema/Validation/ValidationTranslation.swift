@@ -283,6 +283,11 @@ struct ValidationTranslation {
           "chunked(on:)", range,
           instead: "chunked(by: .repeating(every: .steps(N), clock: \(parameter).clock)) (pipesh's chunked INTERVAL)")
       }
+      if case .closure = arguments[0].value.kind {
+        return refuse(
+          "chunked(by:) with a closure (chunks of neighbours the closure keeps together)", range,
+          instead: "chunked(by: .repeating(every: .steps(N), clock: \(parameter).clock)) (pipesh's chunked INTERVAL)")
+      }
       guard let every = repeating(arguments[0].value, what: "chunked(by:)") else { return nil }
       return [call("chunked", name.range, [(nil, every)], range)]
     case "removeDuplicates", "compacted", "adjacentPairs":
