@@ -19,7 +19,9 @@ import Testing
 /// - Parameters:
 ///   - expected: the diagram the sequence should draw; events after its first end are ignored.
 ///   - step: how much virtual time one character stands for.
-///   - horizon: when to stop consuming; nil: until the sequence ends or nothing can happen any more.
+///   - horizon: when to stop consuming; nil: at `expected`'s `;` (the sequence is cancelled just
+///     before that step's events, as swift-async-algorithms' validation does), else until the
+///     sequence ends or nothing can happen any more (an endless one needs a horizon).
 ///   - build: makes the sequence, on the clock it is given.
 @discardableResult
 public func expectMarbles<Recorded: AsyncSequence & SendableMetatype>(
@@ -34,8 +36,19 @@ public func expectMarbles<Recorded: AsyncSequence & SendableMetatype>(
     Issue.record("\(error)", sourceLocation: sourceLocation)
     return nil
   }
-  let actual = await Marbles.record(
-    step: step, until: horizon, markingCancellation: marbles.events.contains { $0.event == .cancelled }, build)
+  // A `;` at step N is where the expectation cancels the sequence: just before that step's
+  // events, as swift-async-algorithms' validation cancels before it moves its clock there.
+  let cancelStep = marbles.reachable.events.first { $0.event == .cancelled }?.step
+  var actual: Marbles
+  if horizon == nil, let cancelStep {
+    let recorded = await Marbles.record(step: step, until: step * cancelStep - .nanoseconds(1), build)
+    actual = recorded
+    if !recorded.events.contains(where: { $0.event.isEnd }) {
+      actual = Marbles(events: recorded.events + [(cancelStep, .cancelled)], length: cancelStep)
+    }
+  } else {
+    actual = await Marbles.record(step: step, until: horizon, markingCancellation: cancelStep != nil, build)
+  }
   let comparison = MarbleComparison(expected: marbles.reachable, actual: actual)
   if !comparison.holds {
     Issue.record(Comment(rawValue: comparison.description), sourceLocation: sourceLocation)

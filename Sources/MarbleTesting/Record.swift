@@ -48,8 +48,10 @@ extension Marbles {
         group.cancelAll()
       }
     }
-    let length = horizon.map { recorder.stepOf($0) } ?? 0
-    return Marbles(events: recorder.events, length: length)
+    // A lane that ended stops at its end; one cut at the horizon runs to it.
+    let events = recorder.events
+    let length = events.contains { $0.event.isEnd } ? 0 : horizon.map { recorder.stepOf($0) } ?? 0
+    return Marbles(events: events, length: length)
   }
 }
 

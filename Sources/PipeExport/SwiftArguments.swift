@@ -160,6 +160,7 @@ extension SwiftProgramWriter {
   mutating func marble(
     _ written: CheckedArgument, tick: CheckedArgument, dialect: MarbleDialect, _ stage: CheckedStage
   ) throws(ExportProblem) -> String {
+    if testClock { return try testInput(written, tick: tick, dialect: dialect, stage) }
     use(.marble)
     var arguments: [String]
     var diagram = ""
@@ -189,6 +190,25 @@ extension SwiftProgramWriter {
       arguments.append("stage: \(stageLiteral(stage))")
     }
     return "marble(\(arguments.joined(separator: ", ")))"
+  }
+
+  /// In a test (`pipesh --emit-test`): MarbleTesting's `MarbleInput` of a constant diagram on
+  /// the test's clock, declared before the test's sequence (building it can throw).
+  private mutating func testInput(
+    _ written: CheckedArgument, tick: CheckedArgument, dialect: MarbleDialect, _ stage: CheckedStage
+  ) throws(ExportProblem) -> String {
+    guard dialect == .aa, case .marble(let parsed) = written else {
+      throw problem(stage, "a test's marble must be a constant diagram in swift-async-algorithms' notation")
+    }
+    let values = parsed.steps.flatMap(\.events).compactMap { if case .value(let text) = $0 { text } else { nil } }
+    guard !values.contains(where: { $0.contains("'") }) else {
+      throw problem(stage, "MarbleTesting's notation has no way to write a value with ' in it")
+    }
+    let name = fresh("input")
+    let step = try duration(tick, Catalogue.Marble.tick, stage)
+    testInputs.append(
+      "let \(name) = try MarbleInput(\(SwiftExpression.stringLiteral(Self.notation(parsed))), step: \(step), clock: clock)")
+    return name
   }
 
   /// The diagram in marble notation again: `ab-c|`.

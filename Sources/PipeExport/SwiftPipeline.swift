@@ -86,8 +86,14 @@ extension SwiftProgramWriter {
     typealias Parameters = Catalogue
     switch operation {
     case .timer(let interval):
-      use(.timer)
       let every = try duration(interval, Parameters.Timer.interval, stage)
+      if testClock {
+        // pipesh's timer on the test's clock: 0, 1, 2, … one per interval, the first after one.
+        return SequenceCode(
+          lines: ["AsyncTimerSequence(interval: \(every), clock: clock)", ".reductions(-1) { count, _ in count + 1 }"],
+          throwing: false)
+      }
+      use(.timer)
       return SequenceCode(lines: ["timer(every: \(every))"], throwing: false)
     case .range(let from, let through, let by):
       let (low, high) = (
@@ -229,10 +235,10 @@ extension SwiftProgramWriter {
     case .throttle(let interval, let latest):
       let every = try duration(interval, Parameters.Throttle.interval, stage)
       let latestText = try value(latest, Parameters.Throttle.latest, stage)
-      code.lines.append("._throttle(for: \(every), clock: .continuous, latest: \(latestText))")
+      code.lines.append("._throttle(for: \(every), clock: \(clockName), latest: \(latestText))")
     case .debounce(let interval):
       code.lines.append(
-        ".debounce(for: \(try duration(interval, Parameters.Debounce.interval, stage)), clock: .continuous)")
+        ".debounce(for: \(try duration(interval, Parameters.Debounce.interval, stage)), clock: \(clockName))")
     case .removeDuplicates:
       code.lines.append(Self.isEquatable(stage.outputType) ? ".removeDuplicates()" : ".removeDuplicates(by: ==)")
     case .interspersed(let separator):
@@ -244,13 +250,13 @@ extension SwiftProgramWriter {
       let size = try value(count, Parameters.Chunks.count, stage)
       if let every {
         let interval = try duration(every, Parameters.Chunks.every, stage)
-        code.lines.append(".chunks(ofCount: \(size), or: .repeating(every: \(interval), clock: .continuous))")
+        code.lines.append(".chunks(ofCount: \(size), or: .repeating(every: \(interval), clock: \(clockName)))")
       } else {
         code.lines.append(".chunks(ofCount: \(size))")
       }
     case .chunked(let interval):
       let every = try duration(interval, Parameters.Chunked.interval, stage)
-      code.lines.append(".chunked(by: .repeating(every: \(every), clock: .continuous))")
+      code.lines.append(".chunked(by: .repeating(every: \(every), clock: \(clockName)))")
     case .buffer(let size, let policy):
       code.lines.append(".buffer(policy: \(try bufferPolicy(size, policy, stage)))")
     case .share:

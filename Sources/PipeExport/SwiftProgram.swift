@@ -125,6 +125,12 @@ struct SwiftProgramWriter {
   /// Background jobs started so far, for `wait`, `cancel` and the end of the script.
   var background: [(id: Int, name: String)] = []
   var warnings: [Diagnostic] = []
+  /// Whether the code is a test's (`pipesh --emit-test`): time on MarbleTesting's `TestClock`,
+  /// named `clock`, and marbles as `MarbleInput`s declared in `testInputs`.
+  var testClock = false
+  var testInputs: [String] = []
+  /// The clock the time operators are given.
+  var clockName: String { testClock ? "clock" : ".continuous" }
 
   init(environment: Environment, source: SourceFile) {
     self.environment = environment

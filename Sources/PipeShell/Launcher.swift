@@ -35,6 +35,8 @@ public enum Launcher {
     public var html: Bool
     /// Save every job's events and printed lines to this file, as `trace … to:` does (`--record`).
     public var record: String?
+    /// Print the script's expectations as a Swift Testing file instead of running (`--emit-test`).
+    public var emitTest = false
     /// `-v`: a line for each expectation that holds.
     public var verbose = false
     /// `--expectations FILE`: append a JSON line per expectation checked (what `pipesh test` reads).
@@ -82,7 +84,7 @@ public enum Launcher {
       }
     } else if let text = options.command {
       source = SourceFile(name: "<-c>", text: text)
-    } else if isatty(0) == 1 && !options.emitSwift {
+    } else if isatty(0) == 1 && !options.emitSwift && !options.emitTest {
       let shell = Shell(console: console, interactive: true, virtualTime: options.virtualTime)
       let recorder = record(shell, options, name: "<interactive>")
       let status = await InteractiveShell(shell: shell).run()
@@ -97,6 +99,7 @@ public enum Launcher {
       }
     }
     if options.emitSwift { return Shell.emitSwift(source, console: console) }
+    if options.emitTest { return Shell.emitTest(source, console: console) }
     let shell = Shell(console: console, interactive: false, virtualTime: options.virtualTime)
     shell.expectations.verbose = options.verbose
     let recorder = record(shell, options, name: source.name ?? "<stdin>")

@@ -38,6 +38,12 @@ struct Pipesh: AsyncParsableCommand {
 
   @Flag(
     help:
+      "Print FILE's expectations (expect P == \"DIAGRAM\", expect P prints V…) as a Swift Testing file over swift-async-algorithms and the MarbleTesting library, instead of running it."
+  )
+  var emitTest = false
+
+  @Flag(
+    help:
       "Run FILE or TEXT and print one self-contained web page of the run: its output, with every draw, trace and compare as a picture."
   )
   var html = false
@@ -72,6 +78,9 @@ struct Pipesh: AsyncParsableCommand {
     let modes = [file != nil, command != nil, checkFile != nil].filter { $0 }.count
     if modes > 1 { throw ValidationError("give one of FILE, -c TEXT and --check FILE") }
     if emitSwift && checkFile != nil { throw ValidationError("--emit-swift takes FILE or -c TEXT, not --check") }
+    if emitTest && (checkFile != nil || emitSwift || html || record != nil) {
+      throw ValidationError("--emit-test takes FILE or -c TEXT (not with --check, --emit-swift, --html or --record)")
+    }
     if record != nil && (checkFile != nil || emitSwift) {
       throw ValidationError("--record runs FILE or -c TEXT (not with --check or --emit-swift)")
     }
@@ -87,6 +96,7 @@ struct Pipesh: AsyncParsableCommand {
       file: file, command: command, checkFile: checkFile, virtualTime: virtualTime, stats: stats,
       emitSwift: emitSwift, html: html, record: record)
     options.verbose = verbose
+    options.emitTest = emitTest
     options.expectationsFile = expectationsFile
     let status = await Launcher.run(options)
     Glibc.exit(status)

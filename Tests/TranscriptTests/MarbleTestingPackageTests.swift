@@ -100,10 +100,32 @@ struct MarbleTestingPackageTests {
 
     """
 
+  /// A script whose one expectation fails, for `pipesh --emit-test`.
+  static let failingScript = """
+    # throttle's window keeps its first element with latest: false, not the latest.
+    expect marble "abcdefghijk|" | throttle 2 latest: false == "a-c-e-g-i-k|"
+
+    """
+
+  /// `pipesh --emit-test` of a script: the Swift Testing file it writes.
+  static func emittedTests(_ script: URL) throws -> String {
+    let emitted = try Pipesh.run(
+      ["--emit-test", script.lastPathComponent], directory: script.deletingLastPathComponent())
+    #expect(emitted.status == 0, "\(emitted.stderr)")
+    return emitted.stdout
+  }
+
   @Test func anOperatorOfTheUsersOwnIsTestedWithSwiftTesting() throws {
+    let failing = Self.directory.appendingPathComponent("failing-expectation.pipe")
+    try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
+    try ExportTests.write(Self.failingScript, to: failing)
+    // The expectations of scripts, as pipesh --emit-test writes them, run in the same package.
     let files = [
       "Package.swift": Self.manifest, "Sources/Stutter/Stutter.swift": Self.operatorSource,
       "Tests/StutterTests/StutterTests.swift": Self.testSource,
+      "Tests/StutterTests/MarbleTests.swift": try Self.emittedTests(
+        TranscriptTests.examples.appendingPathComponent("marble-tests.pipe")),
+      "Tests/StutterTests/Failing.swift": try Self.emittedTests(failing),
     ]
     for (path, text) in files {
       let file = Self.package.appendingPathComponent(path)
@@ -129,5 +151,18 @@ struct MarbleTestingPackageTests {
       """
     #expect(output.contains(drawing), "\(output)")
     #expect(output.contains("✘ Test stutterThenDebounceFailsOnPurpose() failed"), "\(output)")
+    // Every expectation of marble-tests.pipe that --emit-test writes holds in Swift too (its ends
+    // and fails claims and the one with a reduce sink are left out, with a warning).
+    let emitted = output.split(separator: "\n").filter { $0.hasPrefix("✔ Test \"") && $0.contains(" expect ") }
+    #expect(emitted.count == 17, "\(output)")
+    let failed = """
+      ↳ at step 3: expected 'c', got 'b'
+                  1   5    10
+        expected  a-c-e-g-i-k|
+        actual    a-b-d-f-h-j|
+                    ^
+      """
+    #expect(output.contains(failed), "\(output)")
+    #expect(output.contains(#"✘ Test "2:1 expect marble "abcdefghijk|" | throttle 2 latest: false =="#), "\(output)")
   }
 }

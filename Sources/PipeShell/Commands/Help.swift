@@ -162,12 +162,13 @@ extension Shell {
     }
     guard let topic else {
       console.line("commands:")
-      let rows = CommandKind.signatures.all.map { ["  " + $0.usage, $0.summary] }
+      // What each does in a phrase: its summary up to the first detail; 'help NAME' says the rest.
+      let rows = CommandKind.signatures.all.map { ["  " + $0.usage, Self.brief($0.summary)] }
       for line in Format.wrappedTable(rows, width: width) { console.line(line) }
       console.line("topics:")
       let topics = Commands.topics.map { ["  help " + $0.name, $0.summary] }
       for line in Format.wrappedTable(topics, width: width) { console.line(line) }
-      show(["'ops' lists the operators; 'help NAME' explains one, with an example."])
+      show(["'ops' lists the operators; 'help NAME' explains a command, a topic or an operator in full, with an example."])
       return
     }
     var known = false
@@ -238,6 +239,17 @@ extension Shell {
   }
 
   /// "example:", the script's lines after `> `, and what it prints (run now on the virtual clock).
+  /// A summary as the overview shows it: up to its first `; `, and at most about two lines
+  /// (cut at a word, `…` marking the cut).
+  static func brief(_ summary: String) -> String {
+    var text = Substring(summary)
+    if let cut = text.firstRange(of: "; ")?.lowerBound { text = text[..<cut] }
+    let limit = 140
+    guard text.count > limit else { return String(text) }
+    let head = text.prefix(limit)
+    return String(head[..<(head.lastIndex(of: " ") ?? head.endIndex)]) + " …"
+  }
+
   static func exampleLines(_ example: String, runs: Bool) async -> [String] {
     var lines = ["example:"] + example.split(separator: "\n").map { "  > " + $0 }
     guard runs else { return lines }

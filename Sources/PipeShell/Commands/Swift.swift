@@ -46,4 +46,23 @@ extension Shell {
       return 2
     }
   }
+
+  /// `pipesh --emit-test FILE`: the script's expectations as a Swift Testing file on standard
+  /// output; what cannot be a test is said on standard error, as warnings.
+  public static func emitTest(_ source: SourceFile, console: Console) -> Int32 {
+    let (statements, environment, diagnostics) = Engine.parseAndCheck(source, in: Environment())
+    guard diagnostics.isEmpty else {
+      FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2)))
+      return 2
+    }
+    let output = SwiftExport.tests(statements, environment: environment, source: source)
+    if !output.warnings.isEmpty {
+      FileOutput.error(DiagnosticFormatter.render(output.warnings, in: source, colour: Paint.isOn(for: 2)))
+    }
+    for line in output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+      console.line(String(line))
+    }
+    console.flush()
+    return 0
+  }
 }

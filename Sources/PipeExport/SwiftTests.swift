@@ -1,0 +1,134 @@
+import PipeSema
+import PipeSyntax
+
+extension SwiftExport {
+  /// `pipesh --emit-test FILE`: a Swift Testing file that checks the script's `expect P ==
+  /// "DIAGRAM"` and `expect P prints V…` over swift-async-algorithms, on the `TestClock` of the
+  /// library product `MarbleTesting`, with the horizon pipesh gives each one. An expectation the
+  /// file cannot check (another claim, a pipeline using channels, bindings or pipesh's own timed
+  /// operators) is left out with a warning saying why; the script's other statements are not tests.
+  public static func tests(
+    _ statements: [CheckedStatement], environment: Environment, source: SourceFile
+  ) -> Output {
+    var support: Set<Support> = []
+    var tests: [String] = []
+    var warnings: [Diagnostic] = []
+    let prefix = functionPrefix(source.name)
+    for statement in statements {
+      guard case .command(let command, let range) = statement, command.kind == .expect,
+        case .expectation(let expectation) = command.arguments
+      else { continue }
+      var writer = SwiftProgramWriter(environment: environment, source: source)
+      writer.plainArithmetic = true
+      writer.testClock = true
+      let location = source.location(of: range.start)
+      do {
+        tests +=
+          try writer.test(expectation, named: prefix + "Line\(location.line)", line: location.line, column: location.column)
+          + [""]
+        support.formUnion(writer.support)
+      } catch {
+        warnings.append(
+          Diagnostic(
+            id: .export, severity: .warning, message: "left out of the tests: " + error.message, range: error.range))
+      }
+    }
+    let name = source.name.map { String($0.split(separator: "/").last ?? "") } ?? "the script"
+    var lines = [
+      "// The expectations of \(name) as Swift Testing tests (pipesh --emit-test), over",
+      "// swift-async-algorithms on the TestClock of pipesh's MarbleTesting library: depend on the",
+      "// products AsyncAlgorithms (1.1.4) and MarbleTesting in the test target.",
+      "import AsyncAlgorithms",
+      "import MarbleTesting",
+      "import Testing",
+      "",
+    ]
+    if tests.isEmpty { lines.append("// No expectation of \(name) could be written as a test.") }
+    lines += tests.dropLast()
+    for definition in Support.definitions(support, program: false) { lines += ["", definition] }
+    return Output(text: lines.joined(separator: "\n") + "\n", warnings: warnings)
+  }
+}
+
+/// The start of a test function's name: the script's base name in lower camel case
+/// (`marble-tests.pipe` → `marbleTests`), so the tests of several scripts can share a module.
+private func functionPrefix(_ path: String?) -> String {
+  let base = path.flatMap { $0.split(separator: "/").last }.map { $0.split(separator: ".").first ?? $0 } ?? ""
+  let words = base.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
+  guard let first = words.first, first.first?.isLetter == true else { return "script" }
+  return first.lowercased() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+}
+
+extension SwiftProgramWriter {
+  /// The support that keeps time on `ContinuousClock`: a test on the test's clock cannot use it.
+  private static let realTime: [Support: String] = [
+    .delay: "delay", .work: "work", .timeout: "timeout", .tap: "tap", .timestamp: "print time:", .diagram: "diagram",
+    .lines: "lines", .stdin: "stdin", .timer: "timer", .marble: "marble",
+  ]
+
+  /// One `@Test` for an expectation.
+  mutating func test(
+    _ expectation: CheckedExpectation, named name: String, line: Int, column: Int
+  ) throws(ExportProblem) -> [String] {
+    let pipeline = expectation.pipeline
+    let whole = SourceRange(pipeline.stages.first?.range.start ?? 0, pipeline.stages.last?.range.end ?? 0)
+    guard pipeline.hasImplicitSink else {
+      throw ExportProblem(message: "a test reads the pipeline's elements: leave its sink out", range: whole)
+    }
+    var declarations: [String] = []
+    let code = try sequence(pipeline, declarations: &declarations)
+    if let used = Self.realTime.first(where: { support.contains($0.key) }) {
+      throw ExportProblem(
+        message: "'\(used.value)' keeps time on ContinuousClock in Swift: MarbleTesting's clock cannot drive it",
+        range: whole)
+    }
+    guard usedChannels.isEmpty, scriptDeclarations.isEmpty else {
+      throw ExportProblem(
+        message: "a test stands alone: channels, streams, subjects and let bindings are the script's", range: whole)
+    }
+    let tick = expectation.options["tick"] ?? pipeline.marbleTick ?? Catalogue.Marble.defaultTick(.aa)
+    let step = Self.duration(tick)
+    let body = declarations + ["return " + code.expression(indent: "      ")]
+    var out = [
+      "@Test(\(SwiftExpression.stringLiteral("\(line):\(column) " + expectation.text)))",
+      "func \(name)() async throws {",
+    ]
+    // The inputs are made before the run, on a clock of their own (a `TestClock` is the run's time).
+    if !testInputs.isEmpty { out += ["  let clock = TestClock()"] + testInputs.map { "  " + $0 } }
+    var after: [String] = []
+    switch expectation.claim {
+    case .diagram(let diagram):
+      guard expectation.options.dialect == .aa else {
+        throw ExportProblem(message: "MarbleTesting reads swift-async-algorithms' notation, not RxJS's", range: whole)
+      }
+      // The horizon pipesh gives it: until:, the diagram's `;` (MarbleTesting cancels there), or
+      // just before twice its length.
+      let length = diagram.steps.last?.step ?? 0
+      let cancels = diagram.steps.contains { $0.events.contains(.cancel) }
+      var horizon = ""
+      if let until = expectation.options[CommandOptions.untilLabel] {
+        horizon = ", until: \(Self.duration(until))"
+      } else if !cancels {
+        horizon = ", until: \(Self.duration(tick * max(2 * length, length + 2))) - .nanoseconds(1)"
+      }
+      out.append(
+        "  await expectMarbles(\(SwiftExpression.stringLiteral(Self.notation(diagram)))"
+          + ", step: \(step)\(horizon)) { clock in")
+    case .prints(let values):
+      guard !SwiftExpression.hasOptional(pipeline.elementType) else {
+        throw ExportProblem(message: "MarbleTesting writes an optional as Optional(…), not as print does", range: whole)
+      }
+      let until = expectation.options[CommandOptions.untilLabel] ?? tick * 60
+      out.append("  let run = await Marbles.record(step: \(step), until: \(Self.duration(until))) { clock in")
+      let expected = values.map { ".value(\(SwiftExpression.stringLiteral($0.printed)))" } + [".finished"]
+      after = ["  #expect(run.events.map(\\.event) == [\(expected.joined(separator: ", "))])"]
+    case .fails, .ends:
+      throw ExportProblem(message: "a test checks == \"DIAGRAM\" and prints V… only", range: whole)
+    }
+    out += body.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 } }
+    out.append("  }")
+    out += after
+    out.append("}")
+    return out
+  }
+}
