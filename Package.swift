@@ -17,7 +17,8 @@ let package = Package(
   name: "pipesh",
   platforms: [.macOS(.v15)],
   products: [
-    .executable(name: "pipesh", targets: ["pipesh"])
+    .executable(name: "pipesh", targets: ["pipesh"]),
+    .library(name: "MarbleTesting", targets: ["MarbleTesting"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
@@ -33,6 +34,14 @@ let package = Package(
     ),
     .target(name: "CPipeSupport"),
     .target(name: "Locking", swiftSettings: strict),
+    // Marble diagrams and their comparison; the shell's `expect` and MarbleTesting share them.
+    .target(name: "MarbleDiagrams", swiftSettings: strict),
+    // Declares the runtime's global-enqueue hook; defines nothing (unlike CPipeSupport, whose
+    // tasks.c replaces `swift_task_create` in whatever links it).
+    .target(name: "CMarbleTestingSupport"),
+    // Marble tests for any AsyncSequence, the user's own package's too: a test clock, its driver,
+    // the recorder and Swift Testing's expectation. Nothing of the shell.
+    .target(name: "MarbleTesting", dependencies: ["MarbleDiagrams", "CMarbleTestingSupport"], swiftSettings: strict),
     .target(name: "PipeSyntax", swiftSettings: strict),
     .target(name: "PipeSema", dependencies: ["PipeSyntax"], swiftSettings: strict),
     .target(name: "PipeEvaluator", dependencies: ["PipeSema"], swiftSettings: strict),
@@ -65,15 +74,15 @@ let package = Package(
     ),
     .target(
       name: "PipeSession",
-      dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "VirtualTime", "Locking"],
+      dependencies: ["PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "VirtualTime", "Locking"],
       swiftSettings: strict
     ),
     .target(name: "LineEditor", dependencies: ["CEditLine", "Locking"], swiftSettings: strict),
     .target(
       name: "PipeShell",
       dependencies: [
-        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeSession", "PipeCombine", "PipeExport", "LineEditor", "Locking",
-        "CPipeSupport", "VirtualTime",
+        "PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "PipeSession", "PipeCombine", "PipeExport",
+        "LineEditor", "Locking", "CPipeSupport", "VirtualTime", "MarbleDiagrams",
       ],
       swiftSettings: strict
     ),
@@ -114,6 +123,11 @@ let package = Package(
     .testTarget(
       name: "PipeSessionTests", dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "PipeSession", "Locking"],
       swiftSettings: strict),
+    .testTarget(
+      name: "MarbleTestingTests",
+      dependencies: ["MarbleTesting", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
+      swiftSettings: strict
+    ),
     .testTarget(name: "TranscriptTests", dependencies: [], exclude: ["Scripts"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

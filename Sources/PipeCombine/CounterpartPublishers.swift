@@ -33,7 +33,7 @@ extension Counterparts {
         .eraseToAnyPublisher()
     case .from(let values):
       return Publishers.Sequence(sequence: values).eraseToAnyPublisher()
-    case .marble(let diagram, let tick):
+    case .marble(let diagram, let tick, _):
       let tick = input.stride(tick)
       let scheduler = input.scheduler
       let stage = input.stage.text
@@ -47,13 +47,18 @@ extension Counterparts {
               case .value(let text): subject.send(.string(text))
               case .finish, .cancel: subject.send(completion: .finished)
               case .fail:
-                subject.send(completion: .failure(PipelineError(stage: stage, message: "failed (^ in the diagram)")))
+                subject.send(
+                  completion: .failure(
+                    PipelineError(
+                      stage: stage,
+                      message: diagram.dialect == .rxjs ? "failed (# in the diagram)" : "failed (^ in the diagram)")))
               }
             }
           }
         }
         // A diagram without |, ^ or ; finishes right after its last event, as the AA side does.
-        if let last = diagram.events.last, !last.events.contains(where: \.isEnd) {
+        // An RxJS diagram that writes no end never ends.
+        if diagram.dialect == .aa, let last = diagram.events.last, !last.events.contains(where: \.isEnd) {
           scheduler.schedule(after: start.advanced(by: tick * .init(nanoseconds: Int64(last.step)))) {
             subject.send(completion: .finished)
           }

@@ -12,13 +12,6 @@ extension Value {
   }
 }
 
-extension MarbleDiagram.Event {
-  var isEnd: Bool {
-    if case .value = self { return false }
-    return true
-  }
-}
-
 extension Value {
   /// What `ignoreOutput()` never sends, as a value: its publisher then fits a row.
   init(never: Never) { switch never {} }

@@ -158,11 +158,23 @@ extension SwiftProgramWriter {
   }
 
   mutating func marble(
-    _ written: CheckedArgument, tick: CheckedArgument, _ stage: CheckedStage
+    _ written: CheckedArgument, tick: CheckedArgument, dialect: MarbleDialect, _ stage: CheckedStage
   ) throws(ExportProblem) -> String {
     use(.marble)
     var arguments: [String]
     var diagram = ""
+    if dialect == .rxjs {
+      // The support reads swift-async-algorithms' notation: an RxJS diagram is written in it, when
+      // it can be (events from the first tick on, an end written).
+      guard case .marble(let parsed) = written, parsed.neverEnds == false,
+        parsed.events.allSatisfy({ $0.step >= 1 })
+      else {
+        throw problem(
+          stage,
+          "marble … dialect: rxjs has a Swift counterpart only as a constant diagram with no event at frame 0 and its end written (|, # or !)"
+        )
+      }
+    }
     if case .marble(let parsed) = written {
       diagram = Self.notation(parsed)
       arguments = [SwiftExpression.stringLiteral(diagram)]

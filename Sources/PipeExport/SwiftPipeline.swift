@@ -104,8 +104,8 @@ extension SwiftProgramWriter {
       return SequenceCode(lines: ["stride(from: \(low), through: \(high), by: \(step)).async"], throwing: false)
     case .from(let values):
       return SequenceCode(lines: [try self.values(values, stage) + ".async"], throwing: false)
-    case .marble(let diagram, let tick):
-      return SequenceCode(lines: [try marble(diagram, tick: tick, stage)], throwing: true)
+    case .marble(let diagram, let tick, let dialect):
+      return SequenceCode(lines: [try marble(diagram, tick: tick, dialect: dialect, stage)], throwing: true)
     case .random(let low, let high, let count, let seed):
       use(.random)
       let limit = try count.map { (argument) throws(ExportProblem) in

@@ -138,7 +138,7 @@ extension SwiftProgramWriter {
     case .quit, .exit:
       let status = results.isEmpty ? ["return 0"] : succeededDeclaration + ["return succeeded ? 0 : 1"]
       return cancelling(background.map(\.name), text) + status + [""]
-    case .trace, .draw, .compare:
+    case .trace, .draw, .compare, .expect:
       // pipesh's own, and each runs its pipeline as a job, which takes the next number.
       nextJob += 1
       return ownCommand(command, range, text)

@@ -6,3 +6,10 @@ public protocol JobOutput: Sendable {
   /// Writes out what is buffered: called at every job's end.
   func flush()
 }
+
+/// Output nobody reads: a job whose printed lines another command judges (`expect … prints`).
+public struct DiscardedOutput: JobOutput {
+  public init() {}
+  public func emit(_ line: String) {}
+  public func flush() {}
+}

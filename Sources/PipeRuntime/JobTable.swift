@@ -63,7 +63,7 @@ public final class JobTable: Sendable {
   public func start(
     _ pipeline: CheckedPipeline, background: Bool, clock choice: ClockChoice, observer: (any NodeObserver)? = nil,
     fusing: Bool = Instrumentation.fusion, ownShares: Bool = false,
-    watcher: ((Int) -> (any NodeObserver)?)? = nil
+    watcher: ((Int) -> (any NodeObserver)?)? = nil, output: (any JobOutput)? = nil
   ) -> Job {
     let id = state.withLock { state -> Int in
       defer { state.nextID += 1 }
@@ -83,7 +83,7 @@ public final class JobTable: Sendable {
       observer = observer.map { ObserverPair($0, recorder) } ?? recorder
     }
     let context = JobContext(
-      jobID: id, clock: clock, background: background, console: console, session: session,
+      jobID: id, clock: clock, background: background, console: output ?? console, session: session,
       fragments: ownShares ? ShareFragments() : session.fragments, observer: observer, fusing: fusing)
     context.resolveChannels(of: pipeline)
     var compiler = PipelineCompiler(context: context, fusing: fusing)

@@ -55,8 +55,17 @@ public enum TextFile {
 
   /// Writes `text` to the file at `path`, made or emptied first; the bytes written.
   public static func write(_ text: String, to path: String) -> Result<Int, Failure> {
+    write(text, to: path, flags: O_TRUNC)
+  }
+
+  /// Adds `text` at the end of the file at `path`, made if missing.
+  public static func append(_ text: String, to path: String) -> Result<Int, Failure> {
+    write(text, to: path, flags: O_APPEND)
+  }
+
+  private static func write(_ text: String, to path: String, flags: Int32) -> Result<Int, Failure> {
     let bytes = Array(text.utf8)
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let descriptor = open(path, O_WRONLY | O_CREAT | flags, 0o644)
     guard descriptor >= 0 else { return .failure(writeFailure(path, errno)) }
     var offset = 0
     while offset < bytes.count {

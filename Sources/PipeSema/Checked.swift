@@ -241,7 +241,11 @@ public struct Environment: Sendable {
       pipelineClosures: Set(operators.pipelineClosures),
       backgroundNotes: Dictionary(
         commands.all.compactMap { command in command.backgroundNote.map { (command.name, $0) } },
-        uniquingKeysWith: { first, _ in first }))
+        uniquingKeysWith: { first, _ in first }),
+      claimWords: Dictionary(
+        commands.all.compactMap { command in
+          if case .expectation = command.form { (command.name, Set(CheckedExpectation.Claim.words)) } else { nil }
+        }, uniquingKeysWith: { first, _ in first }))
   }
 }
 

@@ -1,7 +1,8 @@
 /// A marble diagram in the notation of swift-async-algorithms' validation diagrams: `-` a step
 /// with no event, one character or `'text'` a value (`''` inside the quotes stands for `'`), `[ab]`
 /// events in one step, `|` finished, `^` failed, `;` cancelled; spaces are ignored. The first step
-/// is step 1.
+/// is step 1. A diagram in RxJS's notation (`parse(_:dialect:frame:)`) reads into the same steps,
+/// numbered by frame from 0 (`MarbleDiagram+RxJS.swift`).
 public struct MarbleDiagram: Sendable, Hashable {
   public enum Event: Sendable, Hashable {
     case value(String)
@@ -23,6 +24,9 @@ public struct MarbleDiagram: Sendable, Hashable {
       case .cancel: return ";"
       }
     }
+
+    /// Whether it ends the diagram: `|`, `^` or `;`.
+    public var isEnd: Bool { self == .finish || self == .fail || self == .cancel }
   }
 
   /// The events of one step.
@@ -39,22 +43,38 @@ public struct MarbleDiagram: Sendable, Hashable {
     public let note: String
   }
 
+  /// The steps as written: in swift-async-algorithms' notation every step, from step 1; in RxJS's
+  /// the frames that have events, from frame 0 (the subscription point).
   public let steps: [Step]
+  /// The notation it was read from: it says what a diagram that writes no end does.
+  public let dialect: MarbleDialect
 
-  /// The steps that have events, up to the first `|`, `^` or `;`, with a finish added after the
-  /// last event where none ends it. Events after the end never happen; swift-async-algorithms'
-  /// diagrams write them (`"abcdef^hijk|"`), so they are read and dropped rather than refused.
+  public init(steps: [Step], dialect: MarbleDialect = .aa) {
+    self.steps = steps
+    self.dialect = dialect
+  }
+
+  /// The steps that have events, up to the first `|`, `^` or `;`. Events after the end never
+  /// happen; swift-async-algorithms' diagrams write them (`"abcdef^hijk|"`), so they are read and
+  /// dropped rather than refused. Where no end is written, swift-async-algorithms' diagram
+  /// finishes after its last event (a finish is added there), and RxJS's never ends (`neverEnds`).
   public var events: [Step] {
     var result: [Step] = []
     for step in steps where !step.events.isEmpty {
-      if let end = step.events.firstIndex(where: { $0 == .finish || $0 == .fail || $0 == .cancel }) {
+      if let end = step.events.firstIndex(where: \.isEnd) {
         result.append(Step(step: step.step, events: Array(step.events[...end])))
         return result
       }
       result.append(step)
     }
+    if dialect == .rxjs { return result }
     guard let last = result.popLast() else { return [Step(step: 0, events: [.finish])] }
     return result + [Step(step: last.step, events: last.events + [.finish])]
+  }
+
+  /// Whether the diagram writes no end and never ends by itself (RxJS's `--a--`, until cancelled).
+  public var neverEnds: Bool {
+    !(events.last?.events.contains(where: \.isEnd) ?? false)
   }
 
   public static func parse(_ text: String) -> Result<MarbleDiagram, Problem> {
@@ -113,7 +133,7 @@ public struct MarbleDiagram: Sendable, Hashable {
       }
     }
     _ = ended
-    return .success(MarbleDiagram(steps: steps))
+    return .success(MarbleDiagram(steps: steps, dialect: .aa))
   }
 
   private static func single(_ bytes: [UInt8], _ index: inout Int) -> Result<Event, Problem> {

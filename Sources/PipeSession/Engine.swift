@@ -118,6 +118,9 @@ public final class Engine: Sendable {
   /// What step mode sees of the watched jobs.
   let stepLog = StepLog()
   /// The command being run, with its source: a run-time error of it points at it.
+  /// Jobs whose end is another command's to judge (`expect … fails "M"`): their failure is not
+  /// reported, and does not fail the script.
+  let quietJobs = Locked<Set<Int>>([])
   private let runningCommand = Locked<(command: CheckedCommand, source: SourceFile)?>(nil)
 
   deinit {
@@ -182,6 +185,13 @@ public final class Engine: Sendable {
     runFailed([Diagnostic(id: .commandFailed, message: message, range: range ?? command.range)], in: source)
   }
 
+  /// Where the command running now is written: its file's name, line and column.
+  public var runningCommandLocation: (file: String?, line: Int, column: Int)? {
+    guard let (command, source) = runningCommand.withLock({ $0 }) else { return nil }
+    let location = source.location(of: command.range.start)
+    return (source.name, location.line, location.column)
+  }
+
   /// Reports problems found in a file read at run time (a saved trace): the script's status is 1.
   public func runFailed(_ diagnostics: [Diagnostic], in source: SourceFile) {
     anyFailed.store(true, ordering: .relaxed)
@@ -199,6 +209,7 @@ public final class Engine: Sendable {
   var wasInterrupted: Bool { interrupted.load(ordering: .relaxed) }
 
   private func jobEnded(_ job: Job) {
+    if quietJobs.withLock({ $0.remove(job.id) != nil }) { return }
     if job.state == .failed { anyFailed.store(true, ordering: .relaxed) }
     if job.background && interactive {
       console.line("[\(job.id)] \(Self.endNotice(job))")

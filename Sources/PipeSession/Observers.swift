@@ -257,7 +257,7 @@ extension CheckedPipeline {
   /// The tick of the first `marble … tick:` in the pipeline, if any.
   public var marbleTick: Duration? {
     for stage in stages {
-      if case .marble(_, let tick) = stage.operation { return tick }
+      if case .marble(_, let tick, _) = stage.operation { return tick }
       for input in stage.inputs { if let tick = input.marbleTick { return tick } }
     }
     return nil

@@ -1,4 +1,5 @@
 import Locking
+import PipeEvaluator
 import PipeRuntime
 import PipeSema
 import VirtualTime
@@ -27,6 +28,8 @@ public struct RecordedRun: Sendable {
   public let horizon: Duration
   /// Why it was stopped before it ended, if it was.
   public let stop: Stop?
+  /// How it failed, if it did.
+  public let failure: PipelineError?
 
   /// A node's events, as they came.
   public func events(for node: Node) -> [(time: Duration, kind: NodeEvent.Kind)] {
@@ -38,13 +41,17 @@ extension Engine {
   /// Runs `pipeline` on a virtual clock of its own (the session's stands still meanwhile) until it
   /// ends, makes `DrawObserver.maximumEvents` events, or reaches `horizon`, and returns its nodes'
   /// events. An implicit sink is replaced by a quiet one. Its share fragments are its own. Ctrl-C
-  /// cancels it as it does a foreground job.
-  public func recordedRun(_ pipeline: CheckedPipeline, horizon: Duration) async -> RecordedRun {
+  /// cancels it as it does a foreground job. With `quiet`, its failure and what it prints are the
+  /// caller's to report.
+  public func recordedRun(_ pipeline: CheckedPipeline, horizon: Duration, quiet: Bool = false) async -> RecordedRun {
     let observer = DrawObserver()
     let drained = pipeline.withQuietSinkIfImplicit()
     let clock = VirtualDriver()
     defer { clock.shutdown() }
-    let job = jobs.start(drained, background: false, clock: .virtual(clock), observer: observer, ownShares: true)
+    let job = jobs.start(
+      drained, background: false, clock: .virtual(clock), observer: observer, ownShares: true,
+      output: quiet ? DiscardedOutput() : nil)
+    if quiet { quietJobs.withLock { _ = $0.insert(job.id) } }
     observer.onLimit.withLock { $0 = { job.cancel() } }
     keep(observer, of: job.id)
     // A pipeline that does not end is stopped at the horizon.
@@ -62,6 +69,6 @@ extension Engine {
     let stop: RecordedRun.Stop? = observer.overflowed ? .events : stopped.withLock { $0 } ? .horizon : nil
     return RecordedRun(
       observer: observer, nodes: Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }, roots: job.nodes,
-      implicitSink: implicitSink, horizon: horizon, stop: stop)
+      implicitSink: implicitSink, horizon: horizon, stop: stop, failure: job.failure)
   }
 }

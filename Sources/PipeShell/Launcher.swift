@@ -35,6 +35,10 @@ public enum Launcher {
     public var html: Bool
     /// Save every job's events and printed lines to this file, as `trace … to:` does (`--record`).
     public var record: String?
+    /// `-v`: a line for each expectation that holds.
+    public var verbose = false
+    /// `--expectations FILE`: append a JSON line per expectation checked (what `pipesh test` reads).
+    public var expectationsFile: String?
 
     public init(
       file: String?, command: String?, checkFile: String?, virtualTime: Bool, stats: Bool, emitSwift: Bool = false,
@@ -94,6 +98,7 @@ public enum Launcher {
     }
     if options.emitSwift { return Shell.emitSwift(source, console: console) }
     let shell = Shell(console: console, interactive: false, virtualTime: options.virtualTime)
+    shell.expectations.verbose = options.verbose
     let recorder = record(shell, options, name: source.name ?? "<stdin>")
     if options.html {
       let report = Report(title: source.name ?? "pipesh")
@@ -110,7 +115,15 @@ public enum Launcher {
       console.setLineWriter(nil)
       Console.writeNow(report.html)
     }
-    return save(recorder, options, status: status, console)
+    var ended = status
+    if let file = options.expectationsFile {
+      let lines = shell.expectations.outcomes.map { $0.json + "\n" }.joined()
+      if case .failure(let failure) = TextFile.append(lines, to: file) {
+        console.line("error: --expectations: \(failure)", to: .error)
+        ended = max(ended, 1)
+      }
+    }
+    return save(recorder, options, status: ended, console)
   }
 
   /// Under an address-space limit too small for the Swift runtime's threads (`ulimit -v 50000`), a

@@ -69,6 +69,19 @@ struct MarbleLanes {
     return ruler
   }
 
+  /// The ruler above lanes in RxJS's notation: frame N (N ticks after the start) in column N, the
+  /// time of frame 0 and of every fifth frame (tenth, when labels are long) above its column.
+  static func rxjsRuler(frames: Int, tick: Duration) -> String {
+    guard frames > 0 else { return "" }
+    let every = label(tick * (frames - 1)).count >= 4 ? 10 : 5
+    var ruler = ""
+    for frame in stride(from: 0, to: frames, by: every) where ruler.count <= frame {
+      ruler += String(repeating: " ", count: frame - ruler.count) + (frame == 0 ? "0" : label(tick * frame)) + " "
+    }
+    while ruler.last == " " { ruler.removeLast() }
+    return ruler
+  }
+
   /// `5s`, `2.5s`, `250ms`: a time as short as it can be written.
   static func label(_ time: Duration) -> String {
     let (seconds, attoseconds) = time.components

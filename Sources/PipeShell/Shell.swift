@@ -18,6 +18,9 @@ public final class Shell: Sendable {
     var replaySteps: ReplaySteps?
   }
 
+  /// What became of the session's expectations: `pipesh -v` and `--expectations FILE` read it.
+  public let expectations = ExpectationLog()
+
   private let extras = Locked(Extras())
 
   /// Lines said in this session, for `history`; the line editor keeps its own.
@@ -54,5 +57,26 @@ public final class Shell: Sendable {
   /// Parses and checks a script without running it: `pipesh --check`.
   public static func check(_ source: SourceFile) -> [Diagnostic] {
     Engine.check(source, in: Environment())
+  }
+}
+
+/// The expectations a session checked, in order; with `verbose`, a holding one says so.
+public final class ExpectationLog: Sendable {
+  private struct State {
+    var verbose = false
+    var outcomes: [ExpectationOutcome] = []
+  }
+  private let state = Locked(State())
+
+  /// `pipesh -v`: a line for each expectation that holds.
+  public var verbose: Bool {
+    get { state.withLock { $0.verbose } }
+    set { state.withLock { $0.verbose = newValue } }
+  }
+
+  public var outcomes: [ExpectationOutcome] { state.withLock { $0.outcomes } }
+
+  func record(_ outcome: ExpectationOutcome) {
+    state.withLock { $0.outcomes.append(outcome) }
   }
 }

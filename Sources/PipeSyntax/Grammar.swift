@@ -17,11 +17,16 @@ public struct Grammar: Sendable {
   /// What a command written with `&` says besides that it runs in the foreground, by command
   /// (`send`: how a pipeline sends in the background).
   public let backgroundNotes: [String: String]
+  /// Commands whose pipeline ends at one of these words, which starts what the command claims of
+  /// it (`expect P == "ab|"`, `expect P prints 1 2`): the word, then the command's arguments.
+  public let claimWords: [String: Set<String>]
 
   public init(
     commands: Set<String>, pipelineCommands: [String: Set<String>], combinators: [String],
-    commandsAlsoStages: Set<String>, pipelineClosures: Set<String> = [], backgroundNotes: [String: String] = [:]
+    commandsAlsoStages: Set<String>, pipelineClosures: Set<String> = [], backgroundNotes: [String: String] = [:],
+    claimWords: [String: Set<String>] = [:]
   ) {
+    self.claimWords = claimWords
     self.commands = commands
     self.pipelineCommands = pipelineCommands
     self.combinators = combinators

@@ -151,9 +151,17 @@ public struct Parser {
       // No pipeline starts with a string: `draw "F.trace"` names a saved trace.
       if let options = grammar.pipelineCommands[name.name], current.kind != .string {
         commandOptions = options
+        claimWords = grammar.claimWords[name.name] ?? []
         let pipeline = parsePipeline()
         commandOptions = []
-        let arguments = parseArguments()
+        var arguments: [Argument] = []
+        if atClaimWord {
+          // The claim's word is the first argument, a bare name (`==` too).
+          let word = advance()
+          arguments.append(Argument(label: nil, value: Expr(.name(word.text), word.range), range: word.range))
+        }
+        claimWords = []
+        arguments += parseArguments()
         return Statement(.command(name, arguments, pipeline), SourceRange(start, previousEnd))
       }
       let arguments = parseArguments()
@@ -241,7 +249,17 @@ public struct Parser {
   /// At `tick:` after `draw …`: the pipeline's last stage ends, the command's options begin.
   private var atCommandOption: Bool {
     !commandOptions.isEmpty && !isInsideCombinator && current.kind == .identifier && peek(1).isPunctuation(":")
-      && commandOptions.contains(current.text)
+      && commandOptions.contains(current.text) || atClaimWord
+  }
+
+  /// The words that end the pipeline of the command being parsed and start its claim (`==` after
+  /// `expect …`).
+  var claimWords: Set<String> = []
+
+  /// At `==` or `prints` after `expect …`: the pipeline's last stage ends, the claim begins.
+  var atClaimWord: Bool {
+    !claimWords.isEmpty && !isInsideCombinator && closureDepth == 0 && claimWords.contains(current.text)
+      && (current.kind == .identifier && !peek(1).isPunctuation(":") || current.kind == .punctuation)
   }
 
   /// A stage's or command's arguments; with `pipelineClosure`, `{ … }` holds a pipeline.

@@ -25,7 +25,7 @@ extension Parser {
     // Each operator of a chain makes the tree one level deeper.
     var chain = 0
     defer { nesting -= chain }
-    while current.kind == .punctuation, Self.precedence[level].contains(current.text) {
+    while current.kind == .punctuation, Self.precedence[level].contains(current.text), !atClaimWord {
       chain += 1
       guard enterNesting() else { return left }
       let op = advance().text

@@ -58,9 +58,15 @@ struct Pipesh: AsyncParsableCommand {
   @Flag(help: "Print live job, task and node counts at exit.")
   var stats = false
 
-  // Kept for `pipesh test` until the expectations land: a run records nothing yet.
-  @Option(name: .customLong("expectations"), help: .hidden)
-  var expectations: String?
+  @Flag(name: .customShort("v"), help: "Print a line for each expectation that holds (a failing one is always drawn).")
+  var verbose = false
+
+  @Option(
+    name: .customLong("expectations"),
+    help: ArgumentHelp(
+      "Append a JSON line per expectation checked to FILE (what pipesh test reads).", valueName: "FILE",
+      visibility: .hidden))
+  var expectationsFile: String?
 
   func validate() throws {
     let modes = [file != nil, command != nil, checkFile != nil].filter { $0 }.count
@@ -77,9 +83,11 @@ struct Pipesh: AsyncParsableCommand {
   func run() async throws {
     // A page has no terminal colours.
     if noColor || html { Launcher.turnColourOff() }
-    let options = Launcher.Options(
+    var options = Launcher.Options(
       file: file, command: command, checkFile: checkFile, virtualTime: virtualTime, stats: stats,
       emitSwift: emitSwift, html: html, record: record)
+    options.verbose = verbose
+    options.expectationsFile = expectationsFile
     let status = await Launcher.run(options)
     Glibc.exit(status)
   }

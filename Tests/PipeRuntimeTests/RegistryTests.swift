@@ -165,10 +165,16 @@ struct CommandRegistryTests {
     }
     #expect(parsed.name == name)
     let signature = try #require(CommandKind.signatures[name])
-    if case .pipeline = signature.form {
+    switch signature.form {
+    case .pipeline, .expectation:
       #expect(Grammar.pipesh.pipelineCommands[name] != nil)
-    } else {
+    default:
       #expect(Grammar.pipesh.pipelineCommands[name] == nil)
+    }
+    if case .expectation = signature.form {
+      #expect(Grammar.pipesh.claimWords[name] != nil)
+    } else {
+      #expect(Grammar.pipesh.claimWords[name] == nil)
     }
     #expect(Shell.check(SourceFile(name: nil, text: "help \(name)")).isEmpty)
     let reserved = Shell.check(SourceFile(name: nil, text: "let \(name) = map { $0 }"))

@@ -29,12 +29,17 @@ struct MarbleSequence: AsyncSequence, Sendable {
 
   func makeAsyncIterator() -> Iterator {
     Iterator(
-      events: diagram.events.flatMap { step in step.events.map { (step.step, $0) } }, tick: tick, clock: clock,
-      start: clock.now, stage: stage)
+      events: diagram.events.flatMap { step in step.events.map { (step.step, $0) } }, neverEnds: diagram.neverEnds,
+      failure: diagram.dialect == .rxjs ? "failed (# in the diagram)" : "failed (^ in the diagram)", tick: tick,
+      clock: clock, start: clock.now, stage: stage)
   }
 
   struct Iterator: AsyncIteratorProtocol {
     let events: [(Int, MarbleDiagram.Event)]
+    /// An RxJS diagram that writes no end: after its last event it waits until cancelled.
+    let neverEnds: Bool
+    /// What its failure says.
+    let failure: String
     let tick: Duration
     let clock: PipeClock
     let start: PipeInstant
@@ -42,23 +47,30 @@ struct MarbleSequence: AsyncSequence, Sendable {
     var index = 0
 
     mutating func next() async throws -> Value? {
-      guard index < events.count else { return nil }
+      guard index < events.count else {
+        if neverEnds, index == events.count {
+          index += 1
+          var never = NeverSequence.Iterator()
+          return await never.next()
+        }
+        return nil
+      }
       let (step, event) = events[index]
       index += 1
       do {
         try await clock.sleep(until: start.advanced(by: tick * step), tolerance: nil)
       } catch {
-        index = events.count
+        index = events.count + 1
         return nil
       }
       switch event {
       case .value(let text): return .string(text)
       case .finish, .cancel:
-        index = events.count
+        index = events.count + 1
         return nil
       case .fail:
-        index = events.count
-        throw PipelineError(stage: stage, message: "failed (^ in the diagram)")
+        index = events.count + 1
+        throw PipelineError(stage: stage, message: failure)
       }
     }
   }

@@ -8,7 +8,7 @@ public enum Operators {
     case .timer(let interval): Timer.run(interval: interval)
     case .range(let from, let through, let by): RangeSource.run(from: from, through: through, by: by)
     case .from(let values): From.run(values: values)
-    case .marble(let diagram, let tick): Marble.run(diagram: diagram, tick: tick)
+    case .marble(let diagram, let tick, _): Marble.run(diagram: diagram, tick: tick)
     case .random(let low, let high, let count, let seed): Random.run(low: low, high: high, count: count, seed: seed)
     case .lines(let file): Lines.run(file: file)
     case .stdin: Stdin.run()

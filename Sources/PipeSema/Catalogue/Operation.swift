@@ -7,7 +7,7 @@ public enum Operation<Form: ArgumentForm>: Sendable {
   case timer(interval: Form.Interval)
   case range(from: Form.Constant, through: Form.Constant, by: Form.Constant)
   case from(values: Form.Constants)
-  case marble(diagram: Form.Diagram, tick: Form.Interval)
+  case marble(diagram: Form.Diagram, tick: Form.Interval, dialect: MarbleDialect)
   case random(low: Form.Integer, high: Form.Integer, count: Form.Integer?, seed: Form.Integer?)
   case lines(file: Form.Text)
   case stdin

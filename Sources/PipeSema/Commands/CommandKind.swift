@@ -3,7 +3,8 @@
 /// shell's (`Commands.entry(_:)` in `PipeShell`), and the Swift export says what it becomes; both
 /// switch over this enum with no `default:`, so a new case is not done until each says.
 public enum CommandKind: String, CaseIterable, Sendable {
-  case jobs, lint, top, cancel, wait, inspect, tasks, trace, replay, draw, why, compare, check, send, close, fail,
+  case jobs, lint, top, cancel, wait, inspect, tasks, trace, replay, draw, why, compare, expect, check, send, close,
+    fail,
     sleep, step, run
   case swift
   case help, ops, names, load, clock, stats, history, quit, exit
@@ -68,11 +69,15 @@ public enum CommandKind: String, CaseIterable, Sendable {
       CommandSignature(
         self,
         .pipeline(
-          partial: false, options: ["tick", "until", CommandOptions.demandLabel, CommandOptions.fileLabel],
+          partial: false,
+          options: [
+            "tick", "until", CommandOptions.demandLabel, CommandOptions.fileLabel, CommandOptions.dialectLabel,
+          ],
           savedTrace: true),
-        usage: "draw PIPELINE|\"F.trace\" [tick: D] [until: D] [demand: true] [to: \"F.svg\"|\"F.html\"]",
+        usage:
+          "draw PIPELINE|\"F.trace\" [tick: D] [until: D] [demand: true] [to: \"F.svg\"|\"F.html\"] [dialect: aa|rxjs]",
         summary:
-          "runs a pipeline on the virtual clock and draws one marble line per stage under a time ruler: a column per tick (tick:, else the first marble's, else 1s; finer when events less than a tick apart would share a column), until 60 ticks (until:); lines wider than the screen are cut at its edge; demand: true adds under each lane where its consumer's request (next()) was outstanding (- asked, . answered in that column, , not asked), an into's waits for a consumer (> waiting), and what a buffer or delay held (a digit a column, x where its policy dropped) or a share held for its slowest reader; to: writes an SVG picture (exact times, each node's lifetime under its lane; with demand: true a band where a request was outstanding) or a web page instead; a saved trace's file in place of the pipeline draws its events without running anything"
+          "runs a pipeline on the virtual clock and draws one marble line per stage under a time ruler: a column per tick (tick:, else the first marble's, else 1s; finer when events less than a tick apart would share a column), until 60 ticks (until:); lines wider than the screen are cut at its edge; demand: true adds under each lane where its consumer's request (next()) was outstanding (- asked, . answered in that column, , not asked), an into's waits for a consumer (> waiting), and what a buffer or delay held (a digit a column, x where its policy dropped) or a share held for its slowest reader; to: writes an SVG picture (exact times, each node's lifetime under its lane; with demand: true a band where a request was outstanding) or a web page instead; a saved trace's file in place of the pipeline draws its events without running anything; dialect: rxjs writes the lanes in RxJS's marble syntax instead (a frame per column, frame 0 the start, (ab) a group whose characters take the frames after it, # failed, ! cancelled, a value that is not one plain character as a letter listed under the lanes, a = 10), which marble \"…\" dialect: rxjs tick: D reads back"
       )
     case .why:
       CommandSignature(
@@ -86,6 +91,14 @@ public enum CommandKind: String, CaseIterable, Sendable {
         usage: "compare PIPELINE [tick: D] [until: D] [to: \"F.svg\"|\"F.html\"]",
         summary:
           "draws a pipeline's stages (as draw does) beside their Combine counterparts (OpenCombine, virtual scheduler); ≠ marks rows that differ, ≈ rows that differ only in the order of events at one instant (a tie); to: writes the two lanes of each stage on one time axis as an SVG picture or a web page instead"
+      )
+    case .expect:
+      CommandSignature(
+        self, .expectation(options: ["tick", CommandOptions.untilLabel]),
+        usage:
+          "expect PIPELINE == \"DIAGRAM\" | prints V… | fails \"MESSAGE\" | ends \"NODE\" \"REASON\" [tick: D] [until: D]",
+        summary:
+          "runs a pipeline on a virtual clock of its own and checks it: == its output drawn a column a tick (tick:, else the first marble's, else 1s) is DIAGRAM, run until DIAGRAM's ; (where it is cancelled, before that step's events), until:, or just before twice DIAGRAM's length (a DIAGRAM with no end claims nothing more until then); prints: it passes on these values and finishes; fails: it fails with MESSAGE; ends: its node labelled NODE (as draw labels it) ends finished, failed, cancelled or cancelled for REASON (downstream finished, job cancelled…); silent when it holds (pipesh -v says it), otherwise expected and actual drawn under one ruler with the first difference marked, and the script's status is 1"
       )
     case .check:
       CommandSignature(

@@ -31,6 +31,9 @@ public enum CommandForm: Sendable {
   case duration
   /// A channel name and a message: `fail user "offline"`.
   case failure
+  /// A pipeline, a claim about it (`== "DIAGRAM"`, `prints V…`, `fails "M"`, `ends "NODE" "R"`),
+  /// then the labelled `options`: `expect P == "ab|" tick: 2`.
+  case expectation(options: [String])
 }
 
 /// What the checker read after a command's name, in its form.
@@ -51,6 +54,7 @@ public enum CommandArguments: Sendable {
   case recording(String, speed: Double?, step: Bool)
   case duration(Duration)
   case failure(channel: String, message: String)
+  case expectation(CheckedExpectation)
 }
 
 extension CommandArguments {
@@ -102,14 +106,18 @@ public struct CommandSignature: Sendable {
   public var name: String { kind.name }
 
   var takesPipeline: Bool {
-    if case .pipeline = form { return true }
-    return false
+    switch form {
+    case .pipeline, .expectation: true
+    default: false
+    }
   }
 
   /// The labels that end the command's pipeline and start its own options.
   public var options: [String] {
-    if case .pipeline(_, let options, _) = form { return options }
-    return []
+    switch form {
+    case .pipeline(_, let options, _), .expectation(let options): options
+    default: []
+    }
   }
 }
 
@@ -200,6 +208,8 @@ extension Checker {
     case .duration: read = reading.duration(source: source)
     case .failure:
       read = checkFailure(&reading)
+    case .expectation(let options):
+      read = pipeline.flatMap { checkExpectation($0, &reading, options: options) }
     }
     diagnosticsAppend(reading.diagnostics)
     if signature.namesKnownChannel, let channel = read?.channel, environment.channels[channel] == nil {
@@ -414,6 +424,18 @@ struct CommandReading {
         read.file = path
         continue
       }
+      if label == CommandOptions.dialectLabel {
+        let word = if case .name(let word) = argument.value.kind { word } else { "" }
+        guard let dialect = MarbleDialect(rawValue: word) else {
+          diagnostics.append(
+            SemaMessages.commandArguments(
+              signature.name, "'dialect:' is aa or rxjs", argument.value.range, usage: signature.usage
+            ).adding(note: NameSuggester.note(for: word, in: MarbleDialect.words)))
+          return nil
+        }
+        read.dialect = dialect
+        continue
+      }
       if label == CommandOptions.checkedLabel || label == CommandOptions.demandLabel {
         guard case .bool(let flag) = argument.value.kind else {
           _ = fail("'\(label):' is true or false", argument.value.range)
@@ -428,6 +450,18 @@ struct CommandReading {
         _ = fail("'\(label):' must be \(expected.text)", argument.value.range)
         return nil
       }
+    }
+    // RxJS's notation is text: a picture, and the demand lines (a mark per column of pipesh's
+    // notation), have none.
+    if read.dialect == .rxjs,
+      let other = arguments.first(where: {
+        $0.label?.name == CommandOptions.demandLabel && read.demand || $0.label?.name == CommandOptions.fileLabel
+      })
+    {
+      _ = fail(
+        "'dialect: rxjs' draws text lanes only; it does not go with \(CommandOptions.usage(other.label?.name ?? ""))",
+        other.range)
+      return nil
     }
     return read
   }
@@ -471,11 +505,15 @@ public struct CommandOptions: Sendable {
   public static let checkedLabel = "checked"
   /// The label of `draw`'s demand lines: `demand: true`.
   public static let demandLabel = "demand"
+  /// The label of `draw`'s notation: `dialect: rxjs`.
+  public static let dialectLabel = "dialect"
   public var durations: [String: Duration] = [:]
   /// `checked: true`: the Swift keeps pipesh's checked Int arithmetic.
   public var checked = false
   /// `demand: true`: `draw` adds, under each lane, when its consumer's request was outstanding.
   public var demand = false
+  /// `dialect: rxjs`: `draw` writes its lanes in RxJS's marble notation.
+  public var dialect = MarbleDialect.aa
   /// `to: "FILE"`: write a picture there instead of drawing text: a web page when the name ends in
   /// `.html`, else an SVG picture.
   public var file: String?
@@ -493,6 +531,7 @@ public struct CommandOptions: Sendable {
     case fileLabel: "to: \"F.svg\"|\"F.html\""
     case checkedLabel: "checked: true"
     case demandLabel: "demand: true"
+    case dialectLabel: "dialect: aa|rxjs"
     default: "\(name): D"
     }
   }

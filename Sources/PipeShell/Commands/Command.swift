@@ -172,4 +172,13 @@ struct Command: Sendable {
       { if case .failure(let channel, let message) = $0 { (channel, message) } else { nil } },
       { shell, read in await run(shell, read.0, read.1) })
   }
+
+  /// A command on an expectation: `expect P == "ab|"`.
+  static func expectation(
+    _ kind: CommandKind, run: @escaping @Sendable (Shell, CheckedExpectation) async -> Void
+  ) -> Command {
+    reading(
+      kind, form: { if case .expectation = $0 { true } else { false } },
+      { if case .expectation(let expectation) = $0 { expectation } else { nil } }, run)
+  }
 }

@@ -18,6 +18,7 @@ public enum Commands {
     case .draw: Draw.entry
     case .why: Why.entry
     case .compare: Compare.entry
+    case .expect: Expect.entry
     case .check: Check.entry
     case .send: Send.entry
     case .close: Close.entry

@@ -6,9 +6,13 @@ extension Commands {
   /// `draw PIPELINE`: runs it on a virtual clock of its own and draws one marble line per stage.
   enum Draw {
     static let entry = Command.pipelineOrTrace(.draw) { shell, pipeline, options in
+      if options.dialect == .rxjs {
+        return await shell.drawRxJS(pipeline, tick: options["tick"], until: options["until"])
+      }
       await shell.draw(
         pipeline, tick: options["tick"], until: options["until"], demand: options.demand, to: options.file)
     } runTrace: { shell, path, options in
+      if options.dialect == .rxjs { return shell.drawSavedRxJS(path, tick: options["tick"], until: options["until"]) }
       shell.drawSaved(
         path, tick: options["tick"], until: options["until"], demand: options.demand, to: options.file)
     }.example("draw timer 1 | take 3 | map { $0 * 10 }")
@@ -90,12 +94,21 @@ extension Shell {
     lines: [String], cut: Bool
   ) {
     let lanes = MarbleLanes(rows.map(\.line), tick: tick, marks: marks)
+    let laid = laidOut(rows.map(\.text), ruler: lanes.ruler, lanes: lanes.lines, width: width)
+    return (laid.lines, laid.cut)
+  }
+
+  /// Labels beside lanes already aligned, under their ruler, in `width` columns: a label wider
+  /// than two fifths of the width is shortened with `…`, a lane wider than the room left is cut at
+  /// the edge (`cut`). `indent`: the column the lanes start at.
+  static func laidOut(
+    _ labels: [String], ruler: String, lanes: [String], width: Int
+  ) -> (lines: [String], cut: Bool, indent: Int) {
     let labelWidth = Format.labelWidth(
-      rows.map { Format.columns($0.text) }.max() ?? 0, beside: lanes.lines.map(Format.columns).max() ?? 0,
-      gap: 3, width: width)
+      labels.map(Format.columns).max() ?? 0, beside: lanes.map(Format.columns).max() ?? 0, gap: 3, width: width)
     let room = max(10, width - labelWidth - 3)
     var cut = false
-    let lines = zip([""] + rows.map(\.text), [lanes.ruler] + lanes.lines).map { label, lane in
+    let lines = zip([""] + labels, [ruler] + lanes).map { label, lane in
       var fitted = lane
       if Format.columns(lane) > room {
         cut = true
@@ -105,7 +118,7 @@ extension Shell {
       while line.last == " " { line.removeLast() }
       return line
     }
-    return (lines, cut)
+    return (lines, cut, labelWidth + 3)
   }
 
   /// A lane's demand lines, labelled: its consumer's requests, an `into`'s sends, and what a queue

@@ -127,10 +127,27 @@ extension Commands {
           "asked: no line. A share's readers ask it each on their own: no asked line.",
           "draw \"F.trace\" demand: true draws asked and sending (a trace does not say which",
           "operator a node is: no held line). to: \"F.svg\" draws a band where a request was outstanding.",
+          "RxJS's notation (TestScheduler, run mode): marble \"--a--b--|\" dialect: rxjs. A character is a",
+          "frame of tick: (1ms unless given): - nothing, a a value, (ab) a and b at the frame of its (, its",
+          "characters taking the frames after it as RxJS counts them ((ab) four), | complete, # error,",
+          "! unsubscribed (the source is cancelled there, ; in pipesh's notation); spaces are ignored.",
+          "Frame 0 is the first character, at the start (not one tick after it, as in pipesh's notation).",
+          "A number with ms, s or m, first or after a space and with a space after it, is time passing",
+          "(a 9ms b: b ten frames after a; a whole number of frames); written otherwise, as in RxJS, its",
+          "characters are values. ^ is the subscription point (RxJS's hot observables), frame 0: a value",
+          "before it was sent before the subscription and is not seen, an end before it ends at frame 0.",
+          "With no |, # or ! the diagram never ends (until cancelled), as in RxJS.",
+          "draw P dialect: rxjs writes the lanes so: frame N in column N of every lane under the ruler,",
+          "a group's characters take the frames after it (draw picks a finer frame where they would run",
+          "into the next event, and says so), a cancelled lane ends with !, a failed one with #. A value",
+          "that is not one plain character (10, hello, a space, a -) is written as a letter no other value",
+          "is, the same in every lane, and a line under the lanes lists them: a = 10, b = 12. marble",
+          "\"LANE\" dialect: rxjs tick: D (D the ruler's frame) reads a lane back as the same events.",
         ],
         examples: [
           "marble \"ab-c|\" | map { $0 + \"!\" } | diagram", "draw marble \"a-b-c|\" | take 2",
           "draw marble \"X-12-34-5|\" | buffer 2 policy: oldest | work 3 demand: true",
+          "draw (marble \"a 4ms b-c|\" dialect: rxjs) | map { $0 + \"!\" } dialect: rxjs",
         ])
     }
   }

@@ -1,0 +1,95 @@
+@_exported import MarbleDiagrams
+import Synchronization
+
+extension Marbles {
+  /// Runs the sequence `build` makes on a `TestClock` and records what it does as a diagram in
+  /// swift-async-algorithms' notation: an element at virtual time `t` in step `max(1, t / step)`
+  /// (rounded down), written as its `description`; `|` when it finishes, `^` when it throws.
+  ///
+  /// The sequence is consumed as fast as it produces (the consumer asks for the next element as
+  /// soon as it has one). Time stands still while any task of the run can run, and jumps to the
+  /// next deadline when all wait, so the recording takes no real time and is the same every run.
+  ///
+  /// - Parameters:
+  ///   - step: how much virtual time one character of the diagram stands for.
+  ///   - horizon: when to stop consuming (the consuming task is cancelled then); nil: run until the
+  ///     sequence ends, or until nothing can happen any more (every task waits and none sleeps on
+  ///     the clock), when the recording ends without an end marker.
+  ///   - markingCancellation: whether to write `;` at the horizon when it cancels the sequence.
+  ///   - build: makes the sequence; it runs inside the run, so tasks it starts are the run's.
+  ///
+  /// Runs are serialized within a process: one recording (or `expectMarbles`, or
+  /// `TestClock.run`) at a time, on one driver thread; parallel tests wait for each other.
+  public static func record<Recorded: AsyncSequence & SendableMetatype>(
+    step: Duration = .seconds(1), until horizon: Duration? = nil, markingCancellation: Bool = false,
+    _ build: @escaping @Sendable (TestClock) -> Recorded
+  ) async -> Marbles {
+    let recorder = Recorder(step: step)
+    await TestDriver.shared.run {
+      let clock = TestClock()
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask {
+          do {
+            for try await element in build(clock) { recorder.add(.value(String(describing: element)), at: clock.now) }
+            recorder.add(.finished, at: clock.now)
+          } catch {
+            recorder.add(.failed, at: clock.now)
+          }
+        }
+        if let horizon {
+          group.addTask {
+            try? await clock.sleep(until: .zero.advanced(by: horizon))
+          }
+        }
+        await group.next()
+        if let horizon, clock.now >= .zero.advanced(by: horizon) {
+          recorder.close(at: clock.now, marking: markingCancellation)
+        }
+        group.cancelAll()
+      }
+    }
+    let length = horizon.map { recorder.stepOf($0) } ?? 0
+    return Marbles(events: recorder.events, length: length)
+  }
+}
+
+/// Events recorded by a run's consuming task, read by the caller after the run.
+final class Recorder: Sendable {
+  private struct State {
+    var events: [(step: Int, event: Marbles.Event)] = []
+    var closed = false
+  }
+
+  private let step: Duration
+  private let state = Mutex(State())
+
+  init(step: Duration) { self.step = step }
+
+  func stepOf(_ time: Duration) -> Int {
+    let attoseconds = { (duration: Duration) -> Int128 in
+      Int128(duration.components.seconds) * 1_000_000_000_000_000_000 + Int128(duration.components.attoseconds)
+    }
+    let unit = attoseconds(step)
+    guard unit > 0 else { return 1 }
+    return max(1, Int(clamping: attoseconds(time) / unit))
+  }
+
+  func add(_ event: Marbles.Event, at instant: TestClock.Instant) {
+    let step = stepOf(instant.offset)
+    state.withLock { state in
+      if !state.closed { state.events.append((step, event)) }
+    }
+  }
+
+  /// The horizon: what the sequence does after it is not recorded.
+  func close(at instant: TestClock.Instant, marking: Bool) {
+    let step = stepOf(instant.offset)
+    state.withLock { state in
+      guard !state.closed else { return }
+      if marking, !state.events.contains(where: { $0.event.isEnd }) { state.events.append((step, .cancelled)) }
+      state.closed = true
+    }
+  }
+
+  var events: [(step: Int, event: Marbles.Event)] { state.withLock { $0.events } }
+}

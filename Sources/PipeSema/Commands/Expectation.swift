@@ -1,0 +1,114 @@
+import PipeSyntax
+
+/// `expect P CLAIM`: a pipeline and what it must do, checked before anything runs.
+public struct CheckedExpectation: Sendable {
+  /// What the pipeline must do, run on a virtual clock of its own.
+  public enum Claim: Sendable {
+    /// `== "DIAGRAM"`: its output, drawn a column a tick, is the diagram.
+    case diagram(MarbleDiagram)
+    /// `prints V…`: it passes on these values (as `print` prints them), and finishes.
+    case prints([Value])
+    /// `fails "MESSAGE"`: it fails with this message.
+    case fails(String)
+    /// `ends "NODE" "REASON"`: its node labelled NODE ends so (`finished`, `failed`, `cancelled`,
+    /// or the reason in the parentheses of `cancelled (downstream finished)`).
+    case ends(node: String, reason: String)
+
+    /// The words that start a claim.
+    public static let words = ["==", "prints", "fails", "ends"]
+  }
+
+  public let pipeline: CheckedPipeline
+  public let claim: Claim
+  /// `tick:` and `until:`.
+  public let options: CommandOptions
+  /// The whole statement as written, for reports.
+  public let text: String
+}
+
+extension Checker {
+  /// `expect P CLAIM [tick: D] [until: D]`: the claim's word, its values, then the options.
+  mutating func checkExpectation(
+    _ pipeline: Pipeline, _ reading: inout CommandReading, options names: [String]
+  ) -> CommandArguments? {
+    let missing =
+      "say what you expect after the pipeline: == \"DIAGRAM\", prints V…, fails \"MESSAGE\" or ends \"NODE\" \"REASON\""
+    guard let first = reading.arguments.first, let word = CommandReading.word(first),
+      CheckedExpectation.Claim.words.contains(word)
+    else {
+      return reading.fail(
+        missing, reading.arguments.first?.range ?? SourceRange(pipeline.range.end, pipeline.range.end))
+    }
+    let checked = checkTopLevel(pipeline)
+    let rest = reading.arguments.dropFirst()
+    let values = rest.filter { $0.label == nil }
+    let claim: CheckedExpectation.Claim
+    switch word {
+    case "==":
+      guard values.count == 1, let (text, range) = Self.string(values[values.startIndex]) else {
+        return reading.fail("== takes one diagram as a string, as in == \"ab-c|\"", values.first?.range ?? first.range)
+      }
+      switch MarbleDiagram.parse(text) {
+      case .success(let diagram): claim = .diagram(diagram)
+      case .failure(let problem):
+        let base = range.start + 1
+        report(
+          Diagnostic(
+            id: .badDiagram, message: "expect: \(problem.message)",
+            range: SourceRange(base + problem.offset, base + problem.offset + problem.length), notes: [problem.note]))
+        return nil
+      }
+    case "prints":
+      var constants = ConstantChecker()
+      var printed: [Value] = []
+      let type = checked?.elementType
+      for argument in values {
+        guard let (value, valueType) = constants.check(argument.value) else {
+          if constants.diagnostics.isEmpty { return reading.fail("the values must be constants", argument.range) }
+          diagnosticsAppend(constants.diagnostics)
+          return nil
+        }
+        if let type, ValueType.join(type, valueType) == type {
+          printed.append(value.converted(to: type))
+        } else {
+          printed.append(value)
+        }
+      }
+      claim = .prints(printed)
+    case "fails":
+      guard values.count == 1, let (message, _) = Self.string(values[values.startIndex]) else {
+        return reading.fail(
+          "fails takes the message as a string, as in fails \"offline\"", values.first?.range ?? first.range)
+      }
+      claim = .fails(message)
+    default:
+      guard values.count == 2, let (node, _) = Self.string(values[values.startIndex]),
+        let (reason, _) = Self.string(values[values.startIndex + 1])
+      else {
+        return reading.fail(
+          "ends takes a node's label and how it ends, as in ends \"timer 1\" \"downstream finished\"",
+          values.first?.range ?? first.range)
+      }
+      claim = .ends(node: node, reason: reason)
+    }
+    var optionReading = CommandReading(
+      signature: reading.signature, arguments: rest.filter { $0.label != nil }, range: reading.range)
+    let options = optionReading.options(names, source: source)
+    reading.diagnostics += optionReading.diagnostics
+    guard let options, let checked else { return nil }
+    return .expectation(
+      CheckedExpectation(
+        pipeline: checked, claim: claim, options: options, text: source.displayText(of: reading.range)))
+  }
+
+  /// A plain string argument (no interpolation) and its range.
+  private static func string(_ argument: Argument) -> (String, SourceRange)? {
+    guard case .string(let parts) = argument.value.kind else { return nil }
+    var text = ""
+    for part in parts {
+      guard case .text(let piece) = part else { return nil }
+      text += piece
+    }
+    return (text, argument.value.range)
+  }
+}

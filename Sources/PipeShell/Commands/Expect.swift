@@ -1,0 +1,276 @@
+import MarbleDiagrams
+import PipeEvaluator
+import PipeRuntime
+import PipeSema
+import PipeSession
+
+extension Commands {
+  /// `expect P CLAIM`: runs P on a virtual clock of its own and checks the claim.
+  enum Expect {
+    static let entry = Command.expectation(.expect) { shell, expectation in
+      await shell.expect(expectation)
+    }.example(
+      "expect marble \"abcdefghijk|\" | throttle 2 == \"a-c-e-g-i-k|\"\nexpect from 1 2 3 | map { $0 * 10 } prints 10 20 30\n"
+        + "expect marble \"abcdefghijk|\" | throttle 2 latest: false == \"a-c-e-g-i-k|\"")
+  }
+}
+
+/// One expectation's outcome, as `pipesh -v` and `--expectations FILE` report it.
+public struct ExpectationOutcome: Sendable {
+  public let file: String
+  public let line: Int
+  public let column: Int
+  public let text: String
+  /// Nil when it held: the first difference in words.
+  public let message: String?
+  /// The expected and actual lanes (or lists) aligned, the difference marked; empty when it held.
+  public let drawing: [String]
+
+  /// One JSON object, as `--expectations FILE` writes a line.
+  public var json: String {
+    var fields = [
+      "\"file\":" + TraceFile.quoted(file), "\"line\":\(line)", "\"column\":\(column)",
+      "\"text\":" + TraceFile.quoted(text), "\"passed\":\(message == nil)",
+    ]
+    if let message {
+      fields.append("\"message\":" + TraceFile.quoted(message))
+      fields.append("\"drawing\":" + TraceFile.quoted(drawing.joined(separator: "\n")))
+    }
+    return "{" + fields.joined(separator: ",") + "}"
+  }
+}
+
+extension Shell {
+  /// Runs an expectation's pipeline as `draw` does and checks its claim: silent when it holds
+  /// (a line with `pipesh -v`); otherwise an error at the claim, the drawing, status 1.
+  func expect(_ expectation: CheckedExpectation) async {
+    let outcome: (message: String, drawing: [String], argument: Int)?
+    switch expectation.claim {
+    case .diagram(let diagram):
+      outcome = await expectDiagram(expectation, diagram)
+    case .prints(let values):
+      outcome = await expectPrinted(expectation, values)
+    case .fails(let message):
+      outcome = await expectFailure(expectation, message)
+    case .ends(let node, let reason):
+      outcome = await expectEnd(expectation, node: node, reason: reason)
+    }
+    let location = engine.runningCommandLocation
+    let result = ExpectationOutcome(
+      file: location?.file ?? "", line: location?.line ?? 0, column: location?.column ?? 0, text: expectation.text,
+      message: outcome?.message, drawing: outcome?.drawing ?? [])
+    expectations.record(result)
+    guard let outcome else {
+      if expectations.verbose {
+        console.line("ok \(result.line):\(result.column): \(expectation.text)")
+      }
+      return
+    }
+    engine.commandFailed("expectation failed: " + outcome.message, at: outcome.argument)
+    for line in outcome.drawing { console.line(line, to: .error) }
+  }
+
+  /// `== "DIAGRAM"`: the output lane, a column a tick, against the diagram. The run ends at the
+  /// diagram's `;` (where the expectation cancels it), at `until:`, or just before twice its
+  /// length; a diagram with no end claims nothing more until then, and that cut is not drawn.
+  private func expectDiagram(
+    _ expectation: CheckedExpectation, _ diagram: MarbleDiagram
+  ) async -> (String, [String], Int)? {
+    let tick = expectation.options["tick"] ?? expectation.pipeline.marbleTick ?? .seconds(1)
+    let expected = Marbles(diagram)
+    // A `;` claims the expectation cancels it there: before that step's events, as
+    // swift-async-algorithms' validation cancels before it moves its clock to the step.
+    let cancelAt = expected.events.first { $0.event == .cancelled }?.step
+    let horizon =
+      expectation.options[CommandOptions.untilLabel] ?? cancelAt.map { tick * $0 - .nanoseconds(1) }
+      ?? tick * max(2 * expected.length, expected.length + 2) - .nanoseconds(1)
+    let recorded = await engine.recordedRun(expectation.pipeline, horizon: horizon, quiet: true)
+    guard let output = recorded.nodes.last else { return nil }
+    let recorder = DiagramRecorder(tick: tick)
+    var events: [(step: Int, event: Marbles.Event)] = []
+    for (time, kind) in recorded.events(for: output) {
+      let event: Marbles.Event
+      switch kind {
+      case .element(let value): event = .value(value.printed)
+      case .finished: event = .finished
+      case .failed: event = .failed
+      case .cancelled:
+        // The horizon's cut is the expectation's, not the pipeline's: drawn only where claimed.
+        if recorded.stop == .horizon {
+          if let cancelAt { events.append((cancelAt, .cancelled)) }
+          continue
+        }
+        event = .cancelled
+      case .start, .asked, .sending: continue
+      }
+      events.append((recorder.column(of: time), event))
+    }
+    let comparison = MarbleComparison(
+      expected: expected, actual: Marbles(events: events),
+      names: MarbleComparison.StepNames(
+        ruler: { MarbleLanes.label(tick * $0) }, words: { MarbleLanes.label(tick * $0) }))
+    guard let message = comparison.message else { return nil }
+    return (message, comparison.drawing(), 1)
+  }
+
+  /// `prints V…`: the values the output passed on, and that it finished.
+  private func expectPrinted(_ expectation: CheckedExpectation, _ values: [Value]) async -> (String, [String], Int)? {
+    let run = await endedRun(expectation)
+    let expected = values.map(\.printed)
+    let lists = ListComparison(expected: expected, actual: run.printed)
+    if var message = lists.message {
+      // Fewer values than claimed: what ended it says why.
+      if run.printed.count < expected.count, lists.difference == run.printed.count {
+        message += " (it \(run.endWords))"
+      }
+      return (message, lists.drawing, 0)
+    }
+    guard case .finished = run.end else {
+      return ("printed \(Self.list(expected)) and then " + run.endWords, [], 0)
+    }
+    return nil
+  }
+
+  /// `fails "MESSAGE"`: how the output ended.
+  private func expectFailure(_ expectation: CheckedExpectation, _ message: String) async -> (String, [String], Int)? {
+    let run = await endedRun(expectation)
+    if case .failed(let actual) = run.end, actual.message == message || actual.description == message { return nil }
+    let printed = run.printed.isEmpty ? "" : " after printing \(Self.list(run.printed))"
+    return ("expected it to fail with \(TraceFile.quoted(message)); it \(run.endWords)\(printed)", [], 1)
+  }
+
+  /// `ends "NODE" "REASON"`: the end of the node labelled NODE.
+  private func expectEnd(
+    _ expectation: CheckedExpectation, node label: String, reason: String
+  ) async -> (String, [String], Int)? {
+    let recorded = await engine.recordedRun(expectation.pipeline, horizon: horizon(expectation), quiet: true)
+    guard let node = recorded.nodes.first(where: { $0.text == label }) else {
+      let labels = recorded.nodes.map { "'\($0.text)'" }.joined(separator: ", ")
+      return ("no node labelled '\(label)' in this pipeline; its nodes are \(labels)", [], 1)
+    }
+    let ends = recorded.events(for: node).compactMap { time, kind -> (Duration, String, [String])? in
+      switch kind {
+      case .finished: (time, "finished", ["finished"])
+      case .failed(let message): (time, "failed (\(message))", ["failed", message, "failed (\(message))"])
+      case .cancelled(let why): (time, "cancelled (\(why))", ["cancelled", why, "cancelled (\(why))"])
+      case .start, .element, .asked, .sending: nil
+      }
+    }
+    guard let (time, said, accepted) = ends.last else {
+      return (
+        "expected '\(label)' to end: \(reason); it had not ended by \(MarbleLanes.label(recorded.horizon))", [], 2
+      )
+    }
+    if accepted.contains(reason) { return nil }
+    return ("expected '\(label)' to end: \(reason); it ended \(said) at \(MarbleLanes.label(time))", [], 2)
+  }
+
+  /// How far a run that is not drawn goes: `until:`, else as far as `draw` would.
+  private func horizon(_ expectation: CheckedExpectation) -> Duration {
+    let tick = expectation.options["tick"] ?? expectation.pipeline.marbleTick ?? .seconds(1)
+    return Horizon(tick: tick, until: expectation.options[CommandOptions.untilLabel]).end
+  }
+
+  /// What the output passed on and how it ended.
+  private struct EndedRun {
+    enum End {
+      case finished
+      case failed(PipelineError)
+      case cancelled(String)
+      case notEnded(Duration)
+    }
+    var printed: [String] = []
+    var end: End
+
+    var endWords: String {
+      switch end {
+      case .finished: "finished"
+      case .failed(let failure): "failed with \(TraceFile.quoted(failure.message)) (at \(failure.stage))"
+      case .cancelled(let why): "was cancelled (\(why))"
+      case .notEnded(let horizon): "had not ended by \(MarbleLanes.label(horizon)) (until: D runs it further)"
+      }
+    }
+  }
+
+  private func endedRun(_ expectation: CheckedExpectation) async -> EndedRun {
+    let recorded = await engine.recordedRun(expectation.pipeline, horizon: horizon(expectation), quiet: true)
+    var run = EndedRun(end: .notEnded(recorded.horizon))
+    guard let output = recorded.nodes.last else { return run }
+    for (_, kind) in recorded.events(for: output) {
+      switch kind {
+      case .element(let value): run.printed.append(value.printed)
+      case .finished: run.end = .finished
+      case .failed(let message):
+        run.end = recorded.failure.map { .failed($0) } ?? .failed(PipelineError(stage: output.text, message: message))
+      case .cancelled(let why): run.end = recorded.stop == .horizon ? .notEnded(recorded.horizon) : .cancelled(why)
+      case .start, .asked, .sending: continue
+      }
+    }
+    return run
+  }
+
+  private static func list(_ values: [String]) -> String {
+    values.isEmpty ? "nothing" : values.joined(separator: " ")
+  }
+}
+
+/// Two lists of printed values, aligned a value a column, the first difference marked.
+struct ListComparison {
+  let expected: [String]
+  let actual: [String]
+
+  /// The first index at which they differ.
+  var difference: Int? {
+    (0..<max(expected.count, actual.count)).first { index in
+      (index < expected.count ? expected[index] : nil) != (index < actual.count ? actual[index] : nil)
+    }
+  }
+
+  var message: String? {
+    guard let index = difference else { return nil }
+    func word(_ list: [String]) -> String { index < list.count ? "'\(list[index])'" : "nothing" }
+    return "value \(index + 1): expected \(word(expected)), got \(word(actual))"
+  }
+
+  /// The values up to a few past the first difference (… marks the rest).
+  var drawing: [String] {
+    let shown = (difference ?? 0) + 3
+    let expected = Array(self.expected.prefix(shown)) + (self.expected.count > shown ? ["…"] : [])
+    let actual = Array(self.actual.prefix(shown)) + (self.actual.count > shown ? ["…"] : [])
+    let count = max(expected.count, actual.count)
+    let widths = (0..<count).map { index in
+      max(
+        index < expected.count ? Format.columns(expected[index]) : 0,
+        index < actual.count ? Format.columns(actual[index]) : 0)
+    }
+    func line(_ label: String, _ values: [String]) -> String {
+      var text = Format.pad(label, 10)
+      for (index, value) in values.enumerated() { text += Format.pad(value, widths[index] + 1) }
+      while text.last == " " { text.removeLast() }
+      return text
+    }
+    var lines = [line("expected", expected), line("actual", actual)]
+    if let index = difference {
+      lines.append(String(repeating: " ", count: 10 + widths.prefix(index).map { $0 + 1 }.reduce(0, +)) + "^")
+    }
+    return lines
+  }
+}
+
+extension Marbles {
+  /// pipesh's reading of a diagram (`''` inside quotes a quote), as its events.
+  init(_ diagram: MarbleDiagram) {
+    var events: [(step: Int, event: Event)] = []
+    for step in diagram.steps {
+      for event in step.events {
+        switch event {
+        case .value(let text): events.append((step.step, .value(text)))
+        case .finish: events.append((step.step, .finished))
+        case .fail: events.append((step.step, .failed))
+        case .cancel: events.append((step.step, .cancelled))
+        }
+      }
+    }
+    self.init(events: events, length: diagram.steps.last?.step ?? 0)
+  }
+}
