@@ -260,3 +260,14 @@ public enum CheckedStatement: Sendable {
   case binding(Binding)
   case command(CheckedCommand, SourceRange)
 }
+
+extension CheckedPipeline {
+  /// The tick of the first `marble … tick:` in the pipeline, if any.
+  public var marbleTick: Duration? {
+    for stage in stages {
+      if case .marble(_, let tick, _) = stage.operation { return tick }
+      for input in stage.inputs { if let tick = input.marbleTick { return tick } }
+    }
+    return nil
+  }
+}

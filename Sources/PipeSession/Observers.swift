@@ -253,17 +253,6 @@ public enum Inspector {
   }
 }
 
-extension CheckedPipeline {
-  /// The tick of the first `marble … tick:` in the pipeline, if any.
-  public var marbleTick: Duration? {
-    for stage in stages {
-      if case .marble(_, let tick, _) = stage.operation { return tick }
-      for input in stage.inputs { if let tick = input.marbleTick { return tick } }
-    }
-    return nil
-  }
-}
-
 extension Node {
   /// The node's inputs as `inspect`, `top` and `lint` show them: a job's reading of a share
   /// fragment shows the fragment's nodes in every job that reads it.

@@ -248,7 +248,9 @@ public struct Parser {
 
   /// At `tick:` after `draw …`: the pipeline's last stage ends, the command's options begin.
   private var atCommandOption: Bool {
-    !commandOptions.isEmpty && !isInsideCombinator && current.kind == .identifier && peek(1).isPunctuation(":")
+    // A claim's command (`expect`) takes its options after the claim: before it, a label is a stage's.
+    !commandOptions.isEmpty && claimWords.isEmpty && !isInsideCombinator && current.kind == .identifier
+      && peek(1).isPunctuation(":")
       && commandOptions.contains(current.text) || atClaimWord
   }
 

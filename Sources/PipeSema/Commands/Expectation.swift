@@ -42,13 +42,19 @@ extension Checker {
     let checked = checkTopLevel(pipeline)
     let rest = reading.arguments.dropFirst()
     let values = rest.filter { $0.label == nil }
+    var optionReading = CommandReading(
+      signature: reading.signature, arguments: rest.filter { $0.label != nil }, range: reading.range)
+    let options = optionReading.options(names, source: source)
+    reading.diagnostics += optionReading.diagnostics
+    guard let options else { return nil }
     let claim: CheckedExpectation.Claim
     switch word {
     case "==":
       guard values.count == 1, let (text, range) = Self.string(values[values.startIndex]) else {
         return reading.fail("== takes one diagram as a string, as in == \"ab-c|\"", values.first?.range ?? first.range)
       }
-      switch MarbleDiagram.parse(text) {
+      let frame = options["tick"] ?? checked?.marbleTick ?? Catalogue.Marble.defaultTick(options.dialect)
+      switch MarbleDiagram.parse(text, dialect: options.dialect, frame: frame) {
       case .success(let diagram): claim = .diagram(diagram)
       case .failure(let problem):
         let base = range.start + 1
@@ -91,11 +97,7 @@ extension Checker {
       }
       claim = .ends(node: node, reason: reason)
     }
-    var optionReading = CommandReading(
-      signature: reading.signature, arguments: rest.filter { $0.label != nil }, range: reading.range)
-    let options = optionReading.options(names, source: source)
-    reading.diagnostics += optionReading.diagnostics
-    guard let options, let checked else { return nil }
+    guard let checked else { return nil }
     return .expectation(
       CheckedExpectation(
         pipeline: checked, claim: claim, options: options, text: source.displayText(of: reading.range)))

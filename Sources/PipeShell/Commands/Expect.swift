@@ -76,14 +76,19 @@ extension Shell {
   private func expectDiagram(
     _ expectation: CheckedExpectation, _ diagram: MarbleDiagram
   ) async -> (String, [String], Int)? {
-    let tick = expectation.options["tick"] ?? expectation.pipeline.marbleTick ?? .seconds(1)
-    let expected = Marbles(diagram)
+    let rxjs = expectation.options.dialect == .rxjs
+    let tick =
+      expectation.options["tick"] ?? expectation.pipeline.marbleTick
+      ?? Catalogue.Marble.defaultTick(expectation.options.dialect)
+    // RxJS counts frames from 0 at the start; a step here is a frame plus one.
+    let shift = rxjs ? 1 : 0
+    let expected = Marbles(diagram, shift: shift)
     // A `;` claims the expectation cancels it there: before that step's events, as
     // swift-async-algorithms' validation cancels before it moves its clock to the step.
     let cancelAt = expected.events.first { $0.event == .cancelled }?.step
     let horizon =
-      expectation.options[CommandOptions.untilLabel] ?? cancelAt.map { tick * $0 - .nanoseconds(1) }
-      ?? tick * max(2 * expected.length, expected.length + 2) - .nanoseconds(1)
+      expectation.options[CommandOptions.untilLabel] ?? cancelAt.map { tick * ($0 - shift) - .nanoseconds(1) }
+      ?? tick * (max(2 * expected.length, expected.length + 2) - shift) - .nanoseconds(1)
     let recorded = await engine.recordedRun(expectation.pipeline, horizon: horizon, quiet: true)
     guard let output = recorded.nodes.last else { return nil }
     let recorder = DiagramRecorder(tick: tick)
@@ -103,14 +108,56 @@ extension Shell {
         event = .cancelled
       case .start, .asked, .sending: continue
       }
-      events.append((recorder.column(of: time), event))
+      events.append((rxjs ? Self.frame(of: time, tick: tick) + 1 : recorder.column(of: time), event))
     }
     let comparison = MarbleComparison(
       expected: expected, actual: Marbles(events: events),
       names: MarbleComparison.StepNames(
-        ruler: { MarbleLanes.label(tick * $0) }, words: { MarbleLanes.label(tick * $0) }))
+        ruler: { MarbleLanes.label(tick * ($0 - shift)) }, words: { MarbleLanes.label(tick * ($0 - shift)) }))
     guard let message = comparison.message else { return nil }
+    if rxjs, let drawing = Self.rxjsDrawing(comparison, tick: tick) { return (message, drawing, 1) }
     return (message, comparison.drawing(), 1)
+  }
+
+  /// RxJS's frame of a time: the whole frames since the start.
+  private static func frame(of time: Duration, tick: Duration) -> Int {
+    Int((time.inSecondsValue / tick.inSecondsValue + 1e-9).rounded(.down))
+  }
+
+  /// A comparison drawn in RxJS's notation, a column a frame from frame 0, values that are not
+  /// one character as letters with a legend; nil when the lanes cannot be written so (a group
+  /// running into the next event).
+  private static func rxjsDrawing(_ comparison: MarbleComparison, tick: Duration) -> [String]? {
+    func lane(_ marbles: Marbles) -> [RxJSLanes.TimedEvent] {
+      marbles.events.map { step, event in
+        let written: MarbleDiagram.Event =
+          switch event {
+          case .value(let text): .value(text)
+          case .finished: .finish
+          case .failed: .fail
+          case .cancelled: .cancel
+          }
+        return (step - 1, written)
+      }
+    }
+    guard case .success(let lanes) = RxJSLanes.write([lane(comparison.expected), lane(comparison.actual)]),
+      lanes.lines.count == 2, let difference = comparison.difference
+    else { return nil }
+    let width = lanes.lines.map(Format.columns).max() ?? 0
+    var ruler = ""
+    for frame in stride(from: 0, to: max(width, 1), by: 10) where ruler.count <= frame {
+      ruler = Format.pad(ruler, frame) + MarbleLanes.label(tick * frame) + " "
+    }
+    while ruler.last == " " { ruler.removeLast() }
+    var lines = [
+      Format.pad("", 10) + ruler, Format.pad("expected", 10) + lanes.lines[0],
+      Format.pad("actual", 10) + lanes.lines[1],
+      Format.pad("", 10 + difference.step - 1) + "^",
+    ]
+    if !lanes.legend.isEmpty {
+      lines.append("where " + lanes.legend.map { "\($0.letter) = \($0.value)" }.joined(separator: ", "))
+    }
+    return lines
   }
 
   /// `prints V…`: the values the output passed on, and that it finished.
@@ -258,19 +305,20 @@ struct ListComparison {
 }
 
 extension Marbles {
-  /// pipesh's reading of a diagram (`''` inside quotes a quote), as its events.
-  init(_ diagram: MarbleDiagram) {
+  /// pipesh's reading of a diagram (`''` inside quotes a quote, or RxJS's), as its events, each
+  /// step `shift` later (RxJS's frame 0 is step 1).
+  init(_ diagram: MarbleDiagram, shift: Int = 0) {
     var events: [(step: Int, event: Event)] = []
     for step in diagram.steps {
       for event in step.events {
         switch event {
-        case .value(let text): events.append((step.step, .value(text)))
-        case .finish: events.append((step.step, .finished))
-        case .fail: events.append((step.step, .failed))
-        case .cancel: events.append((step.step, .cancelled))
+        case .value(let text): events.append((step.step + shift, .value(text)))
+        case .finish: events.append((step.step + shift, .finished))
+        case .fail: events.append((step.step + shift, .failed))
+        case .cancel: events.append((step.step + shift, .cancelled))
         }
       }
     }
-    self.init(events: events, length: diagram.steps.last?.step ?? 0)
+    self.init(events: events, length: (diagram.steps.last?.step ?? 0) + shift)
   }
 }
