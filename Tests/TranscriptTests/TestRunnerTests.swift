@@ -119,6 +119,27 @@ struct TestRunnerTests {
     #expect(Self.attribute(error, "message") == "stopped after 0.5 s, the --timeout limit")
   }
 
+  /// Ctrl-C sent to pipesh test alone (as a CI system cancelling a job may): it passes it on to the
+  /// tests running, starts no other, prints what ran and ends with 130.
+  @Test func anInterruptIsPassedOnToTheTestsRunningAndEndsTheRunWith130() throws {
+    var files = ["a.pipe": "from 1 | print\n"]
+    // Never end by themselves (no time limit below): only the interrupt ends them.
+    for name in ["b", "c", "d"] { files["\(name).pipe"] = "timer 1 | print &\n" }
+    let root = try Self.tree(files)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let result = try Pipesh.run(
+      ["test", "--timeout", "0", "--junit", "report.xml"], directory: root, limit: 60, interruptWhen: "PASS  a.pipe")
+    #expect(!result.timedOut)
+    #expect(result.status == 130)
+    let lines = Self.lines(result.stdout)
+    #expect(lines.first == "PASS  a.pipe")
+    #expect(lines.last == "" && lines.dropLast().last?.hasPrefix("1 passed, ") == true, "\(result.stdout)")
+    #expect(result.stderr.hasPrefix("pipesh test: interrupted"), "\(result.stderr)")
+    // The JUnit file holds what ran.
+    let document = try XMLDocument(contentsOf: root.appendingPathComponent("report.xml"), options: [])
+    #expect(try document.nodes(forXPath: "/testsuites/testsuite").first.map { Self.attribute($0, "name") } == "a.pipe")
+  }
+
   @Test func aTestRunsInItsOwnDirectory() throws {
     let root = try Self.tree([
       "sub/words.txt": "a\nb\nc\n",
