@@ -142,6 +142,11 @@ extension SwiftProgramWriter {
       // pipesh's own, and each runs its pipeline as a job, which takes the next number.
       nextJob += 1
       return ownCommand(command, range, text)
+    case .validate:
+      // Its run is a job, which takes the next number; its block may span lines: the comment has the first.
+      nextJob += 1
+      let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+      return ownCommand(command, range, lines.count > 1 ? lines[0] + " …" : text)
     case .load:
       // Its file's jobs take the next numbers in pipesh: a later job number cannot be written.
       loadedBefore = loadedBefore ?? (range, nextJob)

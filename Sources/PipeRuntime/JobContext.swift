@@ -62,10 +62,18 @@ public final class JobContext: Sendable {
   /// The tasks that ran for the job.
   public let tasks: JobTasks
 
+  /// Whether its `marble` sources count their steps from the job's start, not from when they are
+  /// first asked: a `validate` run's, as AA's validation inputs count from the test's start (an
+  /// operator that makes its input's iterator at its own first request, `buffer`, `merge`, would
+  /// otherwise shift the input's steps when the consumer asks late).
+  public let marblesFromStart: Bool
+
   init(
     jobID: Int, clock: PipeClock, background: Bool, console: any JobOutput, session: Session,
-    fragments: ShareFragments, observer: (any NodeObserver)?, fusing: Bool, tasks: JobTasks? = nil
+    fragments: ShareFragments, observer: (any NodeObserver)?, fusing: Bool, tasks: JobTasks? = nil,
+    marblesFromStart: Bool = false
   ) {
+    self.marblesFromStart = marblesFromStart
     self.tasks = tasks ?? JobTasks(jobID: jobID, clock: clock, observer: observer, ids: session.taskIDs)
     self.fragments = fragments
     self.fusing = fusing
@@ -84,7 +92,7 @@ public final class JobContext: Sendable {
   func sharedFragment() -> JobContext {
     JobContext(
       jobID: jobID, clock: clock, background: background, console: console, session: session,
-      fragments: fragments, observer: observer, fusing: fusing, tasks: tasks)
+      fragments: fragments, observer: observer, fusing: fusing, tasks: tasks, marblesFromStart: marblesFromStart)
   }
 
   /// The context of what a job starts to outlive it (`spawn`'s pipelines): the same, but one the

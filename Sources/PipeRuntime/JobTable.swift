@@ -63,7 +63,7 @@ public final class JobTable: Sendable {
   public func start(
     _ pipeline: CheckedPipeline, background: Bool, clock choice: ClockChoice, observer: (any NodeObserver)? = nil,
     fusing: Bool = Instrumentation.fusion, ownShares: Bool = false,
-    watcher: ((Int) -> (any NodeObserver)?)? = nil, output: (any JobOutput)? = nil
+    watcher: ((Int) -> (any NodeObserver)?)? = nil, output: (any JobOutput)? = nil, pacing: Pacing? = nil
   ) -> Job {
     let id = state.withLock { state -> Int in
       defer { state.nextID += 1 }
@@ -84,7 +84,8 @@ public final class JobTable: Sendable {
     }
     let context = JobContext(
       jobID: id, clock: clock, background: background, console: output ?? console, session: session,
-      fragments: ownShares ? ShareFragments() : session.fragments, observer: observer, fusing: fusing)
+      fragments: ownShares ? ShareFragments() : session.fragments, observer: observer, fusing: fusing,
+      marblesFromStart: pacing != nil)
     context.resolveChannels(of: pipeline)
     var compiler = PipelineCompiler(context: context, fusing: fusing)
     let built = Result { try compiler.build(pipeline) }
@@ -101,7 +102,7 @@ public final class JobTable: Sendable {
     liveTasks.add(1, ordering: .relaxed)
     let run = JobRun(
       table: self, job: job, pipeline: pipeline, sinkNode: sinkNode, sequence: built.map(\.sequence),
-      onEnd: onEnd.withLock { $0 })
+      onEnd: onEnd.withLock { $0 }, pacing: pacing)
     context.tasks.setNodes(nodes)
     let task = TaskBook.startingJob(context.tasks) { () -> Task<Void, Never> in
       switch choice {
@@ -164,14 +165,17 @@ final class JobRun: @unchecked Sendable {
   private let pipeline: CheckedPipeline
   private let sinkNode: Node?
   private let onEnd: JobTable.EndHandler?
+  /// The schedule its sink asks on (`validate`), or nil: as fast as it can.
+  private let pacing: Pacing?
   /// The pipeline's sequence until the sink takes it: after that nothing but the running iterators
   /// holds the pipeline's sequences.
   private var sequence: Result<ValueSequence, any Error>?
 
   fileprivate init(
     table: JobTable, job: Job, pipeline: CheckedPipeline, sinkNode: Node?,
-    sequence: Result<ValueSequence, any Error>, onEnd: JobTable.EndHandler?
+    sequence: Result<ValueSequence, any Error>, onEnd: JobTable.EndHandler?, pacing: Pacing?
   ) {
+    self.pacing = pacing
     self.table = table
     self.job = job
     self.pipeline = pipeline
@@ -218,7 +222,11 @@ final class JobRun: @unchecked Sendable {
     var failure: (any Error)?
     do {
       var loop = try sinkLoop()
-      try await loop.run()
+      if let pacing {
+        try await loop.runPaced(pacing)
+      } else {
+        try await loop.run()
+      }
     } catch {
       failure = error
     }

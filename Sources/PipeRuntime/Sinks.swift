@@ -117,6 +117,11 @@ enum Sinks {
       }
       try finish(&body, output, failure)
     }
+
+    /// The end of a paced loop (`runPaced`), as `run` ends.
+    mutating func finishPaced(_ failure: (any Error)?) throws {
+      try finish(&body, output, failure)
+    }
   }
 
   /// The loop over a fused run or into a body that takes elements without waiting, the fast path:

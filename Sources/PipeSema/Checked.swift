@@ -242,6 +242,7 @@ public struct Environment: Sendable {
       backgroundNotes: Dictionary(
         commands.all.compactMap { command in command.backgroundNote.map { (command.name, $0) } },
         uniquingKeysWith: { first, _ in first }),
+      verbatimBlocks: Set(commands.all.filter(\.takesVerbatimBlock).map(\.name)),
       claimWords: Dictionary(
         commands.all.compactMap { command in
           if case .expectation = command.form { (command.name, Set(CheckedExpectation.Claim.words)) } else { nil }

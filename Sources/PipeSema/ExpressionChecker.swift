@@ -34,7 +34,7 @@ struct ExpressionChecker {
       }
       diagnostics.append(SemaMessages.unknownName(name, range, parameters: parameters.map(\.name)))
       return nil
-    case .missing, .closure, .pipeline:
+    case .missing, .closure, .pipeline, .verbatim:
       if expr.kind != .missing {
         diagnostics.append(SemaMessages.nestedClosure(range))
       }

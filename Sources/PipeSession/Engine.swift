@@ -185,6 +185,13 @@ public final class Engine: Sendable {
     runFailed([Diagnostic(id: .commandFailed, message: message, range: range ?? command.range)], in: source)
   }
 
+  /// Reports a command that failed at run time with a diagnostic of its own, its range in the
+  /// running command's source (`validate`'s first difference, under the output diagram).
+  public func commandFailed(_ diagnostic: Diagnostic) {
+    guard let (_, source) = runningCommand.withLock({ $0 }) else { return commandFailed(diagnostic.message) }
+    runFailed([diagnostic], in: source)
+  }
+
   /// Where the command running now is written: its file's name, line and column.
   public var runningCommandLocation: (file: String?, line: Int, column: Int)? {
     guard let (command, source) = runningCommand.withLock({ $0 }) else { return nil }

@@ -76,7 +76,8 @@ public enum Completion {
         // A running job's number first, then the time to run to.
         let until = CommandOptions.untilLabel + ":"
         pool = (words.count == 1 ? context.jobIDs.map(String.init) : []) + unused([until], in: words)
-      case .jobs?, .lint?, .top?, .replay?, .fail?, .sleep?, .run?, .swift?, .ops?, .names?, .load?, .stats?,
+      case .jobs?, .lint?, .top?, .replay?, .fail?, .sleep?, .run?, .validate?, .swift?, .ops?, .names?, .load?,
+        .stats?,
         .history?, .quit?, .exit?, nil:
         // No command, or one whose words completion does not offer: a stage's labels.
         pool = unused(labels(of: first), in: words)

@@ -17,6 +17,9 @@ public struct Grammar: Sendable {
   /// What a command written with `&` says besides that it runs in the foreground, by command
   /// (`send`: how a pipeline sends in the background).
   public let backgroundNotes: [String: String]
+  /// Commands whose `{ … }` is taken as written, up to its matching `}` (`validate { … }`, which
+  /// holds Swift).
+  public let verbatimBlocks: Set<String>
   /// Commands whose pipeline ends at one of these words, which starts what the command claims of
   /// it (`expect P == "ab|"`, `expect P prints 1 2`): the word, then the command's arguments.
   public let claimWords: [String: Set<String>]
@@ -24,8 +27,10 @@ public struct Grammar: Sendable {
   public init(
     commands: Set<String>, pipelineCommands: [String: Set<String>], combinators: [String],
     commandsAlsoStages: Set<String>, pipelineClosures: Set<String> = [], backgroundNotes: [String: String] = [:],
+    verbatimBlocks: Set<String> = [],
     claimWords: [String: Set<String>] = [:]
   ) {
+    self.verbatimBlocks = verbatimBlocks
     self.claimWords = claimWords
     self.commands = commands
     self.pipelineCommands = pipelineCommands

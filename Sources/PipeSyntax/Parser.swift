@@ -164,6 +164,11 @@ public struct Parser {
         arguments += parseArguments()
         return Statement(.command(name, arguments, pipeline), SourceRange(start, previousEnd))
       }
+      if grammar.verbatimBlocks.contains(name.name), current.isPunctuation("{") {
+        let block = parseVerbatimBlock()
+        let arguments = [block] + parseArguments()
+        return Statement(.command(name, arguments, nil), SourceRange(start, previousEnd))
+      }
       let arguments = parseArguments()
       return Statement(.command(name, arguments, nil), SourceRange(start, previousEnd))
     }
@@ -319,6 +324,36 @@ public struct Parser {
       skipClosure()
     }
     return Expr(.pipeline(body), SourceRange(open.range.start, previousEnd))
+  }
+
+  /// `{ … }` after a command that takes its block as written (`validate { … }`): the text up to the
+  /// matching `}`, braces in its strings not counted. The lexer's complaints inside it are dropped
+  /// (it is not pipesh); the command reads the text and reports its own, at their place.
+  mutating func parseVerbatimBlock() -> Argument {
+    let open = advance()
+    var depth = 0
+    while current.kind != .end {
+      if current.isPunctuation("{") { depth += 1 }
+      if current.isPunctuation("}") {
+        if depth == 0 { break }
+        depth -= 1
+      }
+      advance()
+    }
+    let (end, innerEnd): (Int, Int)
+    if let close = consume("}") {
+      (end, innerEnd) = (close.range.end, close.range.start)
+    } else {
+      end = current.range.start
+      innerEnd = end
+    }
+    let block = SourceRange(open.range.start, end)
+    diagnostics.removeAll { $0.range.start > block.start && $0.range.start < block.end }
+    if innerEnd == end {
+      diagnostics.append(DiagnosticMessages.unbalanced("{", at: open.range, found: current))
+    }
+    let inner = SourceRange(open.range.end, max(open.range.end, innerEnd))
+    return Argument(label: nil, value: Expr(.verbatim(source.text(of: inner)), block), range: block)
   }
 
   /// `NAME:` before an argument, if there is one.

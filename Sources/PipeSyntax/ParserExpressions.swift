@@ -250,3 +250,19 @@ extension Parser {
     }
   }
 }
+
+extension Parser {
+  /// Reads `range` of `source` as one pipesh expression (a closure, in `validate { … }`), with
+  /// every diagnostic; ranges stay the file's.
+  public static func parseExpression(
+    _ source: SourceFile, range: SourceRange, grammar: Grammar
+  ) -> (Expr, [Diagnostic]) {
+    let (tokens, lexical) = Lexer.tokenize(source, range: range)
+    var parser = Parser(grammar: grammar, source: source, tokens: tokens, diagnostics: lexical)
+    let expression = parser.parseExpression()
+    if parser.current.kind != .end {
+      parser.diagnostics.append(DiagnosticMessages.unexpectedToken(parser.current, after: "after the expression"))
+    }
+    return (expression, parser.diagnostics)
+  }
+}

@@ -40,6 +40,9 @@ public struct Expr: Sendable, Hashable {
     /// `{ PIPELINE }`: the body of `flatMap` and `flatMapLatest`, a pipeline per element, in whose
     /// arguments `$0` stands for the element.
     case pipeline(Pipeline)
+    /// The text between a command's braces, taken as written, not read as pipesh
+    /// (`validate { … }` holds swift-async-algorithms' Swift); the expression's range is the braces'.
+    case verbatim(String)
     /// Inserted by the parser where an expression was expected and none was found.
     case missing
   }
@@ -59,7 +62,7 @@ extension Expr {
   public var mentionsArgument: Bool {
     switch kind {
     case .dollar: true
-    case .integer, .float, .duration, .bool, .nilLiteral, .name, .closure, .pipeline, .missing: false
+    case .integer, .float, .duration, .bool, .nilLiteral, .name, .closure, .pipeline, .verbatim, .missing: false
     case .string(let parts):
       parts.contains { part in
         if case .interpolation = part { return true }

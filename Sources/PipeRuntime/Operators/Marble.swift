@@ -13,7 +13,8 @@ extension Operators {
           ValueSequence(
             MarbleSequence(
               diagram: diagram, tick: tick,
-              clock: input.clock, stage: input.stage.text))
+              clock: input.clock, stage: input.stage.text,
+              origin: input.context.marblesFromStart ? input.context.start : nil))
         })
     }
   }
@@ -26,12 +27,14 @@ struct MarbleSequence: AsyncSequence, Sendable {
   let tick: Duration
   let clock: PipeClock
   let stage: String
+  /// Where step 0 is; nil: when its iterator is made (see `JobContext.marblesFromStart`).
+  let origin: PipeInstant?
 
   func makeAsyncIterator() -> Iterator {
     Iterator(
       events: diagram.events.flatMap { step in step.events.map { (step.step, $0) } }, neverEnds: diagram.neverEnds,
       failure: diagram.dialect == .rxjs ? "failed (# in the diagram)" : "failed (^ in the diagram)", tick: tick,
-      clock: clock, start: clock.now, stage: stage)
+      clock: clock, start: origin ?? clock.now, stage: stage)
   }
 
   struct Iterator: AsyncIteratorProtocol {

@@ -6,6 +6,7 @@ public enum CommandKind: String, CaseIterable, Sendable {
   case jobs, lint, top, cancel, wait, inspect, tasks, trace, replay, draw, why, compare, expect, check, send, close,
     fail,
     sleep, step, run
+  case validate
   case swift
   case help, ops, names, load, clock, stats, history, quit, exit
 
@@ -132,6 +133,12 @@ public enum CommandKind: String, CaseIterable, Sendable {
         self, .bare,
         summary:
           "lets go of the clock step holds: at the prompt it runs again while you type, and a script's end runs its jobs on as usual"
+      )
+    case .validate:
+      CommandSignature(
+        self, .validation, usage: "validate { \"IN\"… OPERATION \"OUT\" }",
+        summary:
+          "swift-async-algorithms' validation form, pasted from its tests and issues as written: input diagrams, the operation in AA's Swift over $0.inputs[N] and $0.clock (or diagram in … diagram.inputs[N]), the expected output, a statement a line or ; between; the operators pipesh has, in AA's spelling (_throttle(for:clock:latest:), debounce(for:clock:), buffer(policy:), chunks(ofCount:or:), chunked(by: .repeating(every:clock:)), removeDuplicates(), compacted(), adjacentPairs(), prefix, dropFirst, map, filter and compactMap with a closure of pipesh's or concatCharacters, merge, zip, combineLatest and chain, AsyncTimerSequence(interval:clock:)), any other refused naming what pipesh has; AA's notation as AA reads it ('foo''bar' two values, , moves the consumer's next request a step later, ; cancels it); run on the virtual clock a step a second, AA's test consumer asking at the output's steps; silent when the output matches (pipesh -v says it), else the first difference at its step (AA's own messages count ticks from 0: its at tick 6 is step 7), the lanes drawn, and the script's status is 1"
       )
     case .swift:
       CommandSignature(

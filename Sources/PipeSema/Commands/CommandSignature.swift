@@ -31,6 +31,9 @@ public enum CommandForm: Sendable {
   case duration
   /// A channel name and a message: `fail user "offline"`.
   case failure
+  /// A block taken as written and read as swift-async-algorithms' validation form:
+  /// `validate { "ab|" ⏎ $0.inputs[0] ⏎ "ab|" }`.
+  case validation
   /// A pipeline, a claim about it (`== "DIAGRAM"`, `prints V…`, `fails "M"`, `ends "NODE" "R"`),
   /// then the labelled `options`: `expect P == "ab|" tick: 2`.
   case expectation(options: [String])
@@ -54,6 +57,8 @@ public enum CommandArguments: Sendable {
   case recording(String, speed: Double?, step: Bool)
   case duration(Duration)
   case failure(channel: String, message: String)
+  /// `validate { … }`, read and translated.
+  case validation(CheckedValidation)
   case expectation(CheckedExpectation)
 }
 
@@ -104,6 +109,12 @@ public struct CommandSignature: Sendable {
 
   /// The name a statement writes.
   public var name: String { kind.name }
+
+  /// Whether its `{ … }` is taken as written (`validate`).
+  var takesVerbatimBlock: Bool {
+    if case .validation = form { return true }
+    return false
+  }
 
   var takesPipeline: Bool {
     switch form {
@@ -208,6 +219,8 @@ extension Checker {
     case .duration: read = reading.duration(source: source)
     case .failure:
       read = checkFailure(&reading)
+    case .validation:
+      read = checkValidation(arguments, range)
     case .expectation(let options):
       read = pipeline.flatMap { checkExpectation($0, &reading, options: options) }
     }

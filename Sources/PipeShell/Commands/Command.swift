@@ -173,6 +173,15 @@ struct Command: Sendable {
       { shell, read in await run(shell, read.0, read.1) })
   }
 
+  /// A command on a validation block (`validate { … }`).
+  static func validation(
+    _ kind: CommandKind, run: @escaping @Sendable (Shell, CheckedValidation) async -> Void
+  ) -> Command {
+    reading(
+      kind, form: { if case .validation = $0 { true } else { false } },
+      { if case .validation(let validation) = $0 { validation } else { nil } }, run)
+  }
+
   /// A command on an expectation: `expect P == "ab|"`.
   static func expectation(
     _ kind: CommandKind, run: @escaping @Sendable (Shell, CheckedExpectation) async -> Void

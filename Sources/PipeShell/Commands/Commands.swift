@@ -26,6 +26,7 @@ public enum Commands {
     case .sleep: Sleep.entry
     case .step: Step.entry
     case .run: Step.runEntry
+    case .validate: Validate.entry
     case .swift: Swift.entry
     case .help: Help.entry
     case .ops: Ops.entry
