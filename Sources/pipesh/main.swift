@@ -117,7 +117,9 @@ struct PipeshTest: ParsableCommand {
       pipesh prints a line per file in the order of their paths (PASS or FAIL, the path, how many \
       expectations held or failed), a failing file's standard error and output under its line, \
       and 'N passed, N failed' last.
-      Exit status: 0 every test passed, 1 a test failed, 2 a PATH or the JUnit file cannot be used.
+      Exit status: 0 every test passed, 1 a test failed, 2 a PATH or the JUnit file cannot be used, \
+      130 interrupted (the tests running are interrupted too).
+      Docs/testing.md says more.
       test is a command only as pipesh's first argument: a script named test runs as pipesh ./test.
       """
   )
@@ -139,14 +141,14 @@ struct PipeshTest: ParsableCommand {
       "Stop a file still running after SECONDS (0: no limit); it fails.", valueName: "SECONDS"))
   var timeout: Double = 60
 
+  @Flag(help: "Plain output (also when NO_COLOR is set or stdout is not a terminal).")
+  var noColor = false
+
   func validate() throws {
     guard timeout >= 0, timeout.isFinite, timeout < 1e9 else {
       throw ValidationError("--timeout takes seconds, 0 or more (0: no limit), such as --timeout 120")
     }
   }
-
-  @Flag(help: "Plain output (also when NO_COLOR is set or stdout is not a terminal).")
-  var noColor = false
 
   func run() {
     if noColor { Launcher.turnColourOff() }

@@ -119,6 +119,27 @@ struct TestRunnerTests {
     #expect(Self.attribute(error, "message") == "stopped after 0.5 s, the --timeout limit")
   }
 
+  /// Ctrl-C sent to pipesh test alone (as a CI system cancelling a job may): it passes it on to the
+  /// tests running, starts no other, prints what ran and ends with 130.
+  @Test func anInterruptIsPassedOnToTheTestsRunningAndEndsTheRunWith130() throws {
+    var files = ["a.pipe": "from 1 | print\n"]
+    // Never end by themselves (no time limit below): only the interrupt ends them.
+    for name in ["b", "c", "d"] { files["\(name).pipe"] = "timer 1 | print &\n" }
+    let root = try Self.tree(files)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let result = try Pipesh.run(
+      ["test", "--timeout", "0", "--junit", "report.xml"], directory: root, limit: 60, interruptWhen: "PASS  a.pipe")
+    #expect(!result.timedOut)
+    #expect(result.status == 130)
+    let lines = Self.lines(result.stdout)
+    #expect(lines.first == "PASS  a.pipe")
+    #expect(lines.last == "" && lines.dropLast().last?.hasPrefix("1 passed, ") == true, "\(result.stdout)")
+    #expect(result.stderr.hasPrefix("pipesh test: interrupted"), "\(result.stderr)")
+    // The JUnit file holds what ran.
+    let document = try XMLDocument(contentsOf: root.appendingPathComponent("report.xml"), options: [])
+    #expect(try document.nodes(forXPath: "/testsuites/testsuite").first.map { Self.attribute($0, "name") } == "a.pipe")
+  }
+
   @Test func aTestRunsInItsOwnDirectory() throws {
     let root = try Self.tree([
       "sub/words.txt": "a\nb\nc\n",
@@ -216,4 +237,107 @@ extension TestRunnerTests {
     #expect(output.stringValue == "a <b> & 'c' \"d\" \u{FFFD}[31m\n")
   }
 
+}
+
+extension TestRunnerTests {
+  /// Files with `expect` statements: all holding, one failing among others (with output of its
+  /// own), and all holding in a file that then fails at run time.
+  static let expectations = [
+    "holds.pipe": """
+    expect timer 1 | take 3 == "01[2|]"
+    expect from 1 2 3 | map { $0 * 10 } prints 10 20 30
+
+    """,
+    "sub/fails.pipe": """
+    expect marble "ab-c|" | map { $0 + "!" } == "'a!' 'b!' - 'c!' |"
+    expect marble "abcd----e---f-g----|" | debounce 3 == "------d----f-----g-|"
+    from "printed" | print
+    expect marble "abcd|" | drop 2 == "--cd|"
+
+    """,
+    "sub/runtime.pipe": """
+    expect from 4 2 | map { 8 / $0 } prints 2 4
+    from 0 | map { 8 / $0 } | print
+
+    """,
+  ]
+
+  @Test func theReportCountsTheExpectationsAndDrawsTheFailedOne() throws {
+    let root = try Self.tree(Self.expectations)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let result = try Pipesh.run(["test"], directory: root)
+    #expect(result.status == 1)
+    #expect(
+      Self.lines(result.stdout) == [
+        "PASS  holds.pipe (2 expectations held)",
+        "FAIL  sub/fails.pipe (1 of 3 expectations failed)",
+        "    fails.pipe:2:54: error: expectation failed: at 12s: expected 'f', got 'e'",
+        "    expect marble \"abcd----e---f-g----|\" | debounce 3 == \"------d----f-----g-|\"",
+        "                                                         ^~~~~~~~~~~~~~~~~~~~~~",
+        "              1s  5s   10s  15s  20s",
+        "    expected  ------d----f-----g-|",
+        "    actual    ------d----e-----g-|",
+        "                         ^",
+        "  output:",
+        "    printed",
+        "FAIL  sub/runtime.pipe (1 expectation held; failed at run time, status 1)",
+        "    error: [2] map { 8 / $0 }: division by zero",
+        "1 passed, 2 failed",
+        "",
+      ])
+  }
+
+  @Test func verboseShowsALinePerExpectationThatHolds() throws {
+    let root = try Self.tree(Self.expectations)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let result = try Pipesh.run(["test", "-v", "holds.pipe"], directory: root)
+    #expect(result.status == 0)
+    #expect(
+      Self.lines(result.stdout) == [
+        "PASS  holds.pipe (2 expectations held)",
+        "  output:",
+        "    ok 1:1: expect timer 1 | take 3 == \"01[2|]\"",
+        "    ok 2:1: expect from 1 2 3 | map { $0 * 10 } prints 10 20 30",
+        "1 passed, 0 failed",
+        "",
+      ])
+  }
+
+  @Test func theJUnitFileHasACasePerExpectationWithTheFailureDrawn() throws {
+    let root = try Self.tree(Self.expectations)
+    defer { try? FileManager.default.removeItem(at: root) }
+    let (document, result) = try Self.junit(root)
+    #expect(result.status == 1)
+    let top = try #require(document.rootElement())
+    #expect(Self.attribute(top, "tests") == "7")
+    #expect(Self.attribute(top, "failures") == "2")
+    #expect(Self.attribute(top, "errors") == "0")
+    let suites = try document.nodes(forXPath: "/testsuites/testsuite")
+    #expect(suites.map { Self.attribute($0, "name") } == ["holds.pipe", "sub/fails.pipe", "sub/runtime.pipe"])
+    let names = try suites.map { suite in try suite.nodes(forXPath: "testcase").map { Self.attribute($0, "name") } }
+    #expect(
+      names == [
+        ["1:1 expect timer 1 | take 3 == \"01[2|]\"", "2:1 expect from 1 2 3 | map { $0 * 10 } prints 10 20 30"],
+        [
+          "1:1 expect marble \"ab-c|\" | map { $0 + \"!\" } == \"'a!' 'b!' - 'c!' |\"",
+          "2:1 expect marble \"abcd----e---f-g----|\" | debounce 3 == \"------d----f-----g-|\"",
+          "4:1 expect marble \"abcd|\" | drop 2 == \"--cd|\"",
+        ],
+        ["1:1 expect from 4 2 | map { 8 / $0 } prints 2 4", "sub/runtime.pipe"],
+      ])
+    // The failed expectation: its message, and the drawing as its text.
+    let failures = try suites[1].nodes(forXPath: "testcase/failure")
+    #expect(failures.count == 1)
+    let failure = try #require(failures.first)
+    #expect(Self.attribute(failure, "message") == "at 12s: expected 'f', got 'e'")
+    #expect(
+      failure.stringValue
+        == "          1s  5s   10s  15s  20s\nexpected  ------d----f-----g-|\nactual    ------d----e-----g-|\n"
+        + String(repeating: " ", count: 21) + "^")
+    #expect(try failure.nodes(forXPath: "..").first.map { Self.attribute($0, "name") } == names[1][1])
+    #expect(Self.attribute(suites[1], "tests") == "3" && Self.attribute(suites[1], "failures") == "1")
+    // The run's failure after its expectations held is a testcase of its own.
+    let runFailure = try #require(try suites[2].nodes(forXPath: "testcase/failure").first)
+    #expect(Self.attribute(runFailure, "message") == "failed at run time, status 1")
+  }
 }

@@ -92,6 +92,7 @@ struct TestResult: Equatable, Sendable {
     case .exited(0): return nil
     case .exited(1): return failedExpectations > 0 ? nil : "failed at run time, status 1"
     case .exited(2): return "did not run, status 2"
+    case .exited(130): return "interrupted, status 130"
     case .exited(let status): return "exited with status \(status)"
     case .signalled(let signal): return "ended by signal \(signal)"
     case .notStarted(let why): return "did not start: \(why)"

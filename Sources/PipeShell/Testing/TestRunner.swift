@@ -41,8 +41,9 @@ public enum TestRunner {
   }
 
   /// Runs the tests and prints the report: 0 when every test passed, 1 when one failed, 2 when a
-  /// PATH or the JUnit file cannot be used (before any test runs), 130 when Ctrl-C stopped it (the
-  /// tests running end, none starts, the report and the JUnit file say what ran).
+  /// PATH or the JUnit file cannot be used (before any test runs), 130 when Ctrl-C stopped it (143
+  /// for SIGTERM: the tests running get the signal, none starts, the report and the JUnit file say
+  /// what ran).
   public static func run(_ options: Options) -> Int32 {
     let files: [TestFile]
     switch TestFiles.find(options.paths) {
@@ -68,16 +69,23 @@ public enum TestRunner {
       )
       return 2
     }
-    // Ctrl-C reaches the tests running too (they are in the terminal's process group).
-    let interrupted = Locked(false)
-    let signal = InterruptSignal { interrupted.withLock { $0 = true } }
-    defer { withExtendedLifetime(signal) {} }
+    // Ctrl-C (or SIGTERM, as a CI system cancelling a job sends) stops the run: it wakes the wait
+    // for the tests' ends, which passes the signal on to the tests running.
+    let wake = DispatchSemaphore(value: 0)
+    let stop = Locked<Int32?>(nil)
+    let handlers = [SIGINT, SIGTERM].map { number in
+      SignalHub.add(number) {
+        stop.withLock { $0 = $0 ?? number }
+        wake.signal()
+      }
+    }
+    defer { handlers.forEach(SignalHub.remove) }
     let colour = Paint.isOn(for: 1)
     let parallel = max(1, options.parallel ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     var printed = 0
     let results = runAll(
-      files, options: options, parallel: parallel, scratch: scratch,
-      stopped: { interrupted.withLock { $0 } }
+      files, options: options, parallel: parallel, scratch: scratch, wake: wake,
+      stopped: { stop.withLock { $0 } }
     ) { results in
       // Every line whose file, and the files before it, have ended.
       while printed < results.count, let result = results[printed] {
@@ -88,9 +96,12 @@ public enum TestRunner {
     scratch.remove()
     Console.writeNow(TestReport.total(results))
     var status: Int32 = results.allSatisfy { $0.verdict == .passed } ? 0 : 1
-    if results.count < files.count {
-      FileOutput.error("pipesh test: interrupted: \(files.count - results.count) of \(files.count) files did not run")
-      status = 130
+    if let signal = stop.withLock({ $0 }) {
+      let missing = files.count - results.count
+      FileOutput.error(
+        "pipesh test: \(signal == SIGINT ? "interrupted" : "terminated")"
+          + (missing > 0 ? ": \(missing) of \(files.count) files did not run" : ""))
+      status = 128 + signal
     }
     if let junit, let path = options.junit {
       let bytes = Array(JUnitReport.xml(results).utf8)
@@ -105,30 +116,36 @@ public enum TestRunner {
   }
 
   /// Runs `files`, at most `parallel` at once; after each ends, `ended` sees every result so far
-  /// (nil for the files still running or not started), in the files' order. Once `stopped` says so,
-  /// no file starts: the results are those of the files before the first that did not run. A file
+  /// (nil for the files still running or not started), in the files' order. Once `stopped` gives a
+  /// signal, no file starts, the files running get that signal, and the results are those of the
+  /// files before the first that did not run. `wake` is signalled for each signal. A file
   /// still running after `options.timeLimit` seconds gets SIGTERM, and SIGKILL if it is still
   /// there `graceSeconds` later.
   private static func runAll(
-    _ files: [TestFile], options: Options, parallel: Int, scratch: ScratchDirectory, stopped: () -> Bool,
-    ended: ([TestResult?]) -> Void
+    _ files: [TestFile], options: Options, parallel: Int, scratch: ScratchDirectory, wake: DispatchSemaphore,
+    stopped: () -> Int32?, ended: ([TestResult?]) -> Void
   ) -> [TestResult] {
     var results = [TestResult?](repeating: nil, count: files.count)
     var running: [pid_t: Running] = [:]
     // A child's end wakes the wait below (SIGCHLD, through the signal pipe); so does Ctrl-C.
-    let wake = DispatchSemaphore(value: 0)
     let childEnded = SignalHub.add(SIGCHLD) { wake.signal() }
     defer { SignalHub.remove(childEnded) }
-    // Whoever started pipesh may have left SIGCHLD blocked (Foundation's Process does, for its own
-    // signal source): this thread takes it, so that the handler runs.
-    var childSignal = sigset_t()
-    sigemptyset(&childSignal)
-    sigaddset(&childSignal, SIGCHLD)
-    pthread_sigmask(SIG_UNBLOCK, &childSignal, nil)
+    // Whoever started pipesh may have left signals blocked (Foundation's Process blocks nearly
+    // all in its children): this thread takes these, so that their handlers run.
+    var handled = sigset_t()
+    sigemptyset(&handled)
+    for number in [SIGCHLD, SIGINT, SIGTERM] { sigaddset(&handled, number) }
+    pthread_sigmask(SIG_UNBLOCK, &handled, nil)
     let limit = options.timeLimit.map { UInt64($0 * 1e9) }
     var next = 0
+    var passedOn = false
     while next < files.count || !running.isEmpty {
-      if stopped() { next = files.count }
+      if let signal = stopped() {
+        next = files.count
+        // A test started by a terminal gets Ctrl-C from it too; once more changes nothing.
+        if !passedOn { for pid in running.keys { kill(pid, signal) } }
+        passedOn = true
+      }
       while next < files.count && running.count < parallel {
         let index = next
         next += 1
@@ -171,7 +188,7 @@ public enum TestRunner {
       let soonest = deadlines.min() ?? now
       _ = wake.wait(timeout: .now() + .nanoseconds(Int(min(soonest > now ? soonest - now : 0, 1 << 60))))
     }
-    if stopped() { return Array(results.prefix { $0 != nil }.compactMap { $0 }) }
+    if stopped() != nil { return Array(results.prefix { $0 != nil }.compactMap { $0 }) }
     // A child lost to waitpid (it cannot be, unless something else reaped it) is a failed test.
     for (index, result) in results.enumerated() where result == nil {
       results[index] = TestResult(
