@@ -207,7 +207,8 @@ extension SwiftProgramWriter {
     let name = fresh("input")
     let step = try duration(tick, Catalogue.Marble.tick, stage)
     testInputs.append(
-      "let \(name) = try MarbleInput(\(SwiftExpression.stringLiteral(Self.notation(parsed))), step: \(step), clock: clock)")
+      "let \(name) = try MarbleInput(\(SwiftExpression.stringLiteral(Self.notation(parsed))), step: \(step), clock: clock)"
+    )
     return name
   }
 

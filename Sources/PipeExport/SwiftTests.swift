@@ -24,7 +24,8 @@ extension SwiftExport {
       let location = source.location(of: range.start)
       do {
         tests +=
-          try writer.test(expectation, named: prefix + "Line\(location.line)", line: location.line, column: location.column)
+          try writer.test(
+            expectation, named: prefix + "Line\(location.line)", line: location.line, column: location.column)
           + [""]
         support.formUnion(writer.support)
       } catch {

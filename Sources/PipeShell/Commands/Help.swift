@@ -168,7 +168,9 @@ extension Shell {
       console.line("topics:")
       let topics = Commands.topics.map { ["  help " + $0.name, $0.summary] }
       for line in Format.wrappedTable(topics, width: width) { console.line(line) }
-      show(["'ops' lists the operators; 'help NAME' explains a command, a topic or an operator in full, with an example."])
+      show([
+        "'ops' lists the operators; 'help NAME' explains a command, a topic or an operator in full, with an example."
+      ])
       return
     }
     var known = false
