@@ -41,17 +41,40 @@ public func expectMarbles<Recorded: AsyncSequence & SendableMetatype>(
   let cancelStep = marbles.reachable.events.first { $0.event == .cancelled }?.step
   var actual: Marbles
   if horizon == nil, let cancelStep {
-    let recorded = await Marbles.record(step: step, until: step * cancelStep - .nanoseconds(1), build)
+    let recorded = await Marbles.record(
+      step: step, until: step * cancelStep - .nanoseconds(1), markingCancellation: false, pacing: marbles.requests,
+      build)
     actual = recorded
     if !recorded.events.contains(where: { $0.event.isEnd }) {
       actual = Marbles(events: recorded.events + [(cancelStep, .cancelled)], length: cancelStep)
     }
   } else {
-    actual = await Marbles.record(step: step, until: horizon, markingCancellation: cancelStep != nil, build)
+    actual = await Marbles.record(
+      step: step, until: horizon, markingCancellation: cancelStep != nil, pacing: marbles.requests, build)
   }
   let comparison = MarbleComparison(expected: marbles.reachable, actual: actual)
   if !comparison.holds {
     Issue.record(Comment(rawValue: comparison.description), sourceLocation: sourceLocation)
   }
   return comparison
+}
+
+extension Marbles {
+  /// When swift-async-algorithms' test consumer asks for each element, in steps: at 0, then at
+  /// each expected event's step, a `,` moving the latest request one step past itself (AA's
+  /// `activeTicks`). Empty when the diagram has no `,`: the consumer then asks as soon as it has
+  /// an element, which draws the same diagram whenever the expected one holds.
+  var requests: [Int] {
+    guard !delays.isEmpty else { return [] }
+    var requests = [0]
+    var delays = self.delays[...]
+    for step in 0...length {
+      requests += Array(repeating: step, count: events.count { $0.step == step })
+      while delays.first == step {
+        delays.removeFirst()
+        requests[requests.count - 1] = step + 1
+      }
+    }
+    return requests
+  }
 }

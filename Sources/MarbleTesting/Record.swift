@@ -24,13 +24,31 @@ extension Marbles {
     step: Duration = .seconds(1), until horizon: Duration? = nil, markingCancellation: Bool = false,
     _ build: @escaping @Sendable (TestClock) -> Recorded
   ) async -> Marbles {
+    await record(step: step, until: horizon, markingCancellation: markingCancellation, pacing: [], build)
+  }
+
+  /// `record`, its consumer asking for each element no earlier than the step `pacing` gives it
+  /// (the first request at the first entry, and so on), then as fast as the sequence produces:
+  /// swift-async-algorithms' test consumer, which a diagram's `,` (delay-next) slows down.
+  static func record<Recorded: AsyncSequence & SendableMetatype>(
+    step: Duration, until horizon: Duration?, markingCancellation: Bool, pacing: [Int],
+    _ build: @escaping @Sendable (TestClock) -> Recorded
+  ) async -> Marbles {
     let recorder = Recorder(step: step)
     await TestDriver.shared.run {
       let clock = TestClock()
       await withTaskGroup(of: Void.self) { group in
         group.addTask {
           do {
-            for try await element in build(clock) { recorder.add(.value(String(describing: element)), at: clock.now) }
+            var iterator = build(clock).makeAsyncIterator()
+            var requests = pacing.makeIterator()
+            while true {
+              if let request = requests.next(), clock.now < .zero.advanced(by: step * request) {
+                try await clock.sleep(until: .zero.advanced(by: step * request))
+              }
+              guard let element = try await iterator.next() else { break }
+              recorder.add(.value(String(describing: element)), at: clock.now)
+            }
             recorder.add(.finished, at: clock.now)
           } catch {
             recorder.add(.failed, at: clock.now)
