@@ -30,7 +30,9 @@ public struct MarbleComparison: Sendable, CustomStringConvertible {
       switch events.count {
       case 0: return "nothing"
       case 1: return events[0].words
-      default: return events.map(\.words).joined(separator: " and ") + " at once"
+      case 2...4: return events.map(\.words).joined(separator: " and ") + " at once"
+      default:
+        return events.prefix(3).map(\.words).joined(separator: ", ") + " and \(events.count - 3) more at once"
       }
     }
   }
@@ -87,8 +89,14 @@ public struct MarbleComparison: Sendable, CustomStringConvertible {
   }
 
   /// The lanes under one ruler, a column per step (a step as wide as its widest cell in either
-  /// lane), the first difference marked with `^` under its column.
-  public func drawing(expectedLabel: String = "expected", actualLabel: String = "actual") -> [String] {
+  /// lane), the first difference marked with `^` under its column. With `width`, the lines fit in
+  /// that many columns: only the steps around the first difference are drawn, `…` standing for
+  /// the steps left out on either side.
+  public func drawing(
+    expectedLabel: String = "expected", actualLabel: String = "actual", width: Int? = nil
+  )
+    -> [String]
+  {
     let lanes = [expected.steps, actual.steps]
     let count = lanes.map(\.count).max() ?? 0
     var widths = [Int](repeating: 1, count: count)
@@ -98,33 +106,64 @@ public struct MarbleComparison: Sendable, CustomStringConvertible {
     // A step wider than one column keeps a space after it, so that two quoted values never touch.
     widths = widths.map { $0 > 1 ? $0 + 1 : $0 }
     let labelWidth = max(expectedLabel.count, actualLabel.count) + 2
+    // The steps drawn: all, or a window around the first difference that fits.
+    var window = 0..<count
+    if let width, labelWidth + widths.reduce(0, +) > width {
+      let room = max(10, width - labelWidth - 2)
+      let focus = max(0, (difference?.step ?? 1) - 1)
+      var low = focus
+      var high = focus + 1
+      var used = widths.isEmpty ? 0 : widths[focus]
+      while true {
+        if low > 0, used + widths[low - 1] <= room, low > focus - room / 3 || high >= count {
+          low -= 1
+          used += widths[low]
+        } else if high < count, used + widths[high] <= room {
+          used += widths[high]
+          high += 1
+        } else if low > 0, used + widths[low - 1] <= room {
+          low -= 1
+          used += widths[low]
+        } else {
+          break
+        }
+      }
+      window = low..<min(high, count)
+    }
+    let before = window.lowerBound > 0 ? "…" : ""
     func pad(_ text: String, _ width: Int) -> String {
       text + String(repeating: " ", count: max(0, width - text.count))
     }
     func lane(_ steps: [[Marbles.Event]]) -> String {
-      var line = ""
-      for (index, events) in steps.enumerated() {
-        let cell = Marbles.cell(events)
+      var line = before
+      for index in window where index < steps.count {
+        let cell = Marbles.cell(steps[index])
         line += index == steps.count - 1 ? cell : pad(cell, widths[index])
       }
+      if window.upperBound < steps.count { line += "…" }
       return line
     }
     var ruler = ""
-    var column = 0
+    var rulerLength = 0
+    var column = before.count
     let longest = names.ruler(count).count
     let every = longest >= 4 ? 10 : 5
-    for step in 1...max(1, count) where step <= count {
-      if step == 1 || step % every == 0, ruler.count <= column {
-        ruler = pad(ruler, column) + names.ruler(step) + " "
+    for index in window {
+      let step = index + 1
+      if index == window.lowerBound || step % every == 0, rulerLength <= column {
+        let label = names.ruler(step) + " "
+        ruler += String(repeating: " ", count: column - rulerLength) + label
+        rulerLength = column + label.count
       }
-      column += widths[step - 1]
+      column += widths[index]
     }
     var lines = [
       pad("", labelWidth) + ruler, pad(expectedLabel, labelWidth) + lane(lanes[0]),
       pad(actualLabel, labelWidth) + lane(lanes[1]),
     ]
-    if let difference {
-      lines.append(pad("", labelWidth + widths.prefix(difference.step - 1).reduce(0, +)) + "^")
+    if let difference, window.contains(difference.step - 1) || window.isEmpty {
+      let offset = widths[window.lowerBound..<max(window.lowerBound, difference.step - 1)].reduce(0, +)
+      lines.append(pad("", labelWidth + before.count + offset) + "^")
     }
     return lines.map { line in
       var line = line

@@ -112,8 +112,10 @@ final class TestDriver: TaskExecutor, @unchecked Sendable {
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
         enum Outcome { case slept, due, refused }
+        // Checked under the lock: a cancel between the check above and here finds no sleeper to
+        // take away, so the sleeper must not be added.
         let outcome = update { state -> Outcome in
-          guard let current = state.current, !current.finished else { return .refused }
+          guard let current = state.current, !current.finished, !Task.isCancelled else { return .refused }
           if deadline <= state.now { return .due }
           state.sleepers.append(Sleeper(deadline: deadline, order: order, continuation: continuation))
           return .slept

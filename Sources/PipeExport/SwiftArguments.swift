@@ -200,10 +200,7 @@ extension SwiftProgramWriter {
     guard dialect == .aa, case .marble(let parsed) = written else {
       throw problem(stage, "a test's marble must be a constant diagram in swift-async-algorithms' notation")
     }
-    let values = parsed.steps.flatMap(\.events).compactMap { if case .value(let text) = $0 { text } else { nil } }
-    guard !values.contains(where: { $0.contains("'") }) else {
-      throw problem(stage, "MarbleTesting's notation has no way to write a value with ' in it")
-    }
+    try Self.checkTestable(parsed, stage.range)
     let name = fresh("input")
     let step = try duration(tick, Catalogue.Marble.tick, stage)
     testInputs.append(

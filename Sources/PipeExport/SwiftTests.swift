@@ -15,6 +15,14 @@ extension SwiftExport {
     var warnings: [Diagnostic] = []
     let prefix = functionPrefix(source.name)
     for statement in statements {
+      if case .command(let command, let range) = statement, command.kind == .validate {
+        warnings.append(
+          Diagnostic(
+            id: .export, severity: .warning,
+            message: "left out of the tests: a validate block is swift-async-algorithms' own test form; "
+              + "write it with MarbleTesting's MarbleInput and expectMarbles",
+            range: range))
+      }
       guard case .command(let command, let range) = statement, command.kind == .expect,
         case .expectation(let expectation) = command.arguments
       else { continue }
@@ -48,6 +56,22 @@ extension SwiftExport {
     lines += tests.dropLast()
     for definition in Support.definitions(support, program: false) { lines += ["", definition] }
     return Output(text: lines.joined(separator: "\n") + "\n", warnings: warnings)
+  }
+}
+
+extension SwiftProgramWriter {
+  /// Refuses a diagram MarbleTesting reads otherwise than pipesh: `,` is a value in pipesh's
+  /// notation and the consumer's delay-next in AA's; a value with `'` cannot be written in AA's.
+  static func checkTestable(_ diagram: MarbleDiagram, _ range: SourceRange) throws(ExportProblem) {
+    for event in diagram.steps.flatMap(\.events) {
+      guard case .value(let text) = event else { continue }
+      if text.contains(",") || text.contains("'") {
+        throw ExportProblem(
+          message: "the value '\(text)' reads otherwise in MarbleTesting's notation (swift-async-algorithms': "
+            + "',' is the consumer's delay-next, and a value cannot hold a quote)",
+          range: range)
+      }
+    }
   }
 }
 
@@ -104,6 +128,13 @@ extension SwiftProgramWriter {
       }
       // The horizon pipesh gives it: until:, the diagram's `;` (MarbleTesting cancels there), or
       // just before twice its length.
+      try Self.checkTestable(diagram, whole)
+      let events = diagram.steps.flatMap(\.events)
+      if let end = events.firstIndex(where: \.isEnd), end < events.count - 1 {
+        throw ExportProblem(
+          message: "the diagram claims events after its end, which MarbleTesting leaves out (as AA's diagrams do)",
+          range: whole)
+      }
       let length = diagram.steps.last?.step ?? 0
       let cancels = diagram.steps.contains { $0.events.contains(.cancel) }
       var horizon = ""

@@ -82,14 +82,21 @@ struct MarbleLanes {
     return ruler
   }
 
-  /// `5s`, `2.5s`, `250ms`: a time as short as it can be written.
+  /// `5s`, `2.5s`, `250ms`, `1.14s`, `3µs`: a time as short as it can be written, exactly (from
+  /// its integer parts, never through a `Double`).
   static func label(_ time: Duration) -> String {
     let (seconds, attoseconds) = time.components
     if attoseconds == 0 { return "\(seconds)s" }
-    let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    if seconds == 0, milliseconds.rounded() == milliseconds { return "\(Int(milliseconds))ms" }
-    var text = String(Double(seconds) + Double(attoseconds) / 1e18)
-    if text.hasSuffix(".0") { text.removeLast(2) }
-    return text + "s"
+    if seconds == 0 {
+      for (unit, name) in [(Int64(1_000_000_000_000_000), "ms"), (1_000_000_000_000, "µs"), (1_000_000_000, "ns")]
+      where attoseconds % unit == 0 {
+        return "\(attoseconds / unit)\(name)"
+      }
+    }
+    var fraction = String(attoseconds.magnitude)
+    fraction = String(repeating: "0", count: max(0, 18 - fraction.count)) + fraction
+    while fraction.last == "0" { fraction.removeLast() }
+    let sign = seconds < 0 || attoseconds < 0 ? "-" : ""
+    return "\(sign)\(seconds.magnitude).\(fraction)s"
   }
 }

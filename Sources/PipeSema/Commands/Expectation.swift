@@ -54,8 +54,21 @@ extension Checker {
         return reading.fail("== takes one diagram as a string, as in == \"ab-c|\"", values.first?.range ?? first.range)
       }
       let frame = options["tick"] ?? checked?.marbleTick ?? Catalogue.Marble.defaultTick(options.dialect)
+      if options.dialect == .rxjs, let at = text.utf8.firstIndex(of: UInt8(ascii: "^")) {
+        let offset = range.start + 1 + text.utf8.distance(from: text.utf8.startIndex, to: at)
+        return reading.fail(
+          "an expected diagram has no subscription point ^: its frame 0 is the pipeline's start",
+          SourceRange(offset, offset + 1))
+      }
       switch MarbleDiagram.parse(text, dialect: options.dialect, frame: frame) {
-      case .success(let diagram): claim = .diagram(diagram)
+      case .success(let diagram):
+        let length = diagram.steps.last?.step ?? 0
+        guard length <= DiagramRecorder.maximumColumns else {
+          return reading.fail(
+            "an expected diagram spans at most \(DiagramRecorder.maximumColumns) steps; this one spans \(length)",
+            values[values.startIndex].range)
+        }
+        claim = .diagram(diagram)
       case .failure(let problem):
         let base = range.start + 1
         report(

@@ -3,6 +3,7 @@ import PipeEvaluator
 import PipeRuntime
 import PipeSema
 import PipeSession
+import PipeSyntax
 
 extension Commands {
   /// `expect P CLAIM`: runs P on a virtual clock of its own and checks the claim.
@@ -90,13 +91,14 @@ extension Shell {
       expectation.options[CommandOptions.untilLabel] ?? cancelAt.map { tick * ($0 - shift) - .nanoseconds(1) }
       ?? tick * (max(2 * expected.length, expected.length + 2) - shift) - .nanoseconds(1)
     let recorded = await engine.recordedRun(expectation.pipeline, horizon: horizon, quiet: true)
+    if let stopped = Self.stoppedEarly(recorded) { return (stopped, [], 1) }
     guard let output = recorded.nodes.last else { return nil }
     let recorder = DiagramRecorder(tick: tick)
     var events: [(step: Int, event: Marbles.Event)] = []
     for (time, kind) in recorded.events(for: output) {
       let event: Marbles.Event
       switch kind {
-      case .element(let value): event = .value(value.printed)
+      case .element(let value): event = .value(DiagnosticFormatter.visible(value.printed))
       case .finished: event = .finished
       case .failed: event = .failed
       case .cancelled:
@@ -115,8 +117,12 @@ extension Shell {
       names: MarbleComparison.StepNames(
         ruler: { MarbleLanes.label(tick * ($0 - shift)) }, words: { MarbleLanes.label(tick * ($0 - shift)) }))
     guard let message = comparison.message else { return nil }
-    if rxjs, let drawing = Self.rxjsDrawing(comparison, tick: tick) { return (message, drawing, 1) }
-    return (message, comparison.drawing(), 1)
+    let width = Format.screenWidth
+    if rxjs, let drawing = Self.rxjsDrawing(comparison, tick: tick), drawing.allSatisfy({ Format.columns($0) <= width })
+    {
+      return (message, drawing, 1)
+    }
+    return (message, comparison.drawing(width: width), 1)
   }
 
   /// RxJS's frame of a time: the whole frames since the start.
@@ -163,7 +169,7 @@ extension Shell {
   /// `prints V…`: the values the output passed on, and that it finished.
   private func expectPrinted(_ expectation: CheckedExpectation, _ values: [Value]) async -> (String, [String], Int)? {
     let run = await endedRun(expectation)
-    let expected = values.map(\.printed)
+    let expected = values.map { DiagnosticFormatter.visible($0.printed) }
     let lists = ListComparison(expected: expected, actual: run.printed)
     if var message = lists.message {
       // Fewer values than claimed: what ended it says why.
@@ -203,7 +209,10 @@ extension Shell {
       case .start, .element, .asked, .sending: nil
       }
     }
-    guard let (time, said, accepted) = ends.last else {
+    if let stopped = Self.stoppedEarly(recorded) { return (stopped, [], 2) }
+    // The horizon's cancel is the expectation's, not an end of the pipeline's own.
+    let own = ends.filter { !(recorded.stop == .horizon && $0.0 >= recorded.horizon) }
+    guard let (time, said, accepted) = own.last else {
       return (
         "expected '\(label)' to end: \(reason); it had not ended by \(MarbleLanes.label(recorded.horizon))", [], 2
       )
@@ -214,8 +223,9 @@ extension Shell {
 
   /// How far a run that is not drawn goes: `until:`, else as far as `draw` would.
   private func horizon(_ expectation: CheckedExpectation) -> Duration {
+    if let until = expectation.options[CommandOptions.untilLabel] { return until }
     let tick = expectation.options["tick"] ?? expectation.pipeline.marbleTick ?? .seconds(1)
-    return Horizon(tick: tick, until: expectation.options[CommandOptions.untilLabel]).end
+    return Horizon(tick: tick, until: nil).end
   }
 
   /// What the output passed on and how it ended.
@@ -225,6 +235,8 @@ extension Shell {
       case failed(PipelineError)
       case cancelled(String)
       case notEnded(Duration)
+      /// Stopped after `DrawObserver.maximumEvents` events: what it would have done is not known.
+      case overflowed
     }
     var printed: [String] = []
     var end: End
@@ -235,6 +247,7 @@ extension Shell {
       case .failed(let failure): "failed with \(TraceFile.quoted(failure.message)) (at \(failure.stage))"
       case .cancelled(let why): "was cancelled (\(why))"
       case .notEnded(let horizon): "had not ended by \(MarbleLanes.label(horizon)) (until: D runs it further)"
+      case .overflowed: Shell.stoppedWords
       }
     }
   }
@@ -242,10 +255,11 @@ extension Shell {
   private func endedRun(_ expectation: CheckedExpectation) async -> EndedRun {
     let recorded = await engine.recordedRun(expectation.pipeline, horizon: horizon(expectation), quiet: true)
     var run = EndedRun(end: .notEnded(recorded.horizon))
-    guard let output = recorded.nodes.last else { return run }
+    if recorded.stop == .events { run.end = .overflowed }
+    guard let output = recorded.nodes.last, recorded.stop != .events else { return run }
     for (_, kind) in recorded.events(for: output) {
       switch kind {
-      case .element(let value): run.printed.append(value.printed)
+      case .element(let value): run.printed.append(DiagnosticFormatter.visible(value.printed))
       case .finished: run.end = .finished
       case .failed(let message):
         run.end = recorded.failure.map { .failed($0) } ?? .failed(PipelineError(stage: output.text, message: message))
@@ -254,6 +268,15 @@ extension Shell {
       }
     }
     return run
+  }
+
+  /// What an expectation says of a run stopped after `DrawObserver.maximumEvents` events.
+  static let stoppedWords =
+    "was stopped after \(DrawObserver.maximumEvents) events, before it could be judged (an earlier until: checks less)"
+
+  /// The failure of a run stopped for its events, if it was.
+  private static func stoppedEarly(_ recorded: RecordedRun) -> String? {
+    recorded.stop == .events ? "the pipeline " + stoppedWords : nil
   }
 
   private static func list(_ values: [String]) -> String {
@@ -312,7 +335,7 @@ extension Marbles {
     for step in diagram.steps {
       for event in step.events {
         switch event {
-        case .value(let text): events.append((step.step + shift, .value(text)))
+        case .value(let text): events.append((step.step + shift, .value(DiagnosticFormatter.visible(text))))
         case .finish: events.append((step.step + shift, .finished))
         case .fail: events.append((step.step + shift, .failed))
         case .cancel: events.append((step.step + shift, .cancelled))
