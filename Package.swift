@@ -41,7 +41,9 @@ let package = Package(
     .target(name: "CMarbleTestingSupport"),
     // Marble tests for any AsyncSequence, the user's own package's too: a test clock, its driver,
     // the recorder and Swift Testing's expectation. Nothing of the shell.
-    .target(name: "MarbleTesting", dependencies: ["MarbleDiagrams", "CMarbleTestingSupport"], swiftSettings: strict),
+    .target(
+      name: "MarbleTesting", dependencies: ["MarbleDiagrams", "CMarbleTestingSupport", "Locking"], swiftSettings: strict
+    ),
     .target(name: "PipeSyntax", swiftSettings: strict),
     .target(name: "PipeSema", dependencies: ["PipeSyntax"], swiftSettings: strict),
     .target(name: "PipeEvaluator", dependencies: ["PipeSema"], swiftSettings: strict),

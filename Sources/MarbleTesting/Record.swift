@@ -1,5 +1,5 @@
+import Locking
 @_exported import MarbleDiagrams
-import Synchronization
 
 extension Marbles {
   /// Runs the sequence `build` makes on a `TestClock` and records what it does as a diagram in
@@ -81,7 +81,7 @@ final class Recorder: Sendable {
   }
 
   private let step: Duration
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   init(step: Duration) { self.step = step }
 
