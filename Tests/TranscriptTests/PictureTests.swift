@@ -229,7 +229,11 @@ struct PictureTests {
     let document = try XMLDocument(xmlString: try String(contentsOf: file, encoding: .utf8), options: [])
     let ticks = try document.nodes(forXPath: "//*[local-name()='g'][@class='element']/*[local-name()='title']")
       .compactMap(\.stringValue)
-    #expect(ticks.count >= 4 && Set(ticks) == ["+1.000s 0", "+2.000s 1"], "\(ticks)")
+    #expect(
+      ticks.count >= 4
+        && Set(ticks) == [
+          "+1.000s 0 (+4.000s on the session's clock)", "+2.000s 1 (+5.000s on the session's clock)",
+        ], "\(ticks)")
     let ruler = try document.nodes(forXPath: "//*[local-name()='g'][@class='ruler']/*[local-name()='text']")
       .compactMap(\.stringValue)
     #expect(ruler.first == "0s")
@@ -357,6 +361,21 @@ struct PictureTests {
       #expect(chart.ends.sorted() == (fromTrace[label]?.ends ?? []).sorted(), "row \(label)")
       #expect(chart.elements == fromTrace[label]?.elements, "row \(label)")
     }
+  }
+
+  /// `trace … to: "F.html"`: the chart, and under it trace's timed lines as the terminal prints them.
+  @Test func aTracePageKeepsTheTimedLines() throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("trace.html")
+    let result = try Pipesh.run(["--virtual-time", "-c", "trace marble \"a-b|\" | take 1 to: \"\(file.path)\""])
+    #expect(result.status == 0, "\(result.stderr)")
+    let page = try String(contentsOf: file, encoding: .utf8)
+    let traced = try Pipesh.run(["--virtual-time", "-c", "trace marble \"a-b|\" | take 1"])
+    let lines = traced.stdout.split(separator: "\n").filter { $0.hasPrefix("+") }
+    #expect(lines.count >= 6)
+    let text = try #require(page.components(separatedBy: "<pre>").dropFirst().first)
+    #expect(text.hasPrefix(lines.map(Self.htmlEscaped).joined(separator: "\n") + "</pre>"))
   }
 
   /// `compare … to:`: each stage's AA lane over its Combine lane, on one axis, a differing pair on a

@@ -35,7 +35,7 @@ extension Commands {
         heading: PictureMarks.Heading(
           command: "trace " + pipeline.text,
           details: "job \(job.id) · \(clock) · times from the job's start, which was \(origin.stampText) "
-            + "on the session's clock (the times of trace's lines)"))
+            + "on the session's clock (the times of trace's lines)"), origin: origin)
       shell.writePicture(
         options.file, command: "trace", svg: chart.svg, title: "trace " + pipeline.text, text: lines.withLock { $0 })
     }.example("trace from 1 2 | take 1")

@@ -35,6 +35,9 @@ struct LifetimeChart {
   let rows: [Row]
   let end: Duration
   let heading: PictureMarks.Heading
+  /// Where the job started on the session's clock: an element's title says its time there too, as
+  /// trace's lines do.
+  var origin = Duration.zero
 
   static let rowHeight = 40
   static let indent = 14
@@ -85,6 +88,11 @@ struct LifetimeChart {
     return out.joined(separator: "\n") + "\n"
   }
 
+  /// ` (+T on the session's clock)` for a job that did not start at the session's 0.
+  private func session(_ time: Duration) -> String {
+    origin == .zero ? "" : " (\((time + origin).stampText) on the session's clock)"
+  }
+
   private func draw(_ row: Row, y: Int, scale: MarblePicture.Scale) -> [String] {
     let escaped = MarblePicture.escaped
     let room = 32 - 2 * row.depth
@@ -121,7 +129,7 @@ struct LifetimeChart {
       let text = value.count <= fits ? value : String(value.prefix(max(1, fits - 1))) + "…"
       let sameInstantAsBefore = index > 0 && xs[index - 1] == x
       out.append(
-        "<g class=\"element\"><title>\(time.stampText) \(escaped(value))</title>"
+        "<g class=\"element\"><title>\(time.stampText) \(escaped(value))\(session(time))</title>"
           + "<line x1=\"\(x)\" y1=\"\(y - 9)\" x2=\"\(x)\" y2=\"\(y + 9)\" stroke=\"#1f4e79\" stroke-width=\"2\"/>"
           + (sameInstantAsBefore
             ? ""
