@@ -82,9 +82,9 @@ extension Shell {
       let picture = MarblePicture(
         lanes: lanes.pictureLanes(demand: demand), end: max(end, tick),
         heading: PictureMarks.Heading(
-          command: "draw " + path,
-          details: "a saved trace of \(recording.pipeline) · \(recording.clock) clock · times from the trace's "
-            + "first event · a column of the text is \(MarbleLanes.label(tick))"))
+          command: "draw \"\(path)\": a saved trace of \(recording.pipeline)",
+          details: "\(recording.clock) clock · times from the trace's first event · a column of the text is "
+            + MarbleLanes.label(tick)))
       let text = Self.drawing(rows, tick: tick, width: 100_000, marks: marks).lines
       writePicture(file, command: "draw", svg: picture.svg, title: "draw " + path, text: text)
       return
