@@ -30,6 +30,8 @@ public struct RecordedRun: Sendable {
   public let stop: Stop?
   /// How it failed, if it did.
   public let failure: PipelineError?
+  /// The job number it ran as (`draw` and `compare` take one, as every run does).
+  public let jobID: Int
 
   /// A node's events, as they came.
   public func events(for node: Node) -> [(time: Duration, kind: NodeEvent.Kind)] {
@@ -69,6 +71,6 @@ extension Engine {
     let stop: RecordedRun.Stop? = observer.overflowed ? .events : stopped.withLock { $0 } ? .horizon : nil
     return RecordedRun(
       observer: observer, nodes: Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }, roots: job.nodes,
-      implicitSink: implicitSink, horizon: horizon, stop: stop, failure: job.failure)
+      implicitSink: implicitSink, horizon: horizon, stop: stop, failure: job.failure, jobID: job.id)
   }
 }

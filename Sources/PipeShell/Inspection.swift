@@ -6,16 +6,27 @@ import PipeSyntax
 
 /// `trace`: prints one line per lifecycle event, `+TIME [JOB] NODE EVENT`.
 final class TraceObserver: NodeObserver {
-  let console: Console
+  /// Where each line goes: the console, or the lines kept for a page (`--html`, `to: "F.html"`).
+  private let write: @Sendable (String) -> Void
   let width: Int
 
   /// The screen's width: each line fits it.
   let screenWidth = Format.screenWidth
   /// Whether the end of each node is coloured.
-  let colour = Paint.isOn(for: 1)
+  let colour: Bool
 
-  init(console: Console, labels: [String]) {
-    self.console = console
+  convenience init(console: Console, labels: [String]) {
+    self.init(labels: labels, colour: Paint.isOn(for: 1)) { console.line($0) }
+  }
+
+  /// Keeps the lines in `kept`, uncoloured, as the terminal would have printed them.
+  convenience init(keepingIn kept: Locked<[String]>, labels: [String]) {
+    self.init(labels: labels, colour: false) { line in kept.withLock { $0.append(line) } }
+  }
+
+  private init(labels: [String], colour: Bool, write: @escaping @Sendable (String) -> Void) {
+    self.write = write
+    self.colour = colour
     // A label takes at most two fifths of the screen; a longer one is shortened with `…`.
     self.width = min(labels.map(Format.columns).max() ?? 0, max(12, screenWidth * 2 / 5))
   }
@@ -44,7 +55,7 @@ final class TraceObserver: NodeObserver {
 
   private func line(time: Duration, job: Int, label: String, _ text: String) {
     let label = Format.pad(Format.shortened(label, to: width), width)
-    console.line(Format.shortened("\(time.stampText) [\(job)] \(label)  \(text)", to: screenWidth))
+    write(Format.shortened("\(time.stampText) [\(job)] \(label)  \(text)", to: screenWidth))
   }
 }
 

@@ -24,6 +24,12 @@ struct BrowserTests {
     let beyond: Int
     let width: Double
     let height: Double
+    /// The rendered title's command, and the legend's items.
+    let title: String
+    let legend: Int
+    /// Where the axis's 0 and the leftmost lifetime bar start, in pixels.
+    let axisStart: Double
+    let barStart: Double?
   }
 
   /// Runs the browser on `page`: the DOM after layout, and what it logged.
@@ -44,13 +50,18 @@ struct BrowserTests {
     const svg = document.querySelector('svg');
     const box = svg.getBoundingClientRect();
     let beyond = 0;
-    for (const element of svg.querySelectorAll('circle, text, line')) {
+    for (const element of svg.querySelectorAll('circle, rect:not([width="100%"]), text, line')) {
       if (element.getBoundingClientRect().right > box.right + 0.5) beyond++;
     }
     const lanes = [...svg.querySelectorAll('g.lane')].map(lane => lane.querySelectorAll('g.marble').length);
     const nodes = svg.querySelectorAll('g.node').length;
+    const title = svg.querySelector('g.title text.command')?.textContent ?? '';
+    const legend = svg.querySelectorAll('g.legend g.item').length;
+    const axisStart = svg.querySelector('g.ruler line').getBoundingClientRect().left;
+    const bars = [...svg.querySelectorAll('g.bar line')].map(bar => bar.getBoundingClientRect().left);
+    const barStart = bars.length ? Math.min(...bars) : null;
     document.getElementById('measured').textContent =
-      JSON.stringify({ lanes, nodes, beyond, width: box.width, height: box.height });
+      JSON.stringify({ lanes, nodes, beyond, width: box.width, height: box.height, title, legend, axisStart, barStart });
     </script>
     """
 
@@ -89,6 +100,26 @@ struct BrowserTests {
     #expect(written.count >= 2 && written.allSatisfy { $0 > 0 })
     #expect(measured.beyond == 0)
     #expect(measured.width > 600 && measured.height > 100)
+    #expect(measured.title == "draw \(pipeline)")
+    #expect(measured.legend >= 3)
+    #expect(!log.contains("CONSOLE"), "the browser logged: \(log)")
+  }
+
+  /// A later job of a session, traced to a chart: its bars start at the axis's 0 (its own start),
+  /// not seconds to the right of it, as they did when the axis began at the session's 0.
+  @Test func aLaterJobsChartStartsAtItsAxis() throws {
+    let directory = try PictureTests.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("later.svg")
+    let traced = try Pipesh.run([
+      "--virtual-time", "-c", "timer 1 | take 5 | drain\ntrace timer 1 | take 2 to: \"\(file.path)\"",
+    ])
+    #expect(traced.stdout.contains("trace: wrote "), "\(traced.stderr)")
+    let (measured, log) = try Self.measure(try String(contentsOf: file, encoding: .utf8), in: directory)
+    let barStart = try #require(measured.barStart)
+    #expect(abs(barStart - measured.axisStart) < 2, "bars from \(barStart), the axis from \(measured.axisStart)")
+    #expect(measured.title == "trace timer 1 | take 2")
+    #expect(measured.beyond == 0)
     #expect(!log.contains("CONSOLE"), "the browser logged: \(log)")
   }
 

@@ -84,16 +84,161 @@ struct PictureTests {
   }
 
   /// Values with markup characters, quotes and long texts are text in the picture, whole in the
-  /// title and cut inside the marble.
+  /// title and, where they fit, whole inside the marble.
   @Test func valuesAreEscapedText() throws {
     let (document, text, _) = try Self.drawn("from \"<b>&\" \"say \\\"hi\\\"\" \"a long value indeed\"")
     #expect(!text.contains("<b>&"))
     let titles = try document.nodes(forXPath: "//*[local-name()='g'][@class='marble']/*[local-name()='title']")
       .compactMap(\.stringValue)
     #expect(titles == ["+0.000s <b>&", "+0.000s say \"hi\"", "+0.000s a long value indeed"])
-    let inside = try document.nodes(forXPath: "//*[local-name()='g'][@class='marble']/*[local-name()='text']")
+    #expect(try Self.insideMarbles(document) == ["<b>&", "say \"hi\"", "a long value indeed"])
+  }
+
+  /// The title's second line (its lines, wrapped to the picture, joined again).
+  static func details(_ document: XMLDocument) throws -> String {
+    try document.nodes(forXPath: "//*[local-name()='text'][@class='details']/*[local-name()='tspan']")
+      .compactMap(\.stringValue).joined(separator: " ")
+  }
+
+  /// The texts inside the marbles, in order.
+  static func insideMarbles(_ document: XMLDocument) throws -> [String] {
+    try document.nodes(forXPath: "//*[local-name()='g'][@class='marble']/*[local-name()='text']")
       .compactMap(\.stringValue)
-    #expect(inside == ["<b…", "sa…", "a …"])
+  }
+
+  /// The debounced `swift` of the search-as-you-type lesson shows whole (it read `sw…` when
+  /// values were cut to three characters); a value too long for its room is cut with `…` inside
+  /// its marble and written whole under its lane.
+  @Test func wholeValuesWhereTheyFit() throws {
+    let (search, _, _) = try Self.drawn(
+      "(marble \"s-w-i-----f-t-------|\" tick: 0.1) | reductions { $0 + $1 } | debounce 0.3")
+    #expect(
+      try Self.insideMarbles(search).filter { $0.hasPrefix("sw") } == ["sw", "swi", "swif", "swift", "swi", "swift"])
+    #expect(!(try Self.insideMarbles(search).contains { $0.contains("…") }))
+
+    let long = String(repeating: "x", count: 60)
+    let (document, _, _) = try Self.drawn("marble \"ab|\" | map { $0 + \"\(long)\" }")
+    let inside = try Self.insideMarbles(document)
+    #expect(inside.filter { $0.hasSuffix("…") && $0.count < 40 }.count == 2, "\(inside)")
+    let listed = try document.nodes(forXPath: "//*[local-name()='text'][@class='values']").compactMap(\.stringValue)
+    // Wrapped to the picture's width.
+    let joined = listed.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    #expect(joined == "in full: +1.000s a\(long) · +2.000s b\(long)")
+  }
+
+  /// The title: the command as typed, its job number, its clock and tick, where the axis starts.
+  @Test func everyPictureHasATitle() throws {
+    func heading(_ svg: String) throws -> (command: String, details: String) {
+      let document = try XMLDocument(xmlString: svg, options: [])
+      let title = "//*[local-name()='g'][@class='title']/*[local-name()='text']"
+      let texts = try document.nodes(forXPath: title).compactMap(\.stringValue)
+      try #require(texts.count == 2)
+      return (texts[0], try Self.details(document))
+    }
+    let (_, drawn, _) = try Self.drawn("timer 1 | take 2")
+    #expect(try heading(drawn).command == "draw timer 1 | take 2")
+    #expect(try heading(drawn).details.hasPrefix("job 1 · on a virtual clock of its own, from 0 at the job's start"))
+    #expect(try heading(drawn).details.hasSuffix("a column of the text is 1s"))
+
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let traced = directory.appendingPathComponent("trace.svg")
+    let compared = directory.appendingPathComponent("compare.svg")
+    let result = try Pipesh.run([
+      "--virtual-time", "-c",
+      "from 1 | drain\ntrace timer 1 | take 2 to: \"\(traced.path)\"\ncompare from 1 2 | take 1 to: \"\(compared.path)\"",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let trace = try heading(try String(contentsOf: traced, encoding: .utf8))
+    #expect(trace.command == "trace timer 1 | take 2")
+    #expect(trace.details.hasPrefix("job 2 · the session's virtual clock · times from the job's start"))
+    let compare = try heading(try String(contentsOf: compared, encoding: .utf8))
+    #expect(compare.command == "compare from 1 2 | take 1")
+    #expect(compare.details.contains("job 3 · "))
+    #expect(compare.details.contains("OpenCombine 0.14.0"))
+  }
+
+  /// The legend lists the marks the picture uses, and only those (a cancellation with its reasons).
+  @Test func aLegendListsExactlyTheMarksUsed() throws {
+    func legend(_ document: XMLDocument) throws -> [String] {
+      try document.nodes(forXPath: "//*[local-name()='g'][@class='legend']/*[local-name()='g']/*[local-name()='text']")
+        .compactMap(\.stringValue)
+    }
+    let (plain, _, _) = try Self.drawn("from 1 2")
+    #expect(
+      try legend(plain) == [
+        "element, its value inside (hover for its time and whole value)", "finished",
+        "lifetime: from its first request to its end (dashed: cancelled; red: failed)",
+      ])
+    let (failing, _, _) = try Self.drawn("zip(timer 1, marble \"a-b|\") | map { 10 / ($0.0 - 1) }", status: 1)
+    #expect(
+      try legend(failing) == [
+        "element, its value inside (hover for its time and whole value)", "failed (its error beside it)",
+        "cancelled: downstream cancelled; downstream failed",
+        "lifetime: from its first request to its end (dashed: cancelled; red: failed)",
+      ])
+    let (demand, _, _) = try Self.drawn("from 1 2 | buffer 1 demand: true")
+    #expect(try legend(demand).contains("asked: its consumer's next() outstanding"))
+    #expect(!(try legend(demand).contains("dropped by the buffer's policy")))
+  }
+
+  /// `draw`, `trace` and `compare` draw an end the same way: the same shape for finished, failed
+  /// and cancelled (only where it stands differs).
+  @Test func endsAreDrawnAlikeInEveryPicture() throws {
+    let pipeline = "zip(timer 1, marble \"a-b|\") | map { 10 / ($0.0 - 1) }"
+    let (drawn, _, _) = try Self.drawn(pipeline, status: 1)
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("chart.svg")
+    _ = try Pipesh.run(["--virtual-time", "-c", "trace \(pipeline) to: \"\(file.path)\""])
+    let traced = try XMLDocument(xmlString: try String(contentsOf: file, encoding: .utf8), options: [])
+    let compareFile = directory.appendingPathComponent("compare.svg")
+    _ = try Pipesh.run(["--virtual-time", "-c", "compare marble \"ab|\" | take 1 to: \"\(compareFile.path)\""])
+    let compared = try XMLDocument(xmlString: try String(contentsOf: compareFile, encoding: .utf8), options: [])
+    /// The shapes of every `kind` end mark, coordinates left out.
+    func shapes(_ document: XMLDocument, _ kind: String) throws -> Set<String> {
+      Set(
+        try document.nodes(forXPath: "//*[local-name()='g'][@class='\(kind)']").compactMap { mark in
+          (mark as? XMLElement)?.children?.filter { $0.name != "title" }.map {
+            $0.xmlString.replacingOccurrences(of: "\"-?[0-9]+\"", with: "N", options: .regularExpression)
+          }.joined()
+        })
+    }
+    for kind in ["failed", "cancelled"] {
+      let inDraw = try shapes(drawn, kind)
+      #expect(inDraw.count == 1, "\(kind): \(inDraw)")
+      #expect(try shapes(traced, kind) == inDraw, "\(kind)")
+    }
+    let (finishing, _, _) = try Self.drawn("from 1 2")
+    #expect(try shapes(finishing, "finished").count == 1)
+    #expect(try shapes(compared, "finished") == (try shapes(finishing, "finished")))
+  }
+
+  /// A later job's chart starts at its own start: the third job of a session on the virtual clock,
+  /// started at +3s, is drawn from 0, its elements at 1s and 2s, and its title says where it began
+  /// on the session's clock (trace's lines keep the session's times).
+  @Test func aLaterJobsAxisStartsAtItsStart() throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("later.svg")
+    let result = try Pipesh.run([
+      "--virtual-time", "-c",
+      "timer 1 | take 2 | drain\nfrom 1 | delay 1 | drain\ntrace timer 1 | take 2 to: \"\(file.path)\"",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let document = try XMLDocument(xmlString: try String(contentsOf: file, encoding: .utf8), options: [])
+    let ticks = try document.nodes(forXPath: "//*[local-name()='g'][@class='element']/*[local-name()='title']")
+      .compactMap(\.stringValue)
+    #expect(
+      ticks.count >= 4
+        && Set(ticks) == [
+          "+1.000s 0 (+4.000s on the session's clock)", "+2.000s 1 (+5.000s on the session's clock)",
+        ], "\(ticks)")
+    let ruler = try document.nodes(forXPath: "//*[local-name()='g'][@class='ruler']/*[local-name()='text']")
+      .compactMap(\.stringValue)
+    #expect(ruler.first == "0s")
+    #expect(ruler.last == "2s")
+    #expect(try Self.details(document).contains("which was +3.000s on the session's clock"))
   }
 
   /// The end of every node, with its reason, and its lifetime; the job failed (status 1).
@@ -218,6 +363,21 @@ struct PictureTests {
     }
   }
 
+  /// `trace … to: "F.html"`: the chart, and under it trace's timed lines as the terminal prints them.
+  @Test func aTracePageKeepsTheTimedLines() throws {
+    let directory = try Self.directory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("trace.html")
+    let result = try Pipesh.run(["--virtual-time", "-c", "trace marble \"a-b|\" | take 1 to: \"\(file.path)\""])
+    #expect(result.status == 0, "\(result.stderr)")
+    let page = try String(contentsOf: file, encoding: .utf8)
+    let traced = try Pipesh.run(["--virtual-time", "-c", "trace marble \"a-b|\" | take 1"])
+    let lines = traced.stdout.split(separator: "\n").filter { $0.hasPrefix("+") }
+    #expect(lines.count >= 6)
+    let text = try #require(page.components(separatedBy: "<pre>").dropFirst().first)
+    #expect(text.hasPrefix(lines.map(Self.htmlEscaped).joined(separator: "\n") + "</pre>"))
+  }
+
   /// `compare … to:`: each stage's AA lane over its Combine lane, on one axis, a differing pair on a
   /// tinted band; the times are those `Examples/combine-throttle.pipe` explains.
   @Test func aComparisonPutsTheTwoSidesOnOneAxis() throws {
@@ -278,6 +438,25 @@ struct PictureTests {
     #expect(places.allSatisfy { $0 != nil }, "\(zip(order, places).filter { $0.1 == nil }.map(\.0))")
     let found = places.compactMap { $0 }
     #expect(found == found.sorted())
+    // The traced job's timed lines are under its chart, as the terminal prints them.
+    let traced = try Pipesh.run([
+      "--virtual-time", "-c", "trace zip(timer 1, marble \"a-b|\") | map { 10 / ($0.0 - 1) }",
+    ])
+    // Task numbers count the session's tasks: the same lines but for them.
+    let lines = traced.stdout.split(separator: "\n").filter { $0.hasPrefix("+") && !$0.contains("  task ") }
+    #expect(lines.count > 10)
+    let section = try #require(page.components(separatedBy: "<h2>trace zip").dropFirst().first)
+    let text = try #require(section.components(separatedBy: "<pre class=\"text\">").dropFirst().first)
+    for line in lines {
+      let job = line.replacingOccurrences(of: "[1]", with: "[5]")
+      #expect(text.contains(Self.htmlEscaped(job)), "\(job)")
+    }
+  }
+
+  static func htmlEscaped(_ text: some StringProtocol) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+      .replacingOccurrences(of: "'", with: "&apos;")
   }
 
   @Test func anHTMLReportNeedsAScript() throws {

@@ -50,7 +50,12 @@ extension Shell {
     if file != nil || report != nil {
       let lanes = ComparisonPicture.lanes(table, aa: drawn.lanes, combine: rows(combine))
       let latest = lanes.flatMap { $0.events.map(\.time) }.max() ?? .zero
-      let picture = MarblePicture(lanes: lanes, end: max(drawn.end, latest))
+      let picture = MarblePicture(
+        lanes: lanes, end: max(drawn.end, latest),
+        heading: PictureMarks.Heading(
+          command: "compare " + pipeline.text,
+          details: "job \(drawn.recorded.jobID) · AsyncAlgorithms 1.1.4 and Combine (OpenCombine 0.14.0), each on "
+            + "a virtual clock of its own from 0 at the start · a column of the text is \(MarbleLanes.label(tick))"))
       writePicture(
         file, command: "compare", svg: picture.svg, title: "compare " + pipeline.text,
         text: table.lines(width: 100_000, tick: tick).lines)

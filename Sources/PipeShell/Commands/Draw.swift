@@ -32,7 +32,12 @@ extension Shell {
     let width = Format.screenWidth
     let (rows, marks) = demand ? drawn.rowsWithDemand : (drawn.rows, [])
     if file != nil || report != nil {
-      let picture = MarblePicture(lanes: demand ? drawn.pictureLanesWithDemand : drawn.pictureLanes, end: drawn.end)
+      let picture = MarblePicture(
+        lanes: demand ? drawn.pictureLanesWithDemand : drawn.pictureLanes, end: drawn.end,
+        heading: PictureMarks.Heading(
+          command: "draw " + pipeline.text,
+          details: "job \(drawn.recorded.jobID) · on a virtual clock of its own, from 0 at the job's start · "
+            + "a column of the text is \(MarbleLanes.label(drawn.tick))"))
       let text = Self.drawing(rows, tick: drawn.tick, width: 100_000, marks: marks).lines
       writePicture(
         file, command: "draw", svg: picture.svg, title: "draw " + pipeline.text, text: text)
@@ -74,7 +79,12 @@ extension Shell {
     }
     if file != nil || report != nil {
       let end = lanes.rows.flatMap { $0.events.map(\.0) }.max() ?? .zero
-      let picture = MarblePicture(lanes: lanes.pictureLanes(demand: demand), end: max(end, tick))
+      let picture = MarblePicture(
+        lanes: lanes.pictureLanes(demand: demand), end: max(end, tick),
+        heading: PictureMarks.Heading(
+          command: "draw \"\(path)\": a saved trace of \(recording.pipeline)",
+          details: "\(recording.clock) clock · times from the trace's first event · a column of the text is "
+            + MarbleLanes.label(tick)))
       let text = Self.drawing(rows, tick: tick, width: 100_000, marks: marks).lines
       writePicture(file, command: "draw", svg: picture.svg, title: "draw " + path, text: text)
       return

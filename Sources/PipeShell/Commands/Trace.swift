@@ -1,3 +1,4 @@
+import Locking
 import PipeRuntime
 import PipeSema
 import PipeSession
@@ -16,13 +17,27 @@ extension Commands {
       if let file = options.file, file.lowercased().hasSuffix(".trace") {
         return await save(pipeline, to: file, shell)
       }
+      // The trace's lines are kept for the page (`--html`, `to: "F.html"`), as the terminal prints them.
       let observer = DrawObserver()
-      let job = await shell.engine.run(pipeline, background: false, observer: observer)
-      let rows = LifetimeChart.rows(job.nodes) { observer.events(for: $0) }
+      let lines = Locked<[String]>([])
+      let printer = TraceObserver(keepingIn: lines, labels: Inspector.labels(pipeline))
+      let job = await shell.engine.run(pipeline, background: false, observer: ObserverPair(observer, printer))
+      // The axis starts at the job's start, not the session's: a later job is not drawn far to the
+      // right of an empty axis. The lines keep the session's times, as `trace` prints them.
+      let origin = job.context.start.offset
+      let rows = LifetimeChart.rows(job.nodes) { node in
+        observer.events(for: node).map { (time: $0.time - origin, kind: $0.kind) }
+      }
       let end = rows.flatMap { $0.events.map(\.time) }.max() ?? .zero
-      let chart = LifetimeChart(rows: rows, end: max(end, .milliseconds(1)))
-      let text = rows.map(\.text)
-      shell.writePicture(options.file, command: "trace", svg: chart.svg, title: "trace " + pipeline.text, text: text)
+      let clock = shell.engine.virtualTime ? "the session's virtual clock" : "the real clock"
+      let chart = LifetimeChart(
+        rows: rows, end: max(end, .milliseconds(1)),
+        heading: PictureMarks.Heading(
+          command: "trace " + pipeline.text,
+          details: "job \(job.id) · \(clock) · times from the job's start, which was \(origin.stampText) "
+            + "on the session's clock (the times of trace's lines)"), origin: origin)
+      shell.writePicture(
+        options.file, command: "trace", svg: chart.svg, title: "trace " + pipeline.text, text: lines.withLock { $0 })
     }.example("trace from 1 2 | take 1")
 
     private static func save(_ pipeline: CheckedPipeline, to file: String, _ shell: Shell) async {

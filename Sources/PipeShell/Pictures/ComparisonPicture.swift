@@ -35,7 +35,7 @@ enum ComparisonPicture {
     case .value(let text): .element(.string(text))
     case .finish: .finished
     case .fail: .failed("the publisher failed")
-    case .cancel: .cancelled("")
+    case .cancel: .cancelled("its subscription was cancelled")
     }
   }
 }

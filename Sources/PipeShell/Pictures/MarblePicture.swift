@@ -5,14 +5,17 @@ import PipeSyntax
 
 /// `draw … to: "F.svg"`: the marble diagram as an SVG picture, on a true time axis.
 ///
-/// One lane per node, labelled with the stage's text. Elements are circles at their exact time
-/// with the value inside (cut to three characters; the whole value, and the time, in the circle's
-/// `<title>`, which a browser shows on hover); elements of the same instant stack upward. The end
-/// of a node's output is a bar (finished), a cross (failed) or a slashed circle (cancelled), each
-/// with its reason as a title. Under each lane, the node's lifetime: a bar from when its iteration
-/// started to when it ended, with how it ended written at its end. Shapes carry the meaning, not
-/// colours alone; coordinates are whole pixels worked out from the virtual times, so a picture is
-/// the same bytes in every run and build.
+/// A title (the command as typed, its job, its clock and tick, where the axis starts), then one
+/// lane per node, labelled with the stage's text. Elements are marbles at their exact time with the
+/// value inside, whole where it fits (the axis is stretched so that neighbours' values fit, up to
+/// 8,000 pixels), cut with `…` where it does not and then written whole under the lane; the time
+/// and whole value are in each marble's `<title>`, which a browser shows on hover. Elements of the
+/// same instant stack upward. The end of a node's output is drawn as every picture draws it
+/// (`PictureMarks.Ending`), with its reason as a title. Under each lane, the node's lifetime: a bar
+/// from when its iteration started to when it ended, drawn by how it ended, with how it ended
+/// written at its end. Last, a legend of the marks used. Shapes carry the meaning, not colours
+/// alone; coordinates are whole pixels worked out from the virtual times, so a picture is the same
+/// bytes in every run and build.
 struct MarblePicture {
   /// One node's lane.
   struct Lane {
@@ -59,37 +62,76 @@ struct MarblePicture {
   let lanes: [Lane]
   /// How far the run went: the right end of the axis.
   let end: Duration
+  /// The title: the command, its job and clock.
+  let heading: PictureMarks.Heading
 
   static let labelWidth = 250
   static let margin = 20
   static let laneHeight = 70
   static let rulerHeight = 40
   static let stackStep = 22
+  static let valuesLineHeight = 15
   static let fontFamily = "DejaVu Sans, Helvetica, Arial, sans-serif"
+
+  /// About how wide `text` is at `size` pixels in the picture's font (DejaVu Sans runs a little
+  /// over 0.6 of the size a character): enough to keep neighbours apart.
+  static func textWidth(_ text: String, size: Int) -> Int {
+    Int((Double(text.count) * 0.62 * Double(size)).rounded(.up))
+  }
+
+  /// The widest a marble is drawn: a longer value is cut inside it and written whole under its lane.
+  static let widestMarble = 200
+
+  /// A marble's width for a value, inside 11 to `widestMarble`.
+  static func marbleWidth(_ value: String) -> Int {
+    min(widestMarble, max(22, textWidth(value, size: 10) + 12))
+  }
 
   /// The picture as a standalone SVG document.
   var svg: String {
     let scale = Scale(lanes: lanes, end: end)
-    let stacks = lanes.map(Self.stackHeight)
-    let tops = stacks.reduce(into: [Self.margin + Self.rulerHeight]) { tops, stack in
-      tops.append(tops[tops.count - 1] + Self.laneHeight + (stack - 1) * Self.stackStep)
-    }
+    let laid = lanes.map { Self.laidOut($0, scale: scale) }
     let width = Self.labelWidth + scale.width + 2 * Self.margin + 120
-    let legend = lanes.contains { $0.demand != nil }
-    let height = (tops.last ?? 0) + Self.margin + (legend ? Self.legendHeight : 0)
+    let top = Self.margin + heading.height(width: width) + Self.rulerHeight
+    let tops = zip(lanes, laid).reduce(into: [top]) { tops, pair in
+      let (lane, laid) = pair
+      tops.append(
+        tops[tops.count - 1] + Self.laneHeight + (Self.stackHeight(lane) - 1) * Self.stackStep
+          + laid.valueLines(width: width).count * Self.valuesLineHeight)
+    }
+    let legend = self.legend.svg(top: (tops.last ?? 0) + 4, width: width)
+    let height = (tops.last ?? 0) + 4 + legend.height + Self.margin
     var out = [
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" "
         + "viewBox=\"0 0 \(width) \(height)\" font-family=\"\(Self.fontFamily)\" font-size=\"13\">",
       "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>",
     ]
-    out += Self.ruler(scale, end: end, bottom: height - Self.margin - (legend ? Self.legendHeight : 0))
+    out += heading.svg(width: width)
+    out += Self.ruler(scale, end: end, top: Self.margin + heading.height(width: width), bottom: tops.last ?? 0)
     for (index, lane) in lanes.enumerated() {
-      let top = tops[index] + (stacks[index] - 1) * Self.stackStep
-      out += draw(lane, top: top, scale: scale, rightEdge: width - Self.margin)
+      let top = tops[index] + (Self.stackHeight(lane) - 1) * Self.stackStep
+      out += draw(lane, laid[index], top: top, scale: scale, rightEdge: width - Self.margin)
     }
-    if legend { out += Self.demandLegend(y: height - Self.margin - 6) }
+    out += legend.lines
     out.append("</svg>")
     return out.joined(separator: "\n") + "\n"
+  }
+
+  /// The marks this picture uses, for its legend.
+  var legend: PictureMarks.Legend {
+    var legend = PictureMarks.Legend()
+    for lane in lanes {
+      for (_, kind) in lane.events { legend.add(kind) }
+      if lane.events.contains(where: { $0.kind.isEnd }) { legend.add(.lifetime) }
+      if let demand = lane.demand {
+        if !demand.asks.isEmpty { legend.add(.asked) }
+        if !demand.sends.isEmpty { legend.add(.sending) }
+        if demand.holdings?.contains(where: { $0.held > 0 }) ?? false { legend.add(.held) }
+        if !demand.drops.isEmpty { legend.add(.dropped) }
+      }
+      if lane.highlighted { legend.add(lane.mark == ComparisonTable.ties ? .ties : .differs) }
+    }
+    return legend
   }
 
   /// The most elements of one instant in a lane.
@@ -101,7 +143,72 @@ struct MarblePicture {
     return max(1, counts.values.max() ?? 1)
   }
 
-  /// From times to x: whole pixels, with room between the closest distinct events of a lane.
+  /// A lane's marbles as drawn: each element's text (whole, or cut to the room its neighbours
+  /// leave), and the values cut, with their times, for the line under the lane.
+  struct LaidOut {
+    /// What each element shows inside its marble, by its place among the lane's events.
+    var shown: [Int: (text: String, width: Int)] = [:]
+    var cut: [(time: Duration, value: String)] = []
+
+    /// The line(s) under the lane that write the cut values whole, wrapped to the picture.
+    func valueLines(width: Int) -> [String] {
+      guard !cut.isEmpty else { return [] }
+      let room = max(40, (width - 2 * MarblePicture.margin - MarblePicture.labelWidth) * 10 / 68)
+      var lines: [String] = []
+      var line = "in full:"
+      for (time, value) in cut {
+        let item = " \(time.stampText) \(value)"
+        if line.count + item.count > room, line.count > 8 {
+          lines.append(line)
+          line = "        "
+        }
+        line += item + " ·"
+      }
+      lines.append(String(line.dropLast(2)))
+      return lines.map { $0.count > room ? String($0.prefix(room - 1)) + "…" : $0 }
+    }
+  }
+
+  /// Lays out `lane`'s marbles on `scale`: a value takes the room its neighbours leave it (half a
+  /// gap at least, more when the neighbour is narrow).
+  static func laidOut(_ lane: Lane, scale: Scale) -> LaidOut {
+    // What stands at each instant of the lane: the widest marble there, or an end's mark.
+    var halves: [Duration: Int] = [:]
+    for (time, kind) in lane.events {
+      switch kind {
+      case .element(let value): halves[time] = max(halves[time] ?? 0, marbleWidth(value.printed) / 2)
+      case .finished, .failed, .cancelled: halves[time] = max(halves[time] ?? 0, 10)
+      case .start, .asked, .sending: continue
+      }
+    }
+    let times = halves.keys.sorted()
+    var laid = LaidOut()
+    for (index, (time, kind)) in lane.events.enumerated() {
+      guard case .element(let value) = kind else { continue }
+      let text = value.printed
+      let wanted = marbleWidth(text) / 2
+      var half = wanted
+      let at = times.firstIndex(of: time) ?? 0
+      let x = scale.x(time)
+      for neighbour in [at - 1, at + 1] where times.indices.contains(neighbour) {
+        let gap = abs(scale.x(times[neighbour]) - x)
+        let theirs = min(halves[times[neighbour]] ?? 0, gap / 2)
+        half = min(half, gap - theirs - 2)
+      }
+      half = max(11, half)
+      if half >= wanted, textWidth(text, size: 10) + 12 <= widestMarble {
+        laid.shown[index] = (text, 2 * wanted)
+      } else {
+        let fits = max(1, Int(Double(2 * half - 12) / 6.2) - 1)
+        laid.shown[index] = (String(text.prefix(fits)) + "…", 2 * half)
+        laid.cut.append((time, text))
+      }
+    }
+    return laid
+  }
+
+  /// From times to x: whole pixels, with room between the closest distinct events of a lane for
+  /// their marbles.
   struct Scale {
     let left = MarblePicture.margin + MarblePicture.labelWidth
     let pixelsPerSecond: Double
@@ -111,14 +218,27 @@ struct MarblePicture {
     init(lanes: [Lane], end: Duration) {
       let span = max(end.inSecondsValue, 0.001)
       var closest = span
+      var needed = 0.0
       for lane in lanes {
-        let times = Set(lane.events.map(\.time)).sorted()
+        var halves: [Duration: Int] = [:]
+        for (time, kind) in lane.events {
+          switch kind {
+          case .element(let value):
+            halves[time] = max(halves[time] ?? 0, MarblePicture.marbleWidth(value.printed) / 2)
+          case .finished, .failed, .cancelled, .start: halves[time] = max(halves[time] ?? 0, 10)
+          case .asked, .sending: continue
+          }
+        }
+        let times = halves.keys.sorted()
         for (earlier, later) in zip(times, times.dropFirst()) {
-          closest = min(closest, (later - earlier).inSecondsValue)
+          let gap = (later - earlier).inSecondsValue
+          closest = min(closest, gap)
+          needed = max(needed, Double((halves[earlier] ?? 0) + (halves[later] ?? 0) + 4) / gap)
         }
       }
-      // 28 pixels between the closest events, at least 640 and at most 8,000 in all.
-      pixelsPerSecond = min(max(640 / span, 28 / closest), 8000 / span)
+      // 28 pixels between the closest events, room for neighbouring values, at least 640 and at
+      // most 8,000 in all.
+      pixelsPerSecond = min(max(640 / span, 28 / closest, needed), 8000 / span)
       width = Int((span * pixelsPerSecond).rounded())
       self.end = end
     }
@@ -140,8 +260,8 @@ struct MarblePicture {
   }
 
   /// The time axis along the top, with its labels and a faint line down the picture at each step.
-  static func ruler(_ scale: Scale, end: Duration, bottom: Int) -> [String] {
-    let y = Self.margin + 20
+  static func ruler(_ scale: Scale, end: Duration, top: Int, bottom: Int) -> [String] {
+    let y = top + 20
     var out = [
       "<g class=\"ruler\" stroke=\"#888888\">",
       "<line x1=\"\(scale.x(.zero))\" y1=\"\(y)\" x2=\"\(scale.x(end))\" y2=\"\(y)\"/>",
@@ -160,14 +280,15 @@ struct MarblePicture {
     return out
   }
 
-  private func draw(_ lane: Lane, top: Int, scale: Scale, rightEdge: Int) -> [String] {
+  private func draw(_ lane: Lane, _ laid: LaidOut, top: Int, scale: Scale, rightEdge: Int) -> [String] {
     let y = top + 24
     let lifeY = top + 52
     var out = ["<g class=\"lane\">"]
+    let valueLines = laid.valueLines(width: rightEdge + Self.margin)
     if lane.highlighted {
       out.append(
         "<rect class=\"differs\" x=\"\(Self.margin - 6)\" y=\"\(top)\" width=\"\(rightEdge - Self.margin + 6)\" "
-          + "height=\"\(Self.laneHeight - 4)\" fill=\"#fff3c4\"/>")
+          + "height=\"\(Self.laneHeight - 4 + valueLines.count * Self.valuesLineHeight)\" fill=\"#fff3c4\"/>")
     }
     let label = (lane.mark.isEmpty ? "" : lane.mark + " ") + lane.label
     let room = 32 - 2 * lane.depth
@@ -186,62 +307,37 @@ struct MarblePicture {
     if let demand = lane.demand { out += bands(demand, y: y, scale: scale) }
     out.append(
       "<line x1=\"\(scale.x(from))\" y1=\"\(y)\" x2=\"\(scale.x(to))\" y2=\"\(y)\" stroke=\"#bbbbbb\"/>")
-    var stacked: [Duration: Int] = [:]
+    // The marbles of each instant and the widest's half, so that an end of the same instant stands
+    // just after them.
+    var stacked: [Duration: (count: Int, half: Int)] = [:]
     var start: Duration? = lane.startsAtZero ? .zero : nil
-    for (time, kind) in lane.events {
-      // An end at the instant of an element stands just after it, not over it.
-      let x = scale.x(time) + (kind.isEnd && stacked[time] != nil ? 20 : 0)
+    for (index, (time, kind)) in lane.events.enumerated() {
+      let x = scale.x(time) + (kind.isEnd ? stacked[time].map { $0.half + 10 } ?? 0 : 0)
       let stamp = time.stampText
       switch kind {
       case .start:
         start = time
       case .element(let value):
-        let level = stacked[time, default: 0]
-        stacked[time] = level + 1
-        out += Self.marble(value.printed, x: x, y: y - level * Self.stackStep, title: "\(stamp) \(value.printed)")
-      case .finished:
-        out.append(
-          "<g class=\"finished\"><title>\(stamp) finished</title><line x1=\"\(x)\" y1=\"\(y - 14)\" x2=\"\(x)\" "
-            + "y2=\"\(y + 14)\" stroke=\"#222222\" stroke-width=\"3\"/></g>")
-        out += lifetime(from: start, to: time, y: lifeY, text: "finished", scale: scale, rightEdge: rightEdge)
-      case .failed(let reason):
-        out.append(
-          "<g class=\"failed\" stroke=\"#b03a2e\" stroke-width=\"3\"><title>\(stamp) failed: \(Self.escaped(reason))"
-            + "</title><line x1=\"\(x - 8)\" y1=\"\(y - 8)\" x2=\"\(x + 8)\" y2=\"\(y + 8)\"/>"
-            + "<line x1=\"\(x - 8)\" y1=\"\(y + 8)\" x2=\"\(x + 8)\" y2=\"\(y - 8)\"/></g>")
-        out += lifetime(from: start, to: time, y: lifeY, text: "failed: \(reason)", scale: scale, rightEdge: rightEdge)
-      case .cancelled(let reason):
-        let said = reason.isEmpty ? "cancelled" : "cancelled (\(reason))"
-        out.append(
-          "<g class=\"cancelled\" stroke=\"#7d5a00\" stroke-width=\"2\" fill=\"none\"><title>\(stamp) "
-            + "\(Self.escaped(said))</title><circle cx=\"\(x)\" cy=\"\(y)\" r=\"8\"/>"
-            + "<line x1=\"\(x - 6)\" y1=\"\(y + 6)\" x2=\"\(x + 6)\" y2=\"\(y - 6)\"/></g>")
-        out += lifetime(from: start, to: time, y: lifeY, text: said, scale: scale, rightEdge: rightEdge)
+        let level = stacked[time]?.count ?? 0
+        let (text, width) = laid.shown[index] ?? (value.printed, Self.marbleWidth(value.printed))
+        stacked[time] = (level + 1, max(stacked[time]?.half ?? 0, width / 2))
+        out += Self.marble(
+          text, width: width, x: x, y: y - level * Self.stackStep, title: "\(stamp) \(value.printed)")
+      case .finished, .failed, .cancelled:
+        let said = PictureMarks.Ending.said(kind)
+        out.append(PictureMarks.Ending(kind).mark(x: x, y: y, title: "\(stamp) \(said)"))
+        out += lifetime(from: start, to: time, kind, y: lifeY, scale: scale, rightEdge: rightEdge)
       case .asked, .sending:
         continue  // drawn as the demand band (`demand`)
       }
     }
+    for (line, text) in valueLines.enumerated() {
+      out.append(
+        "<text class=\"values\" x=\"\(scale.x(.zero))\" y=\"\(top + Self.laneHeight - 2 + line * Self.valuesLineHeight)\" "
+          + "font-size=\"11\" fill=\"#1f4e79\">\(Self.escaped(text))</text>")
+    }
     out.append("</g>")
     return out
-  }
-
-  static let legendHeight = 24
-
-  /// What the demand marks mean, along the bottom.
-  static func demandLegend(y: Int) -> [String] {
-    [
-      "<g class=\"legend\" font-size=\"11\" fill=\"#333333\">"
-        + "<rect x=\"\(margin)\" y=\"\(y - 9)\" width=\"24\" height=\"12\" fill=\"#cfe7d2\" stroke=\"#5b8f63\"/>"
-        + "<text x=\"\(margin + 30)\" y=\"\(y + 1)\">asked: its consumer's next() outstanding</text>"
-        + "<rect x=\"\(margin + 280)\" y=\"\(y - 9)\" width=\"24\" height=\"12\" fill=\"#f7dcb4\" stroke=\"#b7791f\"/>"
-        + "<text x=\"\(margin + 284)\" y=\"\(y + 1)\" font-weight=\"bold\">&gt;</text>"
-        + "<text x=\"\(margin + 310)\" y=\"\(y + 1)\">into waiting for a consumer</text>"
-        + "<rect x=\"\(margin + 500)\" y=\"\(y - 6)\" width=\"24\" height=\"6\" fill=\"#9db7d5\"/>"
-        + "<text x=\"\(margin + 530)\" y=\"\(y + 1)\">held (count)</text>"
-        + "<g stroke=\"#c0392b\" stroke-width=\"2\"><line x1=\"\(margin + 616)\" y1=\"\(y - 8)\" x2=\"\(margin + 624)\" "
-        + "y2=\"\(y)\"/><line x1=\"\(margin + 616)\" y1=\"\(y)\" x2=\"\(margin + 624)\" y2=\"\(y - 8)\"/></g>"
-        + "<text x=\"\(margin + 632)\" y=\"\(y + 1)\">dropped by the buffer's policy</text></g>"
-    ]
   }
 
   /// A lane's demand: a band on its line from each request to its answer (one answered at the
@@ -304,30 +400,31 @@ struct MarblePicture {
     return out
   }
 
-  /// An element: a circle with the value (cut to three characters) inside.
-  private static func marble(_ value: String, x: Int, y: Int, title: String) -> [String] {
-    let inside = value.count > 3 ? String(value.prefix(2)) + "…" : value
-    return [
+  /// An element: a marble (round for a short value, as wide as a longer one) with `text` inside.
+  private static func marble(_ text: String, width: Int, x: Int, y: Int, title: String) -> [String] {
+    [
       "<g class=\"marble\"><title>\(escaped(title))</title>"
-        + "<circle cx=\"\(x)\" cy=\"\(y)\" r=\"11\" fill=\"#dbe9f6\" stroke=\"#1f4e79\" stroke-width=\"1.5\"/>"
-        + "<text x=\"\(x)\" y=\"\(y + 4)\" text-anchor=\"middle\" font-size=\"10\">\(escaped(inside))</text></g>"
+        + "<rect x=\"\(x - width / 2)\" y=\"\(y - 11)\" width=\"\(width)\" height=\"22\" rx=\"11\" fill=\"#dbe9f6\" "
+        + "stroke=\"#1f4e79\" stroke-width=\"1.5\"/>"
+        + "<text x=\"\(x)\" y=\"\(y + 4)\" text-anchor=\"middle\" font-size=\"10\">\(escaped(text))</text></g>"
     ]
   }
 
-  /// A node's lifetime: a bar from its start to its end, and how it ended.
+  /// A node's lifetime: a bar from its start to its end, drawn by how it ended, and how it ended.
   private func lifetime(
-    from start: Duration?, to end: Duration, y: Int, text: String, scale: Scale, rightEdge: Int
+    from start: Duration?, to end: Duration, _ kind: NodeEvent.Kind, y: Int, scale: Scale, rightEdge: Int
   ) -> [String] {
     // A node that never started has no bar: only how it ended.
-    let text = start == nil ? "never started; " + text : text
+    let said = PictureMarks.Ending.said(kind)
+    let text = start == nil ? "never started; " + said : said
     let from = scale.x(start ?? end)
     let to = start == nil ? from : max(scale.x(end), from + 2)
-    let nearEdge = to + 8 + 7 * text.count > rightEdge
+    let nearEdge = to + 8 + Self.textWidth(text, size: 11) > rightEdge
     let anchor = nearEdge ? "end\" x=\"\(to)\" y=\"\(y + 16)" : "start\" x=\"\(to + 8)\" y=\"\(y + 4)"
     return [
       "<g class=\"lifetime\"><title>\(start.map { "\($0.stampText) to " } ?? "")\(end.stampText): "
         + "\(Self.escaped(text))</title>"
-        + "<line x1=\"\(from)\" y1=\"\(y)\" x2=\"\(to)\" y2=\"\(y)\" stroke=\"#555555\" stroke-width=\"4\"/>"
+        + PictureMarks.Ending(kind).bar(from: from, to: to, y: y, thickness: 4)
         + "<line x1=\"\(from)\" y1=\"\(y - 6)\" x2=\"\(from)\" y2=\"\(y + 6)\" stroke=\"#555555\" stroke-width=\"2\"/>"
         + "<text text-anchor=\"\(anchor)\" font-size=\"11\" fill=\"#333333\">\(Self.escaped(text))</text></g>"
     ]

@@ -2,7 +2,8 @@ import PipeRuntime
 import PipeSession
 
 /// `… to: "F.html"`: one self-contained page (no network: the SVG, the styles inline, no script)
-/// with the command, its picture, and the text diagram beside it for copying. Hovering over an
+/// with the command, its picture, and its text under it for copying (the diagram; `trace`'s timed
+/// lines). Hovering over an
 /// element shows its time and value (the SVG's titles).
 enum PicturePage {
   static func html(title: String, svg: String, text: [String]) -> String {
