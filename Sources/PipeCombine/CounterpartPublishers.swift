@@ -156,6 +156,19 @@ extension Counterparts {
       return input.upstream.delay(for: input.stride(interval), scheduler: input.scheduler).eraseToAnyPublisher()
     case .timeout(let interval):
       return input.upstream.timeout(input.stride(interval), scheduler: input.scheduler).eraseToAnyPublisher()
+    case .mapError(let transform):
+      let (transform, stage) = (input.compile(transform), input.stage.text)
+      return input.upstream.mapError { failure -> any Error in
+        let message = (failure as? PipelineError)?.message ?? "\(failure)"
+        do {
+          guard case .string(let mapped) = try transform(.string(message), .none) else {
+            return PipelineError(stage: stage, message: "pipesh gave mapError a non-String (a bug: please report it)")
+          }
+          return PipelineError(stage: stage, message: mapped)
+        } catch {
+          return error
+        }
+      }.eraseToAnyPublisher()
     case .tap:
       return input.upstream.handleEvents(receiveOutput: { _ in }).eraseToAnyPublisher()
     case .print:

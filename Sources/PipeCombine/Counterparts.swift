@@ -7,14 +7,24 @@ public enum Counterparts {
   /// What Combine has for an operator.
   public static func of(_ kind: OperatorKind) -> Counterpart {
     switch kind {
-    case .timer: Counterpart("PassthroughSubject + repeating action on the scheduler", origin: .virtualSource)
+    case .timer:
+      Counterpart(
+        "PassthroughSubject + repeating action on the scheduler", origin: .virtualSource,
+        differs:
+          "Combine's Timer.publish emits Dates and AA's AsyncTimerSequence the clock's Instants; pipesh prints a tick count"
+      )
     case .range: Counterpart("Publishers.Sequence (stride(from:through:by:).publisher)")
     case .from: Counterpart("Publishers.Sequence ([…].publisher)")
     case .marble: Counterpart("PassthroughSubject + sends scheduled per step", origin: .virtualSource)
     case .random: .none("Combine has no random source; a seeded generator's values through [...].publisher")
     case .lines: .none("Combine has no file source; FileHandle's notifications or [lines].publisher")
     case .stdin: .none("Combine has no standard-input source")
-    case .channel: Counterpart("PassthroughSubject (nothing sends to it during compare)")
+    case .channel:
+      Counterpart(
+        "PassthroughSubject (nothing sends to it during compare)",
+        differs:
+          "a subject gives every value to each subscriber and drops what nobody asks for; a channel gives each to one"
+          + " consumer and send waits for it (Examples/channel-is-no-subject.pipe)")
     case .stream:
       Counterpart(
         "PassthroughSubject (nothing sends to it during compare)",
@@ -26,7 +36,12 @@ public enum Counterparts {
     case .never: Counterpart("Empty(completeImmediately: false)")
     case .fail: Counterpart("Fail(error:)")
     case .merge: Counterpart("Publishers.MergeMany", origin: .own)
-    case .zip: Counterpart("Publishers.Zip / Zip3")
+    case .zip:
+      Counterpart(
+        "Publishers.Zip / Zip3",
+        differs:
+          "AA sees an input's end only when it asks that input again (after pairing); Combine when it is sent"
+          + " (Examples/combine-zip-completion.pipe)")
     case .combineLatest:
       Counterpart(
         "Publishers.CombineLatest / CombineLatest3", origin: .own,
@@ -82,11 +97,16 @@ public enum Counterparts {
       Counterpart(
         "timeout(_:scheduler:)",
         differs: "Combine's timeout without customError finishes normally; pipesh's fails the job")
+    case .mapError: Counterpart("mapError(_:)")
     case .tap: Counterpart("handleEvents(receiveOutput:)")
     case .flatMap: Counterpart("flatMap(maxPublishers: .max(1)), .max(N) with concurrency: N")
     case .flatMapLatest: .none("map { … }.switchToLatest(); compare does not build per-element pipelines")
     case .spawn: .none("a sink { } starting a Task { } per value, which nothing cancels; compare does not build it")
-    case .print: Counterpart("sink(receiveValue: { print($0) })")
+    case .print:
+      Counterpart(
+        "sink(receiveValue: { print($0) })",
+        differs:
+          "Combine's print(\"LABEL\") is an operator: it logs each event and passes values on, as tap \"LABEL\" does")
     case .count: Counterpart("count()")
     case .sum: Counterpart("tryReduce(0, +)")
     case .min: Counterpart("min(by:)")

@@ -156,8 +156,8 @@ extension SwiftProgramWriter {
       return try combinator(operation.kind.name, converting: false, stage, declarations: &declarations)
     case .map, .filter, .compactMap, .take, .drop, .takeWhile, .dropWhile, .compacted, .throttle, .debounce,
       .removeDuplicates, .interspersed, .adjacentPairs, .reductions, .chunks, .chunked, .buffer, .share, .enumerated,
-      .delay, .work, .timeout, .tap, .flatMap, .flatMapLatest, .spawn, .print, .count, .sum, .min, .max, .first,
-      .last, .collect, .reduce, .drain, .diagram, .into:
+      .delay, .work, .timeout, .mapError, .tap, .flatMap, .flatMapLatest, .spawn, .print, .count, .sum, .min, .max,
+      .first, .last, .collect, .reduce, .drain, .diagram, .into:
       throw problem(stage, "'\(operation.kind.name)' does not start a pipeline")
     }
   }
@@ -279,6 +279,24 @@ extension SwiftProgramWriter {
       let after = try duration(interval, Parameters.Timeout.interval, stage)
       code.lines.append(".timeout(after: \(after), stage: \(stageLiteral(stage)))")
       code.throwing = true
+    case .mapError(let transform):
+      // A sequence that cannot fail has no failure to map.
+      guard code.throwing else { break }
+      let message = transform.parameterNames[0] ?? "message"
+      var writer = SwiftExpression(plain: plainArithmetic)
+      writer.arguments = [message]
+      let text = writer.text(transform)
+      support.formUnion(writer.support)
+      guard !writer.throwing else { throw problem(stage, "pipesh cannot export a mapError whose closure can fail") }
+      use(.errors)
+      code.lines.append(
+        """
+        .mapError { failure -> any Error in
+          if failure is CancellationError { return failure }
+          let \(message) = (failure as? StageError)?.message ?? "\\(failure)"
+          return StageError(stage: \(stageLiteral(stage)), message: \(text))
+        }
+        """)
     case .tap(let label, let time):
       use(.tap)
       var arguments = [try value(label, Parameters.Tap.label, stage)]
@@ -320,7 +338,7 @@ extension SwiftProgramWriter {
     case .flatMap: "flattened"
     case .flatMapLatest: "latest"
     case .take, .drop, .compacted, .throttle, .debounce, .removeDuplicates, .interspersed, .adjacentPairs, .chunks,
-      .chunked, .buffer, .share, .enumerated, .delay, .work, .timeout, .tap, .spawn:
+      .chunked, .buffer, .share, .enumerated, .delay, .work, .timeout, .mapError, .tap, .spawn:
       nil
     case .timer, .range, .from, .marble, .random, .lines, .stdin, .channel, .stream, .subject, .empty, .never, .fail,
       .merge, .zip, .combineLatest, .chain, .print, .count, .sum, .min, .max, .first, .last, .collect, .reduce, .drain,

@@ -82,7 +82,7 @@ extension SwiftProgramWriter {
       .merge, .zip,
       .combineLatest, .chain, .map, .filter, .compactMap, .take, .drop, .takeWhile, .dropWhile, .compacted, .throttle,
       .debounce, .removeDuplicates, .interspersed, .adjacentPairs, .reductions, .chunks, .chunked, .buffer, .share,
-      .enumerated, .delay, .work, .timeout, .tap, .flatMap, .flatMapLatest, .spawn:
+      .enumerated, .delay, .work, .timeout, .mapError, .tap, .flatMap, .flatMapLatest, .spawn:
       throw problem(sink, "'\(operation.kind.name)' does not end a pipeline")
     }
     return out

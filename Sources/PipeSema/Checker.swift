@@ -178,10 +178,15 @@ public struct Checker {
     for (index, stage) in pipeline.stages.enumerated() {
       let isSourcePosition = index == 0 && input == nil
       if let previous = stages.last, previous.role == .sink {
+        // Combine's print("LABEL") is an operator: it logs and passes values on, as tap does.
+        let isPrint = if case .operation(let operation) = previous.node { operation.kind == .print } else { false }
         diagnostics.append(
           SemaMessages.misplaced(
             "'\(previous.name)' is a sink and must be the last stage", previous.range,
-            note: "remove the stages after it, or use an operator here"))
+            note: isPrint
+              ? "did you mean 'tap \"LABEL\"'? Combine's print(_:) logs each event and passes values on, as tap does"
+                + " ('help tap'); pipesh's print is a sink"
+              : "remove the stages after it, or use an operator here"))
         failed = true
         break
       }

@@ -51,6 +51,11 @@ struct CounterpartTests {
     Case("marble \"abc|\" | reductions \"\" { $0 + $1 }", "a'ab' 'abc'|") { p in
       p.draw(p.marble("abc|").scan("") { $0 + $1 })
     },
+    // "Converts any failure from the upstream publisher into a new error": the elements pass, the
+    // failure comes at the same step.
+    Case("marble \"ab-^\" | mapError { \"lookup: \" + $0 }", "ab-^") { p in
+      p.draw(p.marble("ab-^").mapError { $0 })
+    },
     // "Publishes either the most-recent or first element published by the upstream publisher in
     // the specified time interval": the window's element goes out when the window ends.
     Case("marble \"a-b-c--d|\" | throttle 3", "a--b--c--[d|]") { p in

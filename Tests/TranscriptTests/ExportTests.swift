@@ -259,7 +259,7 @@ struct ExportTests {
       "compactMap { $0 > 3 ? $0 - 1 : nil }", "tap \"t\" time: true", "tap \"u\"", "work 0.001",
       "work 0.001 cooperative: false", "delay 0.001",
       "interspersed 0", "reductions { $0 + $1 }", "flatMap { from $0 ($0 + 1) | takeWhile { $0 % 5 != 0 } }",
-      "map { 100 / ($0 - 4) }",
+      "map { 100 / ($0 - 4) }", "mapError { \"lookup: \" + $0 }",
     ]
     let sinks = ["collect", "reduce 0 { $0 + $1 }", "sum", "count", "max", "print"]
     var state: UInt64 = 0x5EED
@@ -293,6 +293,7 @@ struct ExportTests {
     "timer 1 | share | take 2", "from \"a\" \"b\" | enumerated | print",
     "from 1 2 | delay 1 | work 0.5 | timeout 2 | tap \"seen\" | drain",
     "from 1 2 | work 0.5 cooperative: false | take 1 | print",
+    "chain(from 5, fail \"boom\") | mapError { m in \"lookup: \" + m } | collect",
     "from 1 2 3 | flatMap { from $0 ($0 * 10) } | collect", "timer 1 | flatMapLatest { timer $0 | take 2 } | take 3",
     "from 3 1 2 | flatMap { from $0 | delay $0 } concurrency: 2 | print",
     "from 1 2 | diagram", "from 1 2 | into e", "from 1.5 2 | map { abs($0) * -1.0 } | sum",

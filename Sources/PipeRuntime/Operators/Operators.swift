@@ -42,6 +42,7 @@ public enum Operators {
     case .delay(let interval): Delay.run(interval: interval)
     case .work(let interval, let cooperative): Work.run(interval: interval, cooperative: cooperative)
     case .timeout(let interval): Timeout.run(interval: interval)
+    case .mapError(let transform): MapError.run(transform: transform)
     case .tap(let label, let time): Tap.run(label: label, time: time)
     case .flatMap(let body, let concurrency): FlatMap.run(body: body, concurrency: concurrency)
     case .flatMapLatest(let body): FlatMapLatest.run(body: body)

@@ -100,11 +100,17 @@ public struct ForeignName: Sendable {
       "subscribe", "Combine subscribe(on:)", pipesh: [], swift: "nothing: the work runs on the iterating task",
       "start the iteration where it should run: a Task, a task group, or Task.detached"),
     ForeignName(
-      "store", "Combine store(in:) and AnyCancellable", pipesh: ["cancel"], swift: "Task.cancel()",
-      "keep the Task that iterates and cancel it; in pipesh every pipeline is a job: 'cancel N'", alias: true),
+      "store", "Combine store(in:) and AnyCancellable", pipesh: ["cancel"],
+      swift: "keep the Task and call its cancel() (in deinit, onDisappear, or .task { })",
+      "a Set<AnyCancellable> cancels its subscriptions when its owner is released; a Task whose handle is dropped"
+        + " keeps running (and keeps self alive if it captures it): cancel it yourself; in pipesh: 'cancel N'",
+      alias: true),
     ForeignName(
-      "AnyCancellable", "Combine AnyCancellable", pipesh: ["cancel"], swift: "Task.cancel()",
-      "cancelling the iterating Task stops every operator of the pipeline; in pipesh: 'cancel N'"),
+      "AnyCancellable", "Combine AnyCancellable", pipesh: ["cancel"],
+      swift: "keep the Task and call its cancel() (in deinit, onDisappear, or .task { })",
+      "an AnyCancellable cancels its subscription when it is released; a Task whose handle is dropped keeps running"
+        + " (a loop capturing self keeps the view model alive, so deinit never comes): cancel it yourself; a pipesh"
+        + " job runs until it ends or 'cancel N' (Examples/released-owner.pipe)"),
     ForeignName(
       "eraseToAnyPublisher", "Combine eraseToAnyPublisher()", pipesh: [],
       swift: "some AsyncSequence<Element, Failure>, or any AsyncSequence",
@@ -112,7 +118,9 @@ public struct ForeignName: Sendable {
     ForeignName(
       "PassthroughSubject", "Combine PassthroughSubject", pipesh: ["channel", "stream"],
       swift: "AsyncAlgorithms AsyncChannel, or AsyncStream with its continuation",
-      "a channel's send waits for a consumer (back pressure); a stream's yield never waits and its buffer drops"),
+      "a subject gives each value to every subscriber and drops what nobody asks for; a channel gives each value to"
+        + " one consumer (several split them) and send waits until one takes it, so a consumer that comes late still"
+        + " gets it; a stream's yield never waits and its buffer drops (Examples/channel-is-no-subject.pipe)"),
     ForeignName(
       "CurrentValueSubject", "Combine CurrentValueSubject (with .values)", pipesh: ["subject"],
       swift: "none in AsyncAlgorithms (pipesh's own subject)",
@@ -120,7 +128,8 @@ public struct ForeignName: Sendable {
     ForeignName(
       "Timer", "Combine Timer.publish(every:on:in:).autoconnect()", pipesh: ["timer"],
       swift: "AsyncAlgorithms AsyncTimerSequence (AsyncTimerSequence.repeating(every:))",
-      "timer N ticks every N seconds on the job's clock (virtual with --virtual-time)"),
+      "Combine's timer emits Dates, AA's the clock's Instants (ContinuousClock.Instant); pipesh's timer N prints"
+        + " a tick count 0, 1, 2… every N seconds on the job's clock (virtual with --virtual-time)"),
     ForeignName(
       "Just", "Combine Just", pipesh: ["from"], swift: "[value].async (AsyncAlgorithms)", "from V emits V and finishes"
     ),
@@ -143,8 +152,41 @@ public struct ForeignName: Sendable {
       "multicast", "Combine multicast(_:) and autoconnect()", pipesh: ["share"], swift: "AsyncAlgorithms share()",
       "share starts at the first consumer and sends each element to every consumer there is", alias: true),
     ForeignName(
-      "values", "Combine's publisher.values", pipesh: ["subject"], swift: "AsyncPublisher (Combine) bridges to async",
-      "pipesh's subject behaves as a CurrentValueSubject's .values"),
+      "values", "Combine's publisher.values (AsyncPublisher)", pipesh: ["subject", "stream"],
+      swift: "for await value in publisher.values { … } (asks the publisher for one value per next())",
+      "it depends on the publisher: a CurrentValueSubject's (and @Published's) gives the current value first, then"
+        + " the newest when the loop asks again (pipesh's subject); a PassthroughSubject's gives only values sent"
+        + " after the loop first asks, and drops those sent while the loop body runs (no demand): pipesh's"
+        + " stream NAME buffering: newest 1 keeps one instead of none"),
+    ForeignName(
+      "Published", "Combine @Published and its $property publisher", pipesh: ["subject"],
+      swift: "@Observable (Observation) in new code; with Combine: for await v in $property.values",
+      "$property is a current value: a new subscriber gets the value first, as subject NAME initial: V;"
+        + " combineLatest($a.values, $b.values) is the view model's form (Docs/combine.md)"),
+    ForeignName(
+      "NotificationCenter", "Foundation NotificationCenter publisher(for:) and notifications(named:)",
+      pipesh: ["stream", "share"], swift: "for await note in NotificationCenter.default.notifications(named: .x)",
+      "post never waits for an observer: a stream's send; every observer sees every post, so read it through a share"
+        + " fragment (let posts = stream NAME | share); posts before a loop starts are not seen"
+        + " (Examples/notifications.pipe)"),
+    ForeignName(
+      "notifications", "Foundation NotificationCenter.notifications(named:)", pipesh: ["stream", "share"],
+      swift: "for await note in NotificationCenter.default.notifications(named: .x)",
+      "post never waits: a stream's send; every observer sees every post: a share fragment", alias: true),
+    ForeignName(
+      "replaceNil", "Combine replaceNil(with:)", pipesh: ["map"], swift: "map { $0 ?? value }",
+      "pipesh's closures have no ??: map { $0 == nil ? V : $0 } | compacted gives V for nil (and a non-optional);"
+        + " compacted alone drops the nils"),
+    ForeignName(
+      "setFailureType", "Combine setFailureType(to:)", pipesh: [],
+      swift: "nothing: an AsyncSequence's Failure is inferred (some AsyncSequence<Element, any Error>)",
+      "nothing to write: a pipesh stage can fail or not and the checker needs no error type; mapError changes"
+        + " the failure itself"),
+    ForeignName(
+      "breakpoint", "Combine breakpoint(receiveSubscription:receiveOutput:receiveCompletion:)", pipesh: [],
+      swift: "none: a debugger breakpoint in a map closure",
+      "no equivalent: pipesh stops no debugger; the nearest are step (the virtual clock an instant at a time),"
+        + " trace (every event) and tap (each element)"),
     ForeignName(
       "AsyncStream", "Swift AsyncStream", pipesh: ["stream"], swift: "AsyncStream.makeStream(bufferingPolicy:)",
       "yield never waits; a full buffer drops by its policy; several consumers split the elements", alias: true),

@@ -45,6 +45,7 @@ public enum Operation<Form: ArgumentForm>: Sendable {
   case delay(interval: Form.Interval)
   case work(interval: Form.Interval, cooperative: Form.Flag)
   case timeout(interval: Form.Interval)
+  case mapError(transform: TypedExpr)
   case tap(label: Form.Text, time: Form.Flag)
   case flatMap(body: CheckedPipeline, concurrency: Form.Integer?)
   case flatMapLatest(body: CheckedPipeline)
@@ -104,6 +105,7 @@ public enum Operation<Form: ArgumentForm>: Sendable {
     case .delay: .delay
     case .work: .work
     case .timeout: .timeout
+    case .mapError: .mapError
     case .tap: .tap
     case .flatMap: .flatMap
     case .flatMapLatest: .flatMapLatest

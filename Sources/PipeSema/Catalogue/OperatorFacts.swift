@@ -179,7 +179,7 @@ extension Operation {
     case .combineLatest:
       OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming, tasks: .childPerInput, flow: .combines)
     case .chain: OperatorFacts(kind, waitsOn: .upstream, flow: .passesInputs)
-    case .map, .enumerated, .reductions, .tap: OperatorFacts(kind, waitsOn: .upstream)
+    case .map, .enumerated, .reductions, .tap, .mapError: OperatorFacts(kind, waitsOn: .upstream)
     // One element in makes two out (a separator), or one pair out of two elements.
     case .interspersed, .adjacentPairs: OperatorFacts(kind, waitsOn: .upstream, flow: .combines)
     case .share: OperatorFacts(kind, waitsOn: .upstream, tasks: .iteratingItsInput, flow: .combines)

@@ -8,7 +8,7 @@ public enum OperatorKind: String, CaseIterable, Sendable {
   // operators
   case map, filter, compactMap, take, drop, takeWhile, dropWhile, compacted, throttle, debounce, removeDuplicates
   case interspersed, adjacentPairs, reductions, chunks, chunked, buffer, share, enumerated, delay, work, timeout
-  case tap, flatMap, flatMapLatest, spawn
+  case mapError, tap, flatMap, flatMapLatest, spawn
   // sinks
   case print, count, sum, min, max, first, last, collect, reduce, drain, diagram, into
 
@@ -57,6 +57,7 @@ public enum OperatorKind: String, CaseIterable, Sendable {
     case .delay: Catalogue.Delay.self
     case .work: Catalogue.Work.self
     case .timeout: Catalogue.Timeout.self
+    case .mapError: Catalogue.MapError.self
     case .tap: Catalogue.Tap.self
     case .flatMap: Catalogue.FlatMap.self
     case .flatMapLatest: Catalogue.FlatMapLatest.self

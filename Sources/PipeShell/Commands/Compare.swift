@@ -285,7 +285,8 @@ struct ComparisonTable {
       cut = true
       return Format.shortened(lane, to: room)
     }
-    var lines: [String] = []
+    // Which implementations the two sides are, once, above the table.
+    var lines = ["  " + Self.sides]
     let header = ["STAGE", "ASYNC ALGORITHMS", "COMBINE", "COMBINE COUNTERPART"]
     let oneRow = Format.table(
       [header, ["", aligned.ruler, aligned.ruler, ""]]
@@ -293,7 +294,7 @@ struct ComparisonTable {
       gap: 3)
     if oneRow.allSatisfy({ Format.columns($0) + 2 <= width }) {
       let marks = ["", ""] + rows.map(\.mark)
-      lines = zip(marks, oneRow).map { mark, line in Self.trimmed(Self.painted(mark) + " " + line) }
+      lines += zip(marks, oneRow).map { mark, line in Self.trimmed(Self.painted(mark) + " " + line) }
     } else {
       // The stage (and under it its counterpart) on the left; AA's line, then Combine's.
       let stageWidth = Format.labelWidth(
@@ -322,6 +323,9 @@ struct ComparisonTable {
     if usesOwn { note("†", Counterpart.ownNote) }
     return (lines, cut)
   }
+
+  /// What the two sides run: `compare`'s Combine is OpenCombine, which may differ from Apple's.
+  static let sides = "AA: AsyncAlgorithms 1.1.4 · Combine: OpenCombine 0.14.0, not Apple's"
 
   /// A row's mark: `≠` red, `≈` yellow on a terminal; a space for none.
   private static func painted(_ mark: String) -> String {

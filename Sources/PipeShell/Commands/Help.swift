@@ -204,7 +204,11 @@ extension Shell {
   /// and how they differ. The operators' counterparts first, in the order 'ops' lists them, then
   /// Combine's words that are no operator's counterpart, "no equivalent" where there is none.
   static var combineTable: [String] {
-    var lines = ["Combine → pipesh word (AsyncAlgorithms or Swift): how they differ"]
+    var lines = [
+      "Combine → pipesh word (AsyncAlgorithms 1.1.4 or Swift): how they differ",
+      "  the operators' rows (first) were measured with compare on OpenCombine 0.14.0, not Apple's Combine;",
+      "  the rows after them are from Apple's documentation (Docs/combine.md says where the two may differ)",
+    ]
     for kind in OperatorKind.allCases {
       let counterpart = Counterparts.of(kind)
       // A source made for compare's scheduler is not what a Combine user writes: the words
