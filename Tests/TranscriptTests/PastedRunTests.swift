@@ -280,3 +280,84 @@ struct PastedRun: Sendable, CustomTestStringConvertible {
     return quote != nil || escaped
   }
 }
+
+/// The links between the documentation's pages lead somewhere: to a file of the repository, and
+/// to a heading of the page where they name one (`Docs/exploring.md#pictures-draw--to-fsvg`), as
+/// GitHub makes a heading's anchor. Pages move; their links must move with them.
+@Suite("documentation links")
+struct DocumentationLinkTests {
+  @Test(arguments: PastedRunTests.pages)
+  func linksResolve(_ page: String) throws {
+    let root = ExportTests.root
+    let text = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
+    let folder = root.appendingPathComponent(page).deletingLastPathComponent()
+    for (line, target) in Self.links(in: text) {
+      if target.contains("://") || target.hasPrefix("mailto:") { continue }
+      let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+      let path = String(parts[0])
+      let file = path.isEmpty ? root.appendingPathComponent(page) : folder.appendingPathComponent(path)
+      #expect(
+        FileManager.default.fileExists(atPath: file.path), "\(page):\(line): the link \(target) leads to no file")
+      guard parts.count == 2, file.pathExtension == "md",
+        let linked = try? String(contentsOf: file, encoding: .utf8)
+      else { continue }
+      let anchors = Self.anchors(of: linked)
+      #expect(
+        anchors.contains(String(parts[1])),
+        "\(page):\(line): the link \(target) names no heading of \(file.lastPathComponent)")
+    }
+  }
+
+  @Test func anchorsAreGitHubs() {
+    #expect(Self.anchor("Pictures: `draw … to: \"F.svg\"`") == "pictures-draw--to-fsvg")
+    #expect(Self.anchor("The language on one screen") == "the-language-on-one-screen")
+    #expect(
+      Self.anchor("Bugs of swift-async-algorithms 1.1.4 worked around, not fixed")
+        == "bugs-of-swift-async-algorithms-114-worked-around-not-fixed")
+  }
+
+  /// The targets of `[text](target)` outside code blocks and code spans, with their lines.
+  static func links(in text: String) -> [(Int, String)] {
+    var links: [(Int, String)] = []
+    var inBlock = false
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") { inBlock.toggle() }
+      if inBlock { continue }
+      var inSpan = false
+      var rest = Substring(line)
+      while let character = rest.first {
+        if character == "`" { inSpan.toggle() }
+        if !inSpan, rest.hasPrefix("]("), let close = rest.firstIndex(of: ")") {
+          links.append((index + 1, String(rest[rest.index(rest.startIndex, offsetBy: 2)..<close])))
+          rest = rest[close...]
+        }
+        rest = rest.dropFirst()
+      }
+    }
+    return links
+  }
+
+  /// The anchors of a page's headings, as GitHub makes them.
+  static func anchors(of text: String) -> Set<String> {
+    var anchors: Set<String> = []
+    var inBlock = false
+    for line in text.split(separator: "\n") {
+      if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") { inBlock.toggle() }
+      if inBlock || !line.hasPrefix("#") { continue }
+      let title = line.drop { $0 == "#" }
+      guard title.first == " " else { continue }
+      anchors.insert(anchor(String(title.dropFirst())))
+    }
+    return anchors
+  }
+
+  /// GitHub's anchor of a heading: lower case, letters, digits, `-` and `_` kept, spaces as `-`.
+  static func anchor(_ title: String) -> String {
+    String(
+      title.lowercased().compactMap { character -> Character? in
+        if character == " " { return "-" }
+        if character.isLetter || character.isNumber || character == "-" || character == "_" { return character }
+        return nil
+      })
+  }
+}
