@@ -20,6 +20,10 @@ import Testing
 ///     <!-- doctest: columns=80 -->          views fit 80 columns
 ///     <!-- doctest: stdin=LINES -->         standard input (\n for a line end; else it is empty)
 ///     <!-- doctest: cwd=DIR -->             run in a copy of the repository's folder DIR instead
+///
+/// A command `$ pipesh [ARGUMENTS]` whose lines start with a prompt (`pipesh[0]> `) is a session
+/// at a terminal: it runs in a pseudo-terminal of 100 columns, each prompt's line typed after the
+/// prompt appears, and what the terminal shows up to the last prompt must be those lines.
 @Suite("pasted runs")
 struct PastedRunTests {
   /// The Markdown files whose pasted runs are checked.
@@ -41,6 +45,10 @@ struct PastedRunTests {
     let directory = try Self.workingDirectory(showing: block.options["cwd"])
     defer { try? FileManager.default.removeItem(at: directory) }
     for command in block.commands {
+      if command.isSession {
+        try Self.checkSession(command, of: block)
+        continue
+      }
       let result = try Self.run(command.text, in: directory, options: block.options)
       #expect(!result.timedOut, "\(block.page):\(command.line): `\(command.text)` did not end")
       let expected = Self.withoutTrailingBlankLines(command.output)
@@ -90,6 +98,35 @@ struct PastedRunTests {
     #expect(blocks.first?.commands.map(\.text) == ["pipesh -c 'from 1 2\n3'", "echo \"it's\" | head -1"])
     #expect(blocks.first?.commands.map(\.output) == ["1\n2\n", "it's"])
     #expect(blocks.first?.commands.map(\.line) == [5, 10])
+  }
+
+  /// Types a session's lines at a terminal and compares what it showed.
+  static func checkSession(_ command: PastedRun.Command, of block: PastedRun) throws {
+    let arguments = command.text.split(separator: " ").dropFirst().map(String.init)
+    let terminal = try Terminal(arguments: arguments)
+    try terminal.expect("]> ")
+    for line in command.output.split(separator: "\n", omittingEmptySubsequences: false) {
+      guard let typed = PastedRun.typed(String(line)) else { continue }
+      terminal.type(typed + "\r")
+      try terminal.expect("]> ")
+    }
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+    var shown = terminal.shown.replacingOccurrences(
+      of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression)
+    if let last = shown.range(of: "pipesh[", options: .backwards) { shown = String(shown[..<last.lowerBound]) }
+    let expected = Self.withoutTrailingBlankLines(command.output)
+    let actual = Self.withoutTrailingBlankLines(shown)
+    #expect(
+      actual == expected,
+      """
+      \(block.page):\(command.line): the session `$ \(command.text)` showed something else
+      \(Self.firstDifference(expected: expected, actual: actual))
+      --- expected (the page) ---
+      \(expected)
+      --- actual ---
+      \(actual)
+      """)
   }
 
   static func withoutTrailingBlankLines(_ text: String) -> String {
@@ -183,6 +220,16 @@ struct PastedRun: Sendable, CustomTestStringConvertible {
     var line: Int
     /// What the page says it prints.
     var output: String
+
+    /// Whether it is a session at a terminal: `$ pipesh [ARGUMENTS]`, then prompts and what they show.
+    var isSession: Bool { PastedRun.typed(String(output.prefix { $0 != "\n" })) != nil }
+  }
+
+  /// What a line that starts with a prompt (`pipesh[1]> jobs`) typed there, or nil.
+  static func typed(_ line: String) -> String? {
+    guard line.hasPrefix("pipesh["), let end = line.range(of: "]> ") else { return nil }
+    guard line[line.index(line.startIndex, offsetBy: 7)..<end.lowerBound].allSatisfy(\.isNumber) else { return nil }
+    return String(line[end.upperBound...])
   }
 
   let page: String
