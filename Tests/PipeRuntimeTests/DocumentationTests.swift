@@ -4,14 +4,14 @@ import PipeSema
 import PipeShell
 import Testing
 
-/// README's operator and command tables are the registries' text: `help NAME` and the README
-/// cannot disagree.
+/// The operator and command tables of Docs/reference.md are the registries' text: `help NAME` and
+/// the reference cannot disagree.
 @Suite("documentation")
 struct DocumentationTests {
-  static var readme: String {
+  static var reference: String {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
-    return (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    return (try? String(contentsOf: root.appendingPathComponent("Docs/reference.md"), encoding: .utf8)) ?? ""
   }
 
   static func table() -> String {
@@ -32,19 +32,21 @@ struct DocumentationTests {
   }
 
   static func section(_ name: String) -> String? {
-    let readme = Self.readme
-    guard let start = readme.range(of: "<!-- \(name) -->\n"), let end = readme.range(of: "\n<!-- /\(name) -->")
+    let reference = Self.reference
+    guard let start = reference.range(of: "<!-- \(name) -->\n"),
+      let end = reference.range(of: "\n<!-- /\(name) -->")
     else { return nil }
-    return String(readme[start.upperBound..<end.lowerBound])
+    return String(reference[start.upperBound..<end.lowerBound])
   }
 
-  @Test func readmeOperatorTableMatchesTheRegistry() {
-    #expect(Self.section("ops") == Self.table(), "expected README section <!-- ops -->:\n\(Self.table())")
+  @Test func referenceOperatorTableMatchesTheRegistry() {
+    #expect(
+      Self.section("ops") == Self.table(), "expected Docs/reference.md section <!-- ops -->:\n\(Self.table())")
   }
 
-  @Test func readmeCommandTableMatchesTheRegistry() {
+  @Test func referenceCommandTableMatchesTheRegistry() {
     #expect(
       Self.section("commands") == Self.commandTable(),
-      "expected README section <!-- commands -->:\n\(Self.commandTable())")
+      "expected Docs/reference.md section <!-- commands -->:\n\(Self.commandTable())")
   }
 }

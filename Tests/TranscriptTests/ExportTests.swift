@@ -320,7 +320,7 @@ struct ExportTests {
       + " | collect",
   ]
 
-  /// Each snippet in a file of its own, pasted as `swift` and the README say, with nothing of it
+  /// Each snippet in a file of its own, pasted as `swift` and Docs/export.md say, with nothing of it
   /// changed: what comes before the line `// In an async throwing function:` (the imports, notes
   /// and declarations; without that line, the imports) at the file's top level, the statements
   /// after it (up to the first blank line) in an async throwing function, and the helpers after

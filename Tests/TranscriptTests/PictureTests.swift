@@ -290,7 +290,7 @@ struct PictureTests {
     #expect(result.stdout == "after\n")
   }
 
-  /// The pictures README shows (`Docs/pictures/NAME.svg`) are what their scripts
+  /// The pictures README.md and Docs/exploring.md show (`Docs/pictures/NAME.svg`) are what their scripts
   /// (`Docs/pictures/NAME.pipe`) draw now, byte for byte, in this build; `Scripts/pictures`
   /// draws them again.
   @Test func committedPicturesAreUpToDate() throws {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `trace P to: "F.trace"` and `replay`: the saved file is JSON lines with the fields README
-/// documents, and replaying it prints what `trace P` printed, byte for byte, on the virtual clock.
+/// `trace P to: "F.trace"` and `replay`: the saved file is JSON lines with the fields
+/// Docs/internals.md documents, and replaying it prints what `trace P` printed, byte for byte, on the virtual clock.
 @Suite("saved traces replay as they ran")
 struct TraceFileTests {
   static let pipelines = [
@@ -79,10 +79,10 @@ struct TraceFileTests {
         case "started": #expect(object["kind"] is String)
         case "cancelled": #expect(object["by"] is String)
         case "ended": #expect(object["threw"] is Bool)
-        default: Issue.record("a task event not in README: \(object)")
+        default: Issue.record("a task event not in Docs/internals.md: \(object)")
         }
       default:
-        Issue.record("an event not in README: \(event)")
+        Issue.record("an event not in Docs/internals.md: \(event)")
       }
     }
     #expect(events.filter { $0 == "start" }.count == 3)
@@ -158,7 +158,7 @@ struct TraceFileTests {
       let redrawn = try Pipesh.run(["-c", "draw \"\(file)\""])
       #expect(redrawn.status == 0 && redrawn.stdout == drawn.stdout, "\(pipeline)\n\(redrawn.stdout)")
       #expect(redrawn.stderr == drawn.stderr, "\(pipeline)")
-      // The picture too, as help draw and README give it: the same bytes as draw P to: drew.
+      // The picture too, as help draw and Docs/exploring.md give it: the same bytes as draw P to: drew.
       for suffix in ["svg", "html"] {
         let picture = directory.appendingPathComponent("\(index)-run.\(suffix)").path
         let saved = directory.appendingPathComponent("\(index)-saved.\(suffix)").path

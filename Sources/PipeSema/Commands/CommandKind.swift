@@ -14,7 +14,7 @@ public enum CommandKind: String, CaseIterable, Sendable {
   public var name: String { rawValue }
 
   /// What follows the command's name, its usage and its summary: what the parser, the checker,
-  /// `help`, completion and the README's table read.
+  /// `help`, completion and Docs/reference.md's table read.
   public var signature: CommandSignature {
     switch self {
     case .jobs:
