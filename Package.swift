@@ -127,7 +127,9 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "MarbleTestingTests",
-      dependencies: ["MarbleTesting", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
+      dependencies: [
+        "MarbleTesting", "VirtualTime", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ],
       swiftSettings: strict
     ),
     .testTarget(name: "TranscriptTests", dependencies: [], exclude: ["Scripts"], swiftSettings: strict),

@@ -221,6 +221,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   public static func installHook() { _ = hookInstalled }
 
   static let hookInstalled: Bool = {
+    _ = previousHook
     swift_task_enqueueGlobal_hook = { job, original in
       let held = pipe_task_defer_enqueue(job, routeHeldBack, unsafeBitCast(original, to: UnsafeMutableRawPointer.self))
       if held == 0 { route(job, original) }
@@ -228,12 +229,21 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     return true
   }()
 
+  /// The hook installed before this one (MarbleTesting's driver's, in a process that has both),
+  /// called for every job that is not a virtual driver's, so that neither hook takes the other's
+  /// jobs. Read once, before this hook is installed; a `static let` is initialized under a lock
+  /// ThreadSanitizer sees.
+  private static let previousHook = swift_task_enqueueGlobal_hook
+
   /// Where a task enqueued on the global executor goes: to the driver whose thread enqueues it,
-  /// unless it is a real-clock job's.
+  /// unless it is a real-clock job's; anything else to the previous hook, or the global executor.
   private static func route(_ job: PipeJobRef, _ original: swift_task_enqueueGlobal_original) {
     guard let raw = pipe_current_driver(),
       !foreignTasks.withLock({ $0[UInt(bitPattern: job)] != nil })
-    else { return original(job) }
+    else {
+      guard let previous = previousHook else { return original(job) }
+      return previous(job, original)
+    }
     let driver = Unmanaged<VirtualDriver>.fromOpaque(raw).takeUnretainedValue()
     driver.update { $0.enqueued(unsafeBitCast(job, to: UnownedJob.self)) }
   }
