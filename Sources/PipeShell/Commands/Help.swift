@@ -48,6 +48,7 @@ extension Commands {
         kind: kind, usage: "{ … }", summary: "what a closure may say: $0, $1, operators, members, functions",
         text: [
           "$0 is the element ($0 and $1: the accumulator and the element in reductions and reduce);",
+          "parameters may be named instead: { x in x * 2 }, { acc, x in acc + x }, checked as $0 and $1.",
           "$0.0, $0.1 are a tuple's members (zip, combineLatest, enumerated), $0[i] an array's element.",
           "operators, as in Swift: + - * / % (String and array +), == != < <= > >=, && || !, c ? a : b.",
           "members: .count, .isEmpty (String, array), .joined() and .joined(separator: \",\") ([String]).",
@@ -80,8 +81,10 @@ extension Commands {
         text: [
           "--virtual-time (or 'clock virtual') runs jobs on one virtual clock per session: when nothing",
           "can run, it jumps to the next deadline, so an hour of timer ticks ends at once, the same on",
-          "every run and in every build. Time moves only while the shell waits (a foreground job, wait,",
-          "sleep, send): statements in between start at the same instant. Before each statement, every",
+          "every run and in every build. In a script, time moves only while a statement waits (a foreground",
+          "job, wait, sleep, send): statements in between start at the same instant. At the prompt it also",
+          "runs while a line is read, so a background timer races ahead: bound it (take N), or type step",
+          "first to hold the clock until run ('help step'). Before each statement, every",
           "job runs as far as it can at that instant (each job started has run to its first wait, each",
           "tick due then has come), as on the real clock; then the statement runs.",
           "print time: true, tap time: true and trace stamp lines with the session's time, from its start;",
@@ -208,6 +211,7 @@ extension Shell {
       "Combine → pipesh word (AsyncAlgorithms 1.1.4 or Swift): how they differ",
       "  the operators' rows (first) were measured with compare on OpenCombine 0.14.0, not Apple's Combine;",
       "  the rows after them are from Apple's documentation (Docs/combine.md says where the two may differ)",
+      "  † " + Counterpart.ownNote,
     ]
     for kind in OperatorKind.allCases {
       let counterpart = Counterparts.of(kind)
