@@ -16,6 +16,11 @@ extension SwiftProgramWriter {
       name += "(\(arguments.joined()))"
       code.throwing = true
     }
+    if operation.kind == .flatMapLatest {
+      // AA 1.1.4's own loses failures and can leave the iteration running: pipesh's replacement.
+      use(.flatMapLatest)
+      name = "flatMapLatestFixed"
+    }
     let element = fresh("element")
     let ownLiteral = stageLiteral(stage)
     let longStage = elementName == nil && stage.text.count > 60

@@ -18,10 +18,15 @@ public enum SwiftExport {
   }
 
   /// A complete `main.swift` for checked `statements` of `source`.
+  /// `plain`: without pipesh's per-element checks (Swift's own Int arithmetic, arguments worked
+  /// out from `$0` unchecked), to paste into an app; it prints what pipesh prints wherever those
+  /// checks would not fire, and traps or goes on where they would.
   public static func program(
-    _ statements: [CheckedStatement], environment: Environment, source: SourceFile
+    _ statements: [CheckedStatement], environment: Environment, source: SourceFile, plain: Bool = false
   ) -> Result<Output, Diagnostic> {
     var writer = SwiftProgramWriter(environment: environment, source: source)
+    writer.plainArithmetic = plain
+    writer.plainChecks = plain
     do {
       return .success(try writer.program(statements))
     } catch {
@@ -33,17 +38,21 @@ public enum SwiftExport {
   /// function: the declarations of the channels, streams and subjects it reads, the statements
   /// that build and consume it, notes where an API needs macOS 15 / iOS 18 or is underscored, and
   /// only the helpers it uses. Int arithmetic is Swift's own unless `checked` (pipesh's checked
-  /// helpers, which report an overflow as the job's error).
+  /// helpers, which report an overflow as the job's error). Arguments worked out from `$0` are
+  /// checked as pipesh checks them unless `plain`, which leaves out every per-element check.
   public static func pipeline(
-    _ pipeline: CheckedPipeline, environment: Environment, source: SourceFile, checked: Bool = false
+    _ pipeline: CheckedPipeline, environment: Environment, source: SourceFile, checked: Bool = false,
+    plain: Bool = false
   ) -> Result<String, Diagnostic> {
     var writer = SwiftProgramWriter(environment: environment, source: source)
     writer.plainArithmetic = !checked
+    writer.plainChecks = plain
     do {
       var declarations: [String] = []
       let body = try writer.consume(pipeline, declarations: &declarations, background: false)
       let channels = writer.usedChannels.sorted().compactMap { writer.declaration(ofChannel: $0, atTopLevel: true) }
       var lines = ["import AsyncAlgorithms"]
+      if writer.support.contains(.flatMapLatest) { lines.append("import Synchronization") }
       if !writer.support.isDisjoint(with: [.lines, .stdin]) {
         lines += ["#if canImport(Glibc)", "  import Glibc", "#elseif canImport(Darwin)", "  import Darwin", "#endif"]
       }
@@ -53,7 +62,7 @@ public enum SwiftExport {
       if !channels.isEmpty { lines += channels + ["", "// In an async throwing function:"] }
       if writer.support.contains(.timestamp) { lines.append("let origin = ContinuousClock.now") }
       lines += writer.scriptDeclarations + declarations + body
-      for definition in Support.definitions(writer.support, program: false) { lines += ["", definition] }
+      for definition in Support.definitions(writer.support) { lines += ["", definition] }
       return .success(lines.joined(separator: "\n"))
     } catch {
       return .failure(Diagnostic(id: .export, message: error.message, range: error.range))
@@ -94,6 +103,9 @@ struct SwiftProgramWriter {
   /// Whether Int arithmetic is Swift's own (a snippet) or pipesh's checked helpers (a program,
   /// whose output must be pipesh's, overflow errors included).
   var plainArithmetic = false
+  /// Whether arguments worked out from a `flatMap` body's element are written as Swift takes them,
+  /// without pipesh's checks (`plain: true`, `--plain`).
+  var plainChecks = false
   /// `[N] ` in a background job's output.
   var jobPrefix = ""
   /// The name a `flatMap` body's element has, while its body is written, and its type.
@@ -208,6 +220,10 @@ struct SwiftProgramWriter {
       "// Package.swift: .package(url: \"https://github.com/apple/swift-async-algorithms\", exact: \"1.1.4\")",
       "// and .product(name: \"AsyncAlgorithms\", package: \"swift-async-algorithms\") in the target.",
       "import AsyncAlgorithms",
+    ]
+    // pipesh's flatMapLatest keeps its state behind a Mutex.
+    if support.contains(.flatMapLatest) { lines.append("import Synchronization") }
+    lines += [
       "",
       "#if canImport(Glibc)",
       "  import Glibc",
@@ -324,6 +340,7 @@ struct SwiftProgramWriter {
     let inner = Self.indented(declarations + consuming)
     var out = hoisted + ["// [\(id)] \(pipeline.text)\(isBackground ? " &" : "")"]
     // A channel's failure is reported against the whole pipeline, as pipesh does.
+    use(.job)
     var call = "job(\(id))"
     if readsFailingChannel {
       out += Self.splitLiteral("pipeline\(id)", pipeline.text)
