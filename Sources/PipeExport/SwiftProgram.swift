@@ -58,6 +58,7 @@ public enum SwiftExport {
       }
       lines.append("")
       lines += SnippetNote.notes(for: pipeline).flatMap { SwiftProgramWriter.wrapped("// " + $0) }
+      lines += writer.publishedForm(of: pipeline).flatMap(SwiftProgramWriter.wrapped)
       // What is sent into must be declared where the senders reach it too: apart, above.
       if !channels.isEmpty { lines += channels + ["", "// In an async throwing function:"] }
       if writer.support.contains(.timestamp) { lines.append("let origin = ContinuousClock.now") }
@@ -75,11 +76,13 @@ enum SnippetNote {
   static func notes(for pipeline: CheckedPipeline) -> [String] {
     let kinds = Set(pipeline.allStages.compactMap(\.kind))
     var notes: [String] = []
-    let recent = [OperatorKind.share, .flatMapLatest].filter(kinds.contains).map { "\($0.name)" }
-    if !recent.isEmpty {
+    if kinds.contains(.share) {
+      notes.append("share needs macOS 15 / iOS 18: mark the code that uses it @available(macOS 15, iOS 18, *)")
+    }
+    if kinds.contains(.flatMapLatest) {
       notes.append(
-        "\(recent.joined(separator: " and ")) need\(recent.count == 1 ? "s" : "") macOS 15 / iOS 18: "
-          + "mark the code that uses \(recent.count == 1 ? "it" : "them") @available(macOS 15, iOS 18, *)")
+        "flatMapLatestFixed (below) is pipesh's replacement of AA 1.1.4's flatMapLatest, which loses failures.")
+      notes.append("Its Mutex needs macOS 15 / iOS 18: mark the code that uses it @available(macOS 15, iOS 18, *)")
     }
     if kinds.contains(.throttle) {
       notes.append(
@@ -338,7 +341,7 @@ struct SwiftProgramWriter {
     let consuming = try consume(pipeline, declarations: &declarations, background: isBackground)
     let hoisted = Array(scriptDeclarations[before...])
     let inner = Self.indented(declarations + consuming)
-    var out = hoisted + ["// [\(id)] \(pipeline.text)\(isBackground ? " &" : "")"]
+    var out = hoisted + ["// [\(id)] \(pipeline.text)\(isBackground ? " &" : "")"] + publishedForm(of: pipeline)
     // A channel's failure is reported against the whole pipeline, as pipesh does.
     use(.job)
     var call = "job(\(id))"
@@ -362,5 +365,47 @@ struct SwiftProgramWriter {
       out.append("}")
     }
     return out + [""]
+  }
+}
+
+/// The `@Published` view-model case: a `combineLatest` of subjects is, in an app, a view model's
+/// `@Published` properties and `combineLatest` of their publishers' `.values`. That needs Combine,
+/// which pipesh cannot compile here: the export carries it as a comment.
+extension SwiftProgramWriter {
+  func publishedForm(of pipeline: CheckedPipeline) -> [String] {
+    for stage in pipeline.allStages where stage.kind == .combineLatest {
+      var properties: [String] = []
+      var inputs: [String] = []
+      var staged = false
+      for input in stage.inputs {
+        guard let first = input.stages.first, case .operation(.subject(let name, let initial)) = first.node,
+          let type = environment.channels[name]
+        else {
+          inputs.append("/* \(input.text) */")
+          continue
+        }
+        let property = channelName(name)
+        let literal = SwiftExpression.literal(initial, type)
+        properties.append("//     @Published var \(property): \(SwiftExpression.typeName(type)) = \(literal)")
+        inputs.append("model.$\(property).values")
+        staged = staged || input.stages.count > 1
+      }
+      guard !properties.isEmpty else { continue }
+      var lines = [
+        "// In an app, the subjects are a view model's @Published properties, and combineLatest takes",
+        "// their publishers' .values (Combine's, which gives the current value first, as a subject",
+        "// does; it needs Combine, so pipesh cannot compile it here):",
+        "//   @MainActor final class ViewModel: ObservableObject {",
+      ]
+      lines += properties
+      lines += [
+        "//   }",
+        "//   let model = ViewModel()",
+        "//   let latest = combineLatest(\(inputs.joined(separator: ", ")))",
+      ]
+      if staged { lines.append("//   (each input's stages after its subject applied to its .values, as below)") }
+      return lines
+    }
+    return []
   }
 }

@@ -19,6 +19,24 @@ struct ExportHelperTests {
     #expect(Self.unusedHelpers(in: snippet.stdout).isEmpty)
   }
 
+  /// A `combineLatest` of subjects is the `@Published` view-model case: the export carries the
+  /// app-side form (`@Published` properties, `combineLatest` of their `.values`) as a comment.
+  @Test func theViewModelCaseCarriesThePublishedForm() throws {
+    let pipeline = "combineLatest(subject a initial: 1, subject name initial: \"x\") | take 1"
+    let snippet = try Pipesh.run(["-c", "swift " + pipeline])
+    let program = try Pipesh.run(["--emit-swift", "-c", pipeline])
+    for (form, text) in [("swift", snippet.stdout), ("--emit-swift", program.stdout)] {
+      let comments = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      #expect(comments.contains("//     @Published var a: Int = 1"), "\(form):\n\(text)")
+      #expect(comments.contains("//     @Published var name: String = \"x\""), "\(form):\n\(text)")
+      #expect(
+        comments.contains("//   let latest = combineLatest(model.$a.values, model.$name.values)"), "\(form):\n\(text)")
+    }
+    // Not for a combineLatest of other sources.
+    let timers = try Pipesh.run(["-c", "swift combineLatest(timer 1, timer 2) | take 3"])
+    #expect(!timers.stdout.contains("@Published"))
+  }
+
   @Test func everyDeclaredHelperIsUsed() throws {
     let pipelines = ExportTests.snippets + ExportTests.generated + (try Self.catalogueExamples())
     #expect(pipelines.count > 100)

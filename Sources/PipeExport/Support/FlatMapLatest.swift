@@ -21,9 +21,8 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
 
 /// The upstream is read by a task of its own; each element's pipeline runs in a task, asked for
 /// an element only while the consumer waits for one; it ends when both have ended.
-struct LatestFlatMap<Base: AsyncSequence & Sendable, Inner: AsyncSequence & Sendable>: AsyncSequence,
-  Sendable
-where Base.Element: Sendable, Inner.Element: Sendable {
+struct LatestFlatMap<Base: AsyncSequence, Inner: AsyncSequence>: AsyncSequence, Sendable
+where Base: Sendable, Inner: Sendable, Base.Element: Sendable, Inner.Element: Sendable {
   let base: Base
   let transform: @Sendable (Base.Element) -> Inner
 
@@ -184,9 +183,8 @@ struct LatestFlatMapMachine<Element: Sendable> {
 }
 
 /// The tasks and continuations of one iteration around its machine.
-final class LatestFlatMapStorage<Base: AsyncSequence & Sendable, Inner: AsyncSequence & Sendable>:
-  Sendable
-where Base.Element: Sendable, Inner.Element: Sendable {
+final class LatestFlatMapStorage<Base: AsyncSequence, Inner: AsyncSequence>: Sendable
+where Base: Sendable, Inner: Sendable, Base.Element: Sendable, Inner.Element: Sendable {
   private let machine = Mutex(LatestFlatMapMachine<Inner.Element>())
   private let base: Base
   private let transform: @Sendable (Base.Element) -> Inner
