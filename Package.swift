@@ -7,9 +7,9 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 /// runner), as real source files in `Sources/PipeExport/Support`: compiled and linted as the target
 /// `ExportSupport`, and embedded into `PipeExport` as text.
 let exportSupport = [
-  "Absolute", "Adding", "Arguments", "Checked", "ConcurrentFlatMap", "CurrentValue", "Delay", "Diagram", "Divided",
-  "Element", "Enumerated",
-  "Errors", "ExactInt", "Failed", "Job", "Lines", "Marble", "Multiplied", "Negated", "Never", "Random",
+  "Absolute", "Adding", "ChannelFailure", "Checked", "CheckedCount", "CheckedDuration", "CheckedRange", "CheckedSize",
+  "CheckedStep", "ConcurrentFlatMap", "CurrentValue", "Delay", "Diagram", "Divided", "Element", "Enumerated",
+  "Errors", "ExactInt", "Failed", "FlatMapLatest", "Job", "Lines", "Marble", "Multiplied", "Negated", "Never", "Random",
   "Remainder", "Rethrowing", "Stdin", "Subtracting", "Tap", "Timeout", "Timer", "Timestamp", "Work",
 ]
 

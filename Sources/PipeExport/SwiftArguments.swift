@@ -33,12 +33,12 @@ extension SwiftProgramWriter {
     let shown = parameter.shownName
     let variable = parameter.name
     switch parameter.kind {
-    case .count: return ArgumentCheck(stage: stage, variable: variable, call: "Count", name: shown)
+    case .count: return ArgumentCheck(stage: stage, variable: variable, call: .checkedCount, name: shown)
     case .positiveCount:
-      return ArgumentCheck(stage: stage, variable: variable, call: "Count", name: shown, extra: "least: 1")
-    case .duration: return ArgumentCheck(stage: stage, variable: variable, call: "Duration", name: shown)
+      return ArgumentCheck(stage: stage, variable: variable, call: .checkedCount, name: shown, extra: "least: 1")
+    case .duration: return ArgumentCheck(stage: stage, variable: variable, call: .checkedDuration, name: shown)
     case .durationOrZero:
-      return ArgumentCheck(stage: stage, variable: variable, call: "Duration", name: shown, extra: "orZero: true")
+      return ArgumentCheck(stage: stage, variable: variable, call: .checkedDuration, name: shown, extra: "orZero: true")
     case .int, .number, .string, .bool, .value, .closure, .pipeline, .name, .typeName: return nil
     }
   }
@@ -55,11 +55,18 @@ extension SwiftProgramWriter {
   /// An argument worked out from a `flatMap` body's element, checked as pipesh checks it: then
   /// declared at the top of the body (or of the map before a `flatMapLatest`), and named here.
   private mutating func deferred(_ expr: TypedExpr, checked check: ArgumentCheck? = nil) -> String {
+    if let check, plainChecks {
+      // The plain form: the argument as Swift takes it, unchecked (a negative count traps).
+      var writer = SwiftExpression(arguments: [elementName ?? "$0"], plain: plainArithmetic)
+      let text = writer.text(expr)
+      support.formUnion(writer.support)
+      return check.helper == .checkedDuration ? ".seconds(\(text))" : text
+    }
     if let check {
       let element = precomputed?.element ?? elementName ?? "$0"
       var writer = SwiftExpression(arguments: [element], plain: plainArithmetic)
       let call = check.call(writer.text(expr), element: element)
-      support.formUnion(writer.support.union([.arguments]))
+      support.formUnion(writer.support.union([check.helper]))
       if writer.throwing { deferredArithmetic = true }
       return declareChecked(check.variable, call)
     }
@@ -98,6 +105,7 @@ extension SwiftProgramWriter {
   ) throws(ExportProblem) -> String {
     let deferred = [low, high].contains { if case .deferred = $0 { true } else { false } }
     guard deferred else { return Self.closedRange(try value(low, stage), try value(high, stage)) }
+    if plainChecks { return Self.closedRange(try value(low, stage), try value(high, stage)) }
     let element = precomputed?.element ?? elementName ?? "$0"
     var writer = SwiftExpression(arguments: [element], plain: plainArithmetic)
     var bounds: [String] = []
@@ -108,7 +116,7 @@ extension SwiftProgramWriter {
         bounds.append(try value(bound, stage))
       }
     }
-    support.formUnion(writer.support.union([.arguments]))
+    support.formUnion(writer.support.union([.checkedRange]))
     if writer.throwing { deferredArithmetic = true }
     let stageText = SwiftExpression.stringLiteral(stage.text)
     return declareChecked("range", "checkedRange(\(bounds.joined(separator: ", ")), in: \(stageText), of: \(element))")
@@ -285,15 +293,16 @@ struct ArgumentCheck {
   let stage: CheckedStage
   /// The name the checked value gets in the body (the parameter's).
   let variable: String
-  let function: String
+  /// The helper it calls (`checkedCount`), named as the program includes it.
+  let helper: Support
   let arguments: [String]
 
   /// `checkedCount` or `checkedDuration` with the parameter's name as messages say it;
   /// `checkedSize` and `checkedStep` without.
-  init(stage: CheckedStage, variable: String, call function: String, name: String? = nil, extra: String? = nil) {
+  init(stage: CheckedStage, variable: String, call helper: Support, name: String? = nil, extra: String? = nil) {
     self.stage = stage
     self.variable = variable
-    self.function = function
+    self.helper = helper
     self.arguments = (name.map { [SwiftExpression.stringLiteral($0)] } ?? []) + (extra.map { [$0] } ?? [])
   }
 
@@ -303,6 +312,6 @@ struct ArgumentCheck {
     let all =
       [expression] + arguments + ["in: " + SwiftExpression.stringLiteral(stage.text)]
       + (expression == element ? [] : ["of: " + element])
-    return "checked\(function)(\(all.joined(separator: ", ")))"
+    return "\(helper.rawValue)(\(all.joined(separator: ", ")))"
   }
 }

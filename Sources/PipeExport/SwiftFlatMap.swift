@@ -16,6 +16,11 @@ extension SwiftProgramWriter {
       name += "(\(arguments.joined()))"
       code.throwing = true
     }
+    if operation.kind == .flatMapLatest {
+      // AA 1.1.4's own loses failures and can leave the iteration running: pipesh's replacement.
+      use(.flatMapLatest)
+      name = "flatMapLatestFixed"
+    }
     let element = fresh("element")
     let ownLiteral = stageLiteral(stage)
     let longStage = elementName == nil && stage.text.count > 60
@@ -105,7 +110,8 @@ extension SwiftProgramWriter {
       let body = statements.joined(separator: "\n").deeper
       code.lines.append(".\(name) { \(element) in\n  " + body + "\n}")
     }
-    code.throwing = code.throwing || bodyCode.throwing
+    // pipesh's flatMapLatest says it can fail (its iterator's next() throws), as AA's chain does.
+    code.throwing = code.throwing || bodyCode.throwing || latest
   }
 
   /// The flatMap's stage as its `checked` names it: `literal`, or where it is `long` a `let` of it

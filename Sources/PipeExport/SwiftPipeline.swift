@@ -106,7 +106,7 @@ extension SwiftProgramWriter {
       }
       let step = try value(
         by, Parameters.RangeSource.by, stage,
-        check: ArgumentCheck(stage: stage, variable: Parameters.RangeSource.by.name, call: "Step"))
+        check: ArgumentCheck(stage: stage, variable: Parameters.RangeSource.by.name, call: .checkedStep))
       return SequenceCode(lines: ["stride(from: \(low), through: \(high), by: \(step)).async"], throwing: false)
     case .from(let values):
       return SequenceCode(lines: [try self.values(values, stage) + ".async"], throwing: false)
@@ -362,7 +362,7 @@ extension SwiftProgramWriter {
     if case .value(.string(BufferSize.unboundedWord), _) = size { return ".unbounded" }
     let count = try value(
       size, Catalogue.Buffer.size, stage,
-      check: ArgumentCheck(stage: stage, variable: Catalogue.Buffer.size.name, call: "Size"))
+      check: ArgumentCheck(stage: stage, variable: Catalogue.Buffer.size.name, call: .checkedSize))
     switch policy {
     case .newest: return ".bufferingLatest(\(count))"
     case .oldest: return ".bufferingOldest(\(count))"

@@ -18,10 +18,15 @@ public enum SwiftExport {
   }
 
   /// A complete `main.swift` for checked `statements` of `source`.
+  /// `plain`: without pipesh's per-element checks (Swift's own Int arithmetic, arguments worked
+  /// out from `$0` unchecked), to paste into an app; it prints what pipesh prints wherever those
+  /// checks would not fire, and traps or goes on where they would.
   public static func program(
-    _ statements: [CheckedStatement], environment: Environment, source: SourceFile
+    _ statements: [CheckedStatement], environment: Environment, source: SourceFile, plain: Bool = false
   ) -> Result<Output, Diagnostic> {
     var writer = SwiftProgramWriter(environment: environment, source: source)
+    writer.plainArithmetic = plain
+    writer.plainChecks = plain
     do {
       return .success(try writer.program(statements))
     } catch {
@@ -33,27 +38,32 @@ public enum SwiftExport {
   /// function: the declarations of the channels, streams and subjects it reads, the statements
   /// that build and consume it, notes where an API needs macOS 15 / iOS 18 or is underscored, and
   /// only the helpers it uses. Int arithmetic is Swift's own unless `checked` (pipesh's checked
-  /// helpers, which report an overflow as the job's error).
+  /// helpers, which report an overflow as the job's error). Arguments worked out from `$0` are
+  /// checked as pipesh checks them unless `plain`, which leaves out every per-element check.
   public static func pipeline(
-    _ pipeline: CheckedPipeline, environment: Environment, source: SourceFile, checked: Bool = false
+    _ pipeline: CheckedPipeline, environment: Environment, source: SourceFile, checked: Bool = false,
+    plain: Bool = false
   ) -> Result<String, Diagnostic> {
     var writer = SwiftProgramWriter(environment: environment, source: source)
     writer.plainArithmetic = !checked
+    writer.plainChecks = plain
     do {
       var declarations: [String] = []
       let body = try writer.consume(pipeline, declarations: &declarations, background: false)
       let channels = writer.usedChannels.sorted().compactMap { writer.declaration(ofChannel: $0, atTopLevel: true) }
       var lines = ["import AsyncAlgorithms"]
+      if writer.support.contains(.flatMapLatest) { lines.append("import Synchronization") }
       if !writer.support.isDisjoint(with: [.lines, .stdin]) {
         lines += ["#if canImport(Glibc)", "  import Glibc", "#elseif canImport(Darwin)", "  import Darwin", "#endif"]
       }
       lines.append("")
       lines += SnippetNote.notes(for: pipeline).flatMap { SwiftProgramWriter.wrapped("// " + $0) }
+      lines += writer.publishedForm(of: pipeline).flatMap(SwiftProgramWriter.wrapped)
       // What is sent into must be declared where the senders reach it too: apart, above.
       if !channels.isEmpty { lines += channels + ["", "// In an async throwing function:"] }
       if writer.support.contains(.timestamp) { lines.append("let origin = ContinuousClock.now") }
       lines += writer.scriptDeclarations + declarations + body
-      for definition in Support.definitions(writer.support, program: false) { lines += ["", definition] }
+      for definition in Support.definitions(writer.support) { lines += ["", definition] }
       return .success(lines.joined(separator: "\n"))
     } catch {
       return .failure(Diagnostic(id: .export, message: error.message, range: error.range))
@@ -66,11 +76,13 @@ enum SnippetNote {
   static func notes(for pipeline: CheckedPipeline) -> [String] {
     let kinds = Set(pipeline.allStages.compactMap(\.kind))
     var notes: [String] = []
-    let recent = [OperatorKind.share, .flatMapLatest].filter(kinds.contains).map { "\($0.name)" }
-    if !recent.isEmpty {
+    if kinds.contains(.share) {
+      notes.append("share needs macOS 15 / iOS 18: mark the code that uses it @available(macOS 15, iOS 18, *)")
+    }
+    if kinds.contains(.flatMapLatest) {
       notes.append(
-        "\(recent.joined(separator: " and ")) need\(recent.count == 1 ? "s" : "") macOS 15 / iOS 18: "
-          + "mark the code that uses \(recent.count == 1 ? "it" : "them") @available(macOS 15, iOS 18, *)")
+        "flatMapLatestFixed (below) is pipesh's replacement of AA 1.1.4's flatMapLatest, which loses failures.")
+      notes.append("Its Mutex needs macOS 15 / iOS 18: mark the code that uses it @available(macOS 15, iOS 18, *)")
     }
     if kinds.contains(.throttle) {
       notes.append(
@@ -94,6 +106,9 @@ struct SwiftProgramWriter {
   /// Whether Int arithmetic is Swift's own (a snippet) or pipesh's checked helpers (a program,
   /// whose output must be pipesh's, overflow errors included).
   var plainArithmetic = false
+  /// Whether arguments worked out from a `flatMap` body's element are written as Swift takes them,
+  /// without pipesh's checks (`plain: true`, `--plain`).
+  var plainChecks = false
   /// `[N] ` in a background job's output.
   var jobPrefix = ""
   /// The name a `flatMap` body's element has, while its body is written, and its type.
@@ -208,6 +223,10 @@ struct SwiftProgramWriter {
       "// Package.swift: .package(url: \"https://github.com/apple/swift-async-algorithms\", exact: \"1.1.4\")",
       "// and .product(name: \"AsyncAlgorithms\", package: \"swift-async-algorithms\") in the target.",
       "import AsyncAlgorithms",
+    ]
+    // pipesh's flatMapLatest keeps its state behind a Mutex.
+    if support.contains(.flatMapLatest) { lines.append("import Synchronization") }
+    lines += [
       "",
       "#if canImport(Glibc)",
       "  import Glibc",
@@ -322,8 +341,9 @@ struct SwiftProgramWriter {
     let consuming = try consume(pipeline, declarations: &declarations, background: isBackground)
     let hoisted = Array(scriptDeclarations[before...])
     let inner = Self.indented(declarations + consuming)
-    var out = hoisted + ["// [\(id)] \(pipeline.text)\(isBackground ? " &" : "")"]
+    var out = hoisted + ["// [\(id)] \(pipeline.text)\(isBackground ? " &" : "")"] + publishedForm(of: pipeline)
     // A channel's failure is reported against the whole pipeline, as pipesh does.
+    use(.job)
     var call = "job(\(id))"
     if readsFailingChannel {
       out += Self.splitLiteral("pipeline\(id)", pipeline.text)
@@ -345,5 +365,47 @@ struct SwiftProgramWriter {
       out.append("}")
     }
     return out + [""]
+  }
+}
+
+/// The `@Published` view-model case: a `combineLatest` of subjects is, in an app, a view model's
+/// `@Published` properties and `combineLatest` of their publishers' `.values`. That needs Combine,
+/// which pipesh cannot compile here: the export carries it as a comment.
+extension SwiftProgramWriter {
+  func publishedForm(of pipeline: CheckedPipeline) -> [String] {
+    for stage in pipeline.allStages where stage.kind == .combineLatest {
+      var properties: [String] = []
+      var inputs: [String] = []
+      var staged = false
+      for input in stage.inputs {
+        guard let first = input.stages.first, case .operation(.subject(let name, let initial)) = first.node,
+          let type = environment.channels[name]
+        else {
+          inputs.append("/* \(input.text) */")
+          continue
+        }
+        let property = channelName(name)
+        let literal = SwiftExpression.literal(initial, type)
+        properties.append("//     @Published var \(property): \(SwiftExpression.typeName(type)) = \(literal)")
+        inputs.append("model.$\(property).values")
+        staged = staged || input.stages.count > 1
+      }
+      guard !properties.isEmpty else { continue }
+      var lines = [
+        "// In an app, the subjects are a view model's @Published properties, and combineLatest takes",
+        "// their publishers' .values (Combine's, which gives the current value first, as a subject",
+        "// does; it needs Combine, so pipesh cannot compile it here):",
+        "//   @MainActor final class ViewModel: ObservableObject {",
+      ]
+      lines += properties
+      lines += [
+        "//   }",
+        "//   let model = ViewModel()",
+        "//   let latest = combineLatest(\(inputs.joined(separator: ", ")))",
+      ]
+      if staged { lines.append("//   (each input's stages after its subject applied to its .values, as below)") }
+      return lines
+    }
+    return []
   }
 }

@@ -130,6 +130,7 @@ extension SwiftProgramWriter {
       return ["// \(text)", finish, ""]
     case .fail:
       guard case .failure(let channel, let message) = command.arguments else { throw misread(command, range) }
+      use(.channelFailure)
       let error = "ChannelFailure(description: \(SwiftExpression.stringLiteral(message)))"
       return ["// \(text)", "\(useChannel(channel)).fail(\(error))", ""]
     case .sleep:
@@ -192,6 +193,7 @@ extension SwiftProgramWriter {
     var out = act(&self, names)
     let command = text.split(separator: " ").first.map(String.init) ?? text
     for id in ids where id >= nextJob {
+      use(.job)
       out.insert("printError(\"error: \(command): no job \(id)\")", at: out.count - 1)
       if !results.contains("false") { results.append("false") }
     }

@@ -1,16 +1,19 @@
 /// The small definitions an exported program includes: pipesh's own operators and the checked
 /// arithmetic, each only when the program uses it.
 enum Support: String, CaseIterable, Comparable {
-  // Always there: the job runner and its errors.
+  // The job runner (in a program with a job) and the error of a stage (`StageError`).
   case job, errors
+  // The error `fail NAME "MESSAGE"` ends a channel with.
+  case channelFailure
   // Checked arithmetic, as pipesh reports it.
   case adding, subtracting, multiplied, divided, remainder, negated, absolute, exactInt, element
   case checked
   // pipesh's own operators.
   case timer, marble, random, failed, lines, stdin, never, enumerated, delay, work, timeout, tap, diagram, timestamp
-  case currentValue, concurrentFlatMap, rethrowing
-  // pipesh's checks of arguments worked out from a `flatMap` body's element.
-  case arguments
+  case currentValue, concurrentFlatMap, flatMapLatest, rethrowing
+  // pipesh's checks of arguments worked out from a `flatMap` body's element, one per kind of
+  // argument, so that a program has only those it calls.
+  case checkedCount, checkedSize, checkedRange, checkedStep, checkedDuration
 
   static func < (a: Support, b: Support) -> Bool {
     allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
@@ -22,8 +25,11 @@ enum Support: String, CaseIterable, Comparable {
     case .adding, .subtracting, .multiplied, .divided, .remainder, .negated, .absolute, .exactInt, .element:
       [.checked]
     case .tap: [.timestamp, .errors]
+    case .job: [.errors]
     // What reports a stage's error with StageError.
-    case .checked, .failed, .lines, .marble, .timeout, .arguments: [.errors]
+    case .checked, .failed, .lines, .marble, .timeout, .checkedCount, .checkedSize, .checkedRange, .checkedStep,
+      .checkedDuration:
+      [.errors]
     default: []
     }
   }
@@ -60,6 +66,7 @@ enum Support: String, CaseIterable, Comparable {
     switch self {
     case .job: PackageResources.Job_swift
     case .errors: PackageResources.Errors_swift
+    case .channelFailure: PackageResources.ChannelFailure_swift
     case .adding: PackageResources.Adding_swift
     case .subtracting: PackageResources.Subtracting_swift
     case .multiplied: PackageResources.Multiplied_swift
@@ -86,15 +93,19 @@ enum Support: String, CaseIterable, Comparable {
     case .timestamp: PackageResources.Timestamp_swift
     case .currentValue: PackageResources.CurrentValue_swift
     case .concurrentFlatMap: PackageResources.ConcurrentFlatMap_swift
+    case .flatMapLatest: PackageResources.FlatMapLatest_swift
     case .rethrowing: PackageResources.Rethrowing_swift
-    case .arguments: PackageResources.Arguments_swift
+    case .checkedCount: PackageResources.CheckedCount_swift
+    case .checkedSize: PackageResources.CheckedSize_swift
+    case .checkedRange: PackageResources.CheckedRange_swift
+    case .checkedStep: PackageResources.CheckedStep_swift
+    case .checkedDuration: PackageResources.CheckedDuration_swift
     }
   }
 
-  /// The definitions `used` needs, in one order, the Int methods in one extension; the job
-  /// runner only for a whole program.
-  static func definitions(_ used: Set<Support>, program: Bool = true) -> [String] {
-    var all = used.union(program ? [.job, .errors] : [])
+  /// The definitions `used` needs, in one order, the Int methods in one extension.
+  static func definitions(_ used: Set<Support>) -> [String] {
+    var all = used
     var needed = all.union(all.flatMap(\.needs))
     while needed != all {
       all = needed

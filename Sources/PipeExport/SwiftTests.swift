@@ -54,7 +54,7 @@ extension SwiftExport {
     ]
     if tests.isEmpty { lines.append("// No expectation of \(name) could be written as a test.") }
     lines += tests.dropLast()
-    for definition in Support.definitions(support, program: false) { lines += ["", definition] }
+    for definition in Support.definitions(support) { lines += ["", definition] }
     return Output(text: lines.joined(separator: "\n") + "\n", warnings: warnings)
   }
 }

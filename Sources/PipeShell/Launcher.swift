@@ -35,6 +35,8 @@ public enum Launcher {
     public var html: Bool
     /// Save every job's events and printed lines to this file, as `trace … to:` does (`--record`).
     public var record: String?
+    /// With `emitSwift`: the plain program, without pipesh's per-element checks (`--plain`).
+    public var plain = false
     /// Print the script's expectations as a Swift Testing file instead of running (`--emit-test`).
     public var emitTest = false
     /// `-v`: a line for each expectation that holds.
@@ -98,7 +100,7 @@ public enum Launcher {
         return 2
       }
     }
-    if options.emitSwift { return Shell.emitSwift(source, console: console) }
+    if options.emitSwift { return Shell.emitSwift(source, console: console, plain: options.plain) }
     if options.emitTest { return Shell.emitTest(source, console: console) }
     let shell = Shell(console: console, interactive: false, virtualTime: options.virtualTime)
     shell.expectations.verbose = options.verbose

@@ -38,6 +38,12 @@ struct Pipesh: AsyncParsableCommand {
 
   @Flag(
     help:
+      "With --emit-swift: the plain program, without pipesh's per-element checks (checked Int arithmetic, checked arguments from $0), to paste into an app."
+  )
+  var plain = false
+
+  @Flag(
+    help:
       "Print FILE's expectations (expect P == \"DIAGRAM\", expect P prints V…) as a Swift Testing file over swift-async-algorithms and the MarbleTesting library, instead of running it."
   )
   var emitTest = false
@@ -78,6 +84,7 @@ struct Pipesh: AsyncParsableCommand {
     let modes = [file != nil, command != nil, checkFile != nil].filter { $0 }.count
     if modes > 1 { throw ValidationError("give one of FILE, -c TEXT and --check FILE") }
     if emitSwift && checkFile != nil { throw ValidationError("--emit-swift takes FILE or -c TEXT, not --check") }
+    if plain && !emitSwift { throw ValidationError("--plain goes with --emit-swift") }
     if emitTest && (checkFile != nil || emitSwift || html || record != nil) {
       throw ValidationError("--emit-test takes FILE or -c TEXT (not with --check, --emit-swift, --html or --record)")
     }
@@ -97,6 +104,7 @@ struct Pipesh: AsyncParsableCommand {
       emitSwift: emitSwift, html: html, record: record)
     options.verbose = verbose
     options.emitTest = emitTest
+    options.plain = plain
     options.expectationsFile = expectationsFile
     let status = await Launcher.run(options)
     Glibc.exit(status)

@@ -91,6 +91,24 @@ struct ExportTests {
           name: "the generated \(pipeline)", identifier: "generated\(index)", directory: TranscriptTests.directory,
           expectation: expectation, program: result.stdout, warnings: result.stderr, compared: compared))
     }
+    // The plain programs (`--emit-swift --plain`): where pipesh's checks do not fire (it ends
+    // with status 0), they print what pipesh prints.
+    for (index, pipeline) in (Self.plainPrograms + Self.generated).enumerated() {
+      let run = try Pipesh.run(["-c", pipeline], directory: TranscriptTests.directory)
+      guard run.status == 0 else { continue }
+      let result = try Pipesh.run(["--emit-swift", "--plain", "-c", pipeline], directory: TranscriptTests.directory)
+      #expect(result.status == 0 && result.stderr.isEmpty, "plain export of \(pipeline): \(result.stderr)")
+      guard result.status == 0 else { continue }
+      #expect(!result.stdout.contains("checked"), "the plain export of \(pipeline) checks:\n\(result.stdout)")
+      let compared = !["time: true", "marble", "subject", "concurrency:"].contains { pipeline.contains($0) }
+      var expectation = Expectation(parsing: "")
+      (expectation.stdout, expectation.stderr, expectation.status) = (run.stdout, run.stderr, run.status)
+      exported.append(
+        Exported(
+          name: "the plain \(pipeline)", identifier: "plain\(index)", directory: TranscriptTests.directory,
+          expectation: expectation, program: result.stdout, warnings: result.stderr, compared: compared))
+    }
+    #expect(exported.filter { $0.compared && $0.identifier.hasPrefix("plain") }.count >= 10)
     #expect(exported.filter(\.compared).count >= 30)
 
     try write(exported)
@@ -236,7 +254,8 @@ struct ExportTests {
     // A file of a script that is gone would still be compiled: remove it.
     let wanted = Set(
       exported.map { "\($0.identifier).swift" } + ["main.swift"]
-        + (Self.snippets + Self.generated).indices.map { "Snippet\($0).swift" })
+        + (Self.snippets + Self.generated).indices.map { "Snippet\($0).swift" }
+        + Self.plainSnippets.indices.map { "PlainSnippet\($0).swift" })
     for name in try FileManager.default.contentsOfDirectory(atPath: sources.path) where !wanted.contains(name) {
       try FileManager.default.removeItem(at: sources.appendingPathComponent(name))
     }
@@ -273,6 +292,20 @@ struct ExportTests {
     }
   }()
 
+  /// Pipelines whose plain programs (`--emit-swift --plain`) must print what pipesh prints:
+  /// arguments worked out from `$0` (written as Swift takes them, unchecked) and arithmetic that
+  /// does not overflow.
+  static let plainPrograms = [
+    "from 1 2 3 | flatMap { range 1 5 | take $0 } | collect", "from 2 1 | flatMap { range 1 6 by: $0 } | collect",
+    "from 3 | flatMap { random 1 ($0 + 1) count: 3 seed: 4 } | collect",
+    "from 2 | flatMap { range 1 9 | buffer $0 | take 3 } | collect", "from 1 2 3 | map { $0 * 1000 } | sum",
+    "from 1 2 | flatMap { timer 0.01 | take $0 } | count", "from 1 2 | flatMap { from $0 | delay ($0 * 0.01) } | print",
+    "from 4 5 | flatMap { range 1 $0 | drop ($0 - 2) } | reduce 0 { $0 + $1 }",
+    "from 3 | flatMapLatest { range 1 $0 | map { 10 / $0 } } | collect",
+    "from 2 3 | flatMap { range 1 10 | chunks $0 | take 2 } | print",
+    "range 1 4 | reductions { $0 * $1 } | map { $0 - 1 } | collect",
+  ]
+
   /// Pipelines whose `swift` snippets must compile as a Swift engineer would paste them: every
   /// operator, the channels, streams and subjects they declare, and the forms of closures.
   static let snippets = [
@@ -301,7 +334,9 @@ struct ExportTests {
     "stream s of: Int buffering: newest 2 | take 1", "stream t of: String buffering: oldest 3 | collect",
     "stream u of: Int | print", "subject user initial: \"guest\" | take 1",
     "subject n initial: 0 | map { $0 + 1 } | take 2 | collect",
-    "subject b initial: 1 | map { $0 * 2 } | take 1 | print", "from 1 2 | tap \"t\" time: true | drain",
+    "subject b initial: 1 | map { $0 * 2 } | take 1 | print",
+    "combineLatest(subject a initial: 1, subject b initial: \"x\" | map { $0 + \"!\" }) | take 1",
+    "from 1 2 | tap \"t\" time: true | drain",
     "from 1 2 | tap \"t\" | print time: true",
     "range 1 5 | takeWhile { $0 % 2 == 1 } | print checked: true",
     "marble \"ab|\" | takeWhile { $0 != \"b\" } | dropWhile { $0 == \"x\" } | print",
@@ -338,6 +373,21 @@ struct ExportTests {
         "swift \(pipeline) has no statements:\n\(result.stdout)")
       try Self.write("// swift \(pipeline)\n" + pasted, to: sources.appendingPathComponent("Snippet\(index).swift"))
     }
+    for (index, pipeline) in Self.plainSnippets.enumerated() {
+      let result = try Pipesh.run(["-c", "swift \(pipeline) plain: true"], directory: TranscriptTests.directory)
+      #expect(result.status == 0 && result.stderr.isEmpty, "swift \(pipeline) plain: true: \(result.stderr)")
+      #expect(!result.stdout.contains("checked"), "the plain snippet of \(pipeline) checks:\n\(result.stdout)")
+      let pasted = try #require(
+        Self.pasted(result.stdout, into: "func plainSnippet\(index)() async throws"),
+        "swift \(pipeline) plain: true has no statements:\n\(result.stdout)")
+      try Self.write(
+        "// swift \(pipeline) plain: true\n" + pasted, to: sources.appendingPathComponent("PlainSnippet\(index).swift"))
+    }
+  }
+
+  /// The snippets whose plain form differs: those with a `flatMap` body (arguments from `$0`).
+  static var plainSnippets: [String] {
+    (snippets + generated).filter { $0.contains("flatMap") && !$0.contains("checked: true") }
   }
 
   /// `snippet` with its statements moved into the body of `function`, the rest where it is.

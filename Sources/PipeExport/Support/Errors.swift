@@ -6,8 +6,3 @@ struct StageError: Error {
   let stage: String
   let message: String
 }
-
-/// The error a channel is ended with by `fail NAME "MESSAGE"`.
-struct ChannelFailure: Error, CustomStringConvertible {
-  let description: String
-}

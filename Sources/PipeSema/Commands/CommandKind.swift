@@ -142,10 +142,10 @@ public enum CommandKind: String, CaseIterable, Sendable {
       )
     case .swift:
       CommandSignature(
-        self, .pipeline(partial: false, options: [CommandOptions.checkedLabel]),
-        usage: "swift PIPELINE [checked: true]",
+        self, .pipeline(partial: false, options: [CommandOptions.checkedLabel, CommandOptions.plainLabel]),
+        usage: "swift PIPELINE [checked: true|plain: true]",
         summary:
-          "prints the Swift code (over swift-async-algorithms) that does what a pipeline does, to paste into an async function: Swift's own Int arithmetic, or with checked: true pipesh's, which fails the job on overflow"
+          "prints the Swift code (over swift-async-algorithms) that does what a pipeline does, to paste into an async function, with only the helpers it uses: Swift's own Int arithmetic, and arguments worked out from $0 in a flatMap body checked as pipesh checks them (take $0 fails the job on -1); checked: true keeps pipesh's checked arithmetic too (overflow fails the job); plain: true leaves out every check of pipesh's, for pasting into an app (as pipesh --emit-swift --plain FILE does for a whole program)"
       )
     case .help:
       CommandSignature(self, .topic, usage: "help [NAME]", summary: "documentation of a command or operator")

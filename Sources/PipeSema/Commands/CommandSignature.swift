@@ -449,12 +449,16 @@ struct CommandReading {
         read.dialect = dialect
         continue
       }
-      if label == CommandOptions.checkedLabel || label == CommandOptions.demandLabel {
+      if [CommandOptions.checkedLabel, CommandOptions.demandLabel, CommandOptions.plainLabel].contains(label) {
         guard case .bool(let flag) = argument.value.kind else {
           _ = fail("'\(label):' is true or false", argument.value.range)
           return nil
         }
-        if label == CommandOptions.checkedLabel { read.checked = flag } else { read.demand = flag }
+        switch label {
+        case CommandOptions.checkedLabel: read.checked = flag
+        case CommandOptions.plainLabel: read.plain = flag
+        default: read.demand = flag
+        }
         continue
       }
       switch Checker.duration(argument.value, zero: false, source: source) {
@@ -463,6 +467,14 @@ struct CommandReading {
         _ = fail("'\(label):' must be \(expected.text)", argument.value.range)
         return nil
       }
+    }
+    // The plain form leaves out every check of pipesh's, checked arithmetic too.
+    if read.plain && read.checked,
+      let plain = arguments.first(where: { $0.label?.name == CommandOptions.plainLabel })
+    {
+      _ = fail(
+        "'plain: true' leaves out pipesh's checks; it does not go with 'checked: true' (choose one)", plain.range)
+      return nil
     }
     // RxJS's notation is text: a picture, and the demand lines (a mark per column of pipesh's
     // notation), have none.
@@ -516,6 +528,8 @@ public struct CommandOptions: Sendable {
   public static let untilLabel = "until"
   /// The label of `swift`'s choice of checked arithmetic: `checked: true`.
   public static let checkedLabel = "checked"
+  /// The label of `swift`'s plain form, without pipesh's per-element checks: `plain: true`.
+  public static let plainLabel = "plain"
   /// The label of `draw`'s demand lines: `demand: true`.
   public static let demandLabel = "demand"
   /// The label of `draw`'s notation: `dialect: rxjs`.
@@ -523,6 +537,9 @@ public struct CommandOptions: Sendable {
   public var durations: [String: Duration] = [:]
   /// `checked: true`: the Swift keeps pipesh's checked Int arithmetic.
   public var checked = false
+  /// `plain: true`: the Swift leaves out pipesh's per-element checks (checked arithmetic, checked
+  /// arguments worked out from `$0`), for pasting into an app.
+  public var plain = false
   /// `demand: true`: `draw` adds, under each lane, when its consumer's request was outstanding.
   public var demand = false
   /// `dialect: rxjs`: `draw` writes its lanes in RxJS's marble notation.
@@ -543,6 +560,7 @@ public struct CommandOptions: Sendable {
     switch name {
     case fileLabel: "to: \"F.svg\"|\"F.html\""
     case checkedLabel: "checked: true"
+    case plainLabel: "plain: true"
     case demandLabel: "demand: true"
     case dialectLabel: "dialect: aa|rxjs"
     default: "\(name): D"

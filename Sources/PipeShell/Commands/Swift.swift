@@ -9,7 +9,8 @@ extension Commands {
     static let entry = Command.pipeline(.swift) { shell, pipeline, options in
       let source = SourceFile(name: nil, text: pipeline.text)
       let exported = SwiftExport.pipeline(
-        pipeline, environment: shell.engine.environment, source: source, checked: options.checked)
+        pipeline, environment: shell.engine.environment, source: source, checked: options.checked,
+        plain: options.plain)
       switch exported {
       case .success(let text):
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -25,13 +26,13 @@ extension Commands {
 extension Shell {
   /// `pipesh --emit-swift`: checks the script as a whole and prints its Swift program; the
   /// status is 2 when it does not check or cannot be exported.
-  public static func emitSwift(_ source: SourceFile, console: Console) -> Int32 {
+  public static func emitSwift(_ source: SourceFile, console: Console, plain: Bool = false) -> Int32 {
     let (statements, environment, diagnostics) = Engine.parseAndCheck(source, in: Environment())
     guard diagnostics.isEmpty else {
       FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2)))
       return 2
     }
-    switch SwiftExport.program(statements, environment: environment, source: source) {
+    switch SwiftExport.program(statements, environment: environment, source: source, plain: plain) {
     case .success(let output):
       if !output.warnings.isEmpty {
         FileOutput.error(DiagnosticFormatter.render(output.warnings, in: source, colour: Paint.isOn(for: 2)))
