@@ -37,7 +37,19 @@ extension Commands {
   static func topic(_ kind: HelpTopicKind) -> HelpTopic {
     switch kind {
     case .let:
-      HelpTopic(kind: kind, usage: "let NAME = FRAGMENT", summary: "names a pipeline fragment")
+      HelpTopic(
+        kind: kind, usage: "let NAME = FRAGMENT", summary: "names a pipeline fragment",
+        text: [
+          "a fragment is a source with stages (let ticks = timer 1 | take 2) or stages alone (let tens =",
+          "map { $0 * 10 }), used by name in later pipelines and lets, where its stages would stand.",
+          "each use builds nodes of its own: two jobs reading ticks run two timers. Up to a share, the",
+          "fragment is built once and every use reads the same nodes, each seeing every element ('help",
+          "share'). A name is the session's from its let on; a later let of the name replaces it.",
+        ],
+        examples: [
+          "let ticks = timer 1 | take 2\nlet tens = map { $0 * 10 }\nticks | tens | print label: \"A\" &\nticks | print label: \"B\"\nwait",
+          "let shared = timer 1 | take 2 | share\nshared | print label: \"A\" &\nshared | print label: \"B\"\nwait",
+        ])
     case .combine:
       HelpTopic(
         kind: kind, usage: "help combine",
