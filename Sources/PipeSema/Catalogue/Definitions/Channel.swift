@@ -13,7 +13,7 @@ extension Catalogue {
       .channel, .source, usage: "channel NAME [of: TYPE] [throws]",
       summary: "emits what 'send NAME …' pushes; several consumers split the values between them",
       parameters: [name, of, throwing],
-      example: "channel jobs of: Int | take 2 &", exampleRuns: false,
+      example: "channel jobs of: Int | take 2 | print &\nsend jobs 1 2\nwait",
       implementation:
         "AsyncChannel; AsyncThrowingChannel when declared throws or some statement fails it (fail NAME \"…\")",
       channel: .receiving(name: name, of: of, throwing: throwing)

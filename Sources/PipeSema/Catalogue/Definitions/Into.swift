@@ -7,8 +7,9 @@ extension Catalogue {
 
     public static let signature = OperatorSignature(
       .into, .sink, usage: "into NAME", summary: "sends every element into channel NAME",
-      parameters: [name], example: "from 1 2 | into numbers",
-      exampleRuns: false, implementation: "AsyncChannel.send", channel: .sending(name: name), typing: Typing.same)
+      parameters: [name],
+      example: "channel numbers of: Int | print &\nfrom 1 2 | into numbers\nclose numbers\nwait",
+      implementation: "AsyncChannel.send", channel: .sending(name: name), typing: Typing.same)
 
     public static func operation<Form: ArgumentForm>(
       _ arguments: ArgumentReader<Form>

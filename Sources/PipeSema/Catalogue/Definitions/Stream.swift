@@ -19,7 +19,7 @@ extension Catalogue {
       summary:
         "emits what 'send NAME …' yields: send never waits, and a full buffer drops by its policy; several consumers split the elements",
       parameters: [name, count, of, buffering],
-      example: "stream s of: Int buffering: newest 2 | collect &\nsend s 1 2 3\nclose s\nwait",
+      example: "stream s of: Int buffering: newest 2 | work 1 | collect &\nsend s 1 2 3 4\nclose s\nwait",
       implementation: "AsyncStream.makeStream(of:bufferingPolicy:): send is the continuation's yield, close its finish",
       channel: .stream(name: name, of: of)
     ) { typing in
