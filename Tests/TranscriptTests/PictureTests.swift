@@ -431,7 +431,7 @@ struct PictureTests {
     #expect(page.hasPrefix("<!DOCTYPE html>"))
     #expect(page.components(separatedBy: "<svg xmlns=").count == 4)
     let order = [
-      "hello &lt;world&gt;", "<h2>draw marble", "between", "<h2>compare marble", "-10",
+      "hello &lt;world&gt;", "<h2>draw marble", "between", "<h2>compare marble",
       "<span class=\"error\">error: [5] map { 10 / ($0.0 - 1) }: division by zero</span>", "<h2>trace zip", "after",
     ]
     let places = order.map { page.range(of: $0)?.lowerBound }
@@ -451,6 +451,11 @@ struct PictureTests {
       let job = line.replacingOccurrences(of: "[1]", with: "[5]")
       #expect(text.contains(Self.htmlEscaped(job)), "\(job)")
     }
+    // What the traced job printed stands among those lines, after its print's event, as in the
+    // terminal; not in the page's output above the chart.
+    let printed = try #require(lines.first { $0.contains("print") && $0.hasSuffix("→ -10") })
+    #expect(text.contains(Self.htmlEscaped(printed.replacingOccurrences(of: "[1]", with: "[5]")) + "\n-10\n"))
+    #expect(!page.components(separatedBy: "<h2>trace zip")[0].contains("\n-10\n"))
   }
 
   static func htmlEscaped(_ text: some StringProtocol) -> String {

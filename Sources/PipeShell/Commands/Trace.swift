@@ -21,7 +21,19 @@ extension Commands {
       let observer = DrawObserver()
       let lines = Locked<[String]>([])
       let printer = TraceObserver(keepingIn: lines, labels: Inspector.labels(pipeline))
+      // In the page of a script (`--html`), what is printed while the job runs stands among the
+      // trace's lines under its chart, in the order the terminal shows it, not above the chart;
+      // errors still go to the page's output, in red.
+      let intoPage = options.file == nil
+      let forward = Locked<(@Sendable (String, Console.Stream) -> Void)?>(nil)
+      if intoPage {
+        let previous = shell.console.replaceLineWriter { text, stream in
+          if stream == .output { lines.withLock { $0.append(text) } } else { forward.withLock { $0 }?(text, stream) }
+        }
+        forward.withLock { $0 = previous }
+      }
       let job = await shell.engine.run(pipeline, background: false, observer: ObserverPair(observer, printer))
+      if intoPage { _ = shell.console.replaceLineWriter(forward.withLock { $0 }) }
       // The axis starts at the job's start, not the session's: a later job is not drawn far to the
       // right of an empty axis. The lines keep the session's times, as `trace` prints them.
       let origin = job.context.start.offset

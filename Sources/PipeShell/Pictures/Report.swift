@@ -4,8 +4,8 @@ import PipeSession
 
 /// `pipesh --html FILE.pipe`: the script's run as one self-contained page, like a notebook: what it
 /// printed (errors in red), and every `draw`, `trace` and `compare` as a picture with its text
-/// below (`draw`'s and `compare`'s diagram; `trace`'s timed lines, as the terminal prints them), in
-/// the order they came.
+/// below (`draw`'s and `compare`'s diagram; `trace`'s timed lines with what the job printed among
+/// them, as the terminal shows them), in the order they came.
 public final class Report: Sendable {
   private enum Part {
     case line(String, error: Bool)
