@@ -7,7 +7,8 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 /// runner), as real source files in `Sources/PipeExport/Support`: compiled and linted as the target
 /// `ExportSupport`, and embedded into `PipeExport` as text.
 let exportSupport = [
-  "Absolute", "Adding", "ChannelFailure", "Checked", "CheckedCount", "CheckedDuration", "CheckedRange", "CheckedSize",
+  "Absolute", "Adding", "ArithmeticError", "ChannelFailure", "Checked", "CheckedAccumulating", "CheckedCount",
+  "CheckedDuration", "CheckedRange", "CheckedSize",
   "CheckedStep", "ConcurrentFlatMap", "CurrentValue", "Delay", "Diagram", "Divided", "Element", "Enumerated",
   "Errors", "ExactInt", "Failed", "FlatMapLatest", "Job", "Lines", "Marble", "Multiplied", "Negated", "Never", "Random",
   "Remainder", "Rethrowing", "Stdin", "Subtracting", "Tap", "Timeout", "Timer", "Timestamp", "Work",

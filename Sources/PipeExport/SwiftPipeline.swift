@@ -397,6 +397,7 @@ extension SwiftProgramWriter {
       return (".\(plainName) { \(body) }", false)
     }
     body = head + "try " + body.dropFirst(head.count)
+    support.insert(arity == 2 ? .checkedAccumulating : .checked)
     let wrapped = "checked(\(stageLiteral(stage))) { \(body) }"
     if let initial { return (".\(plainName)(\(initial), \(wrapped))", true) }
     return (".\(plainName)(\(label.isEmpty ? "" : label + " ")\(wrapped))", true)

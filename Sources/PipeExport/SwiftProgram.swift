@@ -394,7 +394,8 @@ extension SwiftProgramWriter {
       var lines = [
         "// In an app, the subjects are a view model's @Published properties, and combineLatest takes",
         "// their publishers' .values (Combine's, which gives the current value first, as a subject",
-        "// does; it needs Combine, so pipesh cannot compile it here):",
+        "// does; it needs Combine, so pipesh cannot compile it here). In Swift 6 import Combine with",
+        "// @preconcurrency: AsyncPublisher is not Sendable, and AA's combineLatest wants Sendable inputs.",
         "//   @MainActor final class ViewModel: ObservableObject {",
       ]
       lines += properties

@@ -46,6 +46,7 @@ extension SwiftProgramWriter {
         out.append("let sum = \(awaiting) pipeline.reduce(0, +)")
       } else {
         use(.adding)
+        use(.checkedAccumulating)
         out.append("let sum = try await pipeline.reduce(0, checked(\"sum\") { try $0.adding($1) })")
       }
       out.append(ending + "print(\"\(prefix)\\(sum)\")" + endingClose)

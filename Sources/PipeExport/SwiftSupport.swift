@@ -6,8 +6,9 @@ enum Support: String, CaseIterable, Comparable {
   // The error `fail NAME "MESSAGE"` ends a channel with.
   case channelFailure
   // Checked arithmetic, as pipesh reports it.
-  case adding, subtracting, multiplied, divided, remainder, negated, absolute, exactInt, element
-  case checked
+  case arithmeticError, adding, subtracting, multiplied, divided, remainder, negated, absolute, exactInt, element
+  // A closure whose arithmetic is checked: one argument (map, filter…), two (reduce, reductions).
+  case checked, checkedAccumulating
   // pipesh's own operators.
   case timer, marble, random, failed, lines, stdin, never, enumerated, delay, work, timeout, tap, diagram, timestamp
   case currentValue, concurrentFlatMap, flatMapLatest, rethrowing
@@ -23,11 +24,12 @@ enum Support: String, CaseIterable, Comparable {
   var needs: [Support] {
     switch self {
     case .adding, .subtracting, .multiplied, .divided, .remainder, .negated, .absolute, .exactInt, .element:
-      [.checked]
+      [.arithmeticError]
     case .tap: [.timestamp, .errors]
     case .job: [.errors]
     // What reports a stage's error with StageError.
-    case .checked, .failed, .lines, .marble, .timeout, .checkedCount, .checkedSize, .checkedRange, .checkedStep,
+    case .checked, .checkedAccumulating: [.errors, .arithmeticError]
+    case .failed, .lines, .marble, .timeout, .checkedCount, .checkedSize, .checkedRange, .checkedStep,
       .checkedDuration:
       [.errors]
     default: []
@@ -76,7 +78,9 @@ enum Support: String, CaseIterable, Comparable {
     case .absolute: PackageResources.Absolute_swift
     case .exactInt: PackageResources.ExactInt_swift
     case .element: PackageResources.Element_swift
+    case .arithmeticError: PackageResources.ArithmeticError_swift
     case .checked: PackageResources.Checked_swift
+    case .checkedAccumulating: PackageResources.CheckedAccumulating_swift
     case .timer: PackageResources.Timer_swift
     case .marble: PackageResources.Marble_swift
     case .random: PackageResources.Random_swift
@@ -115,7 +119,7 @@ enum Support: String, CaseIterable, Comparable {
     let methods = arithmetic.filter(all.contains)
     for support in all.sorted() where !arithmetic.contains(support) {
       out.append(support.definition)
-      if support == .checked, !methods.isEmpty {
+      if support == .arithmeticError, !methods.isEmpty {
         out.append(
           "extension Int {\n" + methods.map(\.definition).joined(separator: "\n\n") + "\n}")
       }

@@ -19,6 +19,21 @@ struct ExportHelperTests {
     #expect(Self.unusedHelpers(in: snippet.stdout).isEmpty)
   }
 
+  /// `checked` has two overloads that share a name (one argument: `map`; two: `reduce`, `sum`): a
+  /// program has the one its closures call, which a check of names alone cannot tell.
+  @Test func onlyTheCheckedOverloadUsedIsDeclared() throws {
+    for (pipeline, overload) in [
+      ("from 1 2 3 | map { $0 * 2 } checked: true", "func checked<Input, Output>("),
+      ("from 1 2 3 | reduce 0 { $0 + $1 } checked: true", "func checked<Result, Input>("),
+      ("from 1 2 3 | sum checked: true", "func checked<Result, Input>("),
+    ] {
+      let snippet = try Pipesh.run(["-c", "swift " + pipeline])
+      #expect(snippet.status == 0, "\(snippet.stderr)")
+      let declared = snippet.stdout.components(separatedBy: "func checked<").count - 1
+      #expect(declared == 1 && snippet.stdout.contains(overload), "swift \(pipeline):\n\(snippet.stdout)")
+    }
+  }
+
   /// A `combineLatest` of subjects is the `@Published` view-model case: the export carries the
   /// app-side form (`@Published` properties, `combineLatest` of their `.values`) as a comment.
   @Test func theViewModelCaseCarriesThePublishedForm() throws {

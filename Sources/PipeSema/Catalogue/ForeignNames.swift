@@ -73,7 +73,7 @@ public struct ForeignName: Sendable {
     ForeignName(
       "switchToLatest", "Combine switchToLatest()", pipesh: ["flatMapLatest"],
       swift: "AsyncAlgorithms flatMapLatest(_:)",
-      "map { … }.switchToLatest() is one flatMapLatest { … }: each element's pipeline cancels the one before",
+      "map { … }.switchToLatest() is one flatMapLatest { … }: each element's pipeline cancels the one before; AA 1.1.4's loses a failure that comes while nobody asks (swift exports pipesh's fix)",
       alias: true),
     ForeignName(
       "handleEvents", "Combine handleEvents(receiveOutput:…)", pipesh: ["tap"],

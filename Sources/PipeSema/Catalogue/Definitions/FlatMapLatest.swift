@@ -12,7 +12,8 @@ extension Catalogue {
         "runs the pipeline for each element ($0 in its arguments); a new element cancels the pipeline of the one before",
       parameters: [body],
       example: "timer 2.5 | take 2 | flatMapLatest { timer 1 | take ($0 + 3) } | print time: true",
-      implementation: "own (swift-async-algorithms 1.1.4's flatMapLatest(_:) loses errors and hangs)",
+      implementation:
+        "own (swift-async-algorithms 1.1.4's flatMapLatest(_:), macOS 15 and iOS 18, loses errors and hangs)",
       typing: Typing.body)
 
     public static func operation<Form: ArgumentForm>(

@@ -12,7 +12,7 @@ extension Catalogue {
         "a failure of its input becomes a failure with the closure's message ($0: the failure's message); elements pass",
       parameters: [transform],
       example: "from 1 0 2 | map { 10 / $0 } | mapError { \"lookup: \" + $0 }",
-      implementation: "mapError(_:) (AsyncAlgorithms 1.1.4)"
+      implementation: "mapError(_:) (AsyncAlgorithms 1.1.4; macOS 15, iOS 18)"
     ) { typing in
       guard let closure = typing.closure(transform, [.string]) else { return nil }
       guard closure.type == .string else {
