@@ -246,7 +246,8 @@ public struct Environment: Sendable {
       claimWords: Dictionary(
         commands.all.compactMap { command in
           if case .expectation = command.form { (command.name, Set(CheckedExpectation.Claim.words)) } else { nil }
-        }, uniquingKeysWith: { first, _ in first }))
+        }, uniquingKeysWith: { first, _ in first }),
+      stages: Set(operators.names))
   }
 }
 

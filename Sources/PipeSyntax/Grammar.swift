@@ -23,13 +23,18 @@ public struct Grammar: Sendable {
   /// Commands whose pipeline ends at one of these words, which starts what the command claims of
   /// it (`expect P == "ab|"`, `expect P prints 1 2`): the word, then the command's arguments.
   public let claimWords: [String: Set<String>]
+  /// The names of the stages, or nil to take any name for one. A name written with `(` that is no
+  /// stage gets no "write it without parentheses": the checker says what the word is (Combine's
+  /// `prefix(1)` is `take 1`) instead of a rewrite into a stage that does not exist.
+  public let stages: Set<String>?
 
   public init(
     commands: Set<String>, pipelineCommands: [String: Set<String>], combinators: [String],
     commandsAlsoStages: Set<String>, pipelineClosures: Set<String> = [], backgroundNotes: [String: String] = [:],
     verbatimBlocks: Set<String> = [],
-    claimWords: [String: Set<String>] = [:]
+    claimWords: [String: Set<String>] = [:], stages: Set<String>? = nil
   ) {
+    self.stages = stages
     self.verbatimBlocks = verbatimBlocks
     self.claimWords = claimWords
     self.commands = commands

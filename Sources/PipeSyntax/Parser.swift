@@ -224,10 +224,12 @@ public struct Parser {
       // `timer(1)`, `range(1, 5)`: read the arguments as expressions and say how to write them.
       let open = advance()
       let arguments = parseCallArguments(open: open)
-      let written = ([name.name] + arguments.map { source.text(of: $0.range) }).joined(separator: " ")
-      diagnostics.append(
-        DiagnosticMessages.notACombinator(
-          name.name, written: written, SourceRange(start, previousEnd), combinators: grammar.combinatorList))
+      if grammar.stages?.contains(name.name) ?? true {
+        let written = ([name.name] + arguments.map { source.text(of: $0.range) }).joined(separator: " ")
+        diagnostics.append(
+          DiagnosticMessages.notACombinator(
+            name.name, written: written, SourceRange(start, previousEnd), combinators: grammar.combinatorList))
+      }
       return Stage(.call(name, arguments), SourceRange(start, previousEnd))
     }
     if current.isPunctuation("("), !current.spaceBefore {
