@@ -52,7 +52,7 @@ struct PastedRunTests {
       let result = try Self.run(command.text, in: directory, options: block.options)
       #expect(!result.timedOut, "\(block.page):\(command.line): `\(command.text)` did not end")
       let expected = Self.withoutTrailingBlankLines(command.output)
-      let actual = Self.withoutTrailingBlankLines(result.output)
+      let actual = Self.withoutTrailingBlankLines(result.stdout)
       #expect(
         actual == expected,
         """
@@ -170,44 +170,18 @@ struct PastedRunTests {
     return directory
   }
 
-  struct Output {
-    let output: String
-    let timedOut: Bool
-  }
-
   /// Runs one command with bash in `directory`, standard output and error into one pipe.
-  static func run(_ command: String, in directory: URL, options: [String: String]) throws -> Output {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", command]
-    process.currentDirectoryURL = directory
-    var environment = ProcessInfo.processInfo.environment
-    environment["PATH"] = directory.appendingPathComponent(".bin").path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-    environment["NO_COLOR"] = "1"
-    environment["COLUMNS"] = options["columns"] ?? "100"
-    environment["PIPESH_HISTORY"] = directory.appendingPathComponent(".history").path
-    process.environment = environment
-    let output = ClosingPipe()
-    let input = ClosingPipe()
-    process.standardOutput = output.fileHandleForWriting
-    process.standardError = output.fileHandleForWriting
-    process.standardInput = input.fileHandleForReading
-    try ClosingPipe.spawning.withLock { try process.run() }
-    try output.fileHandleForWriting.close()
-    try input.fileHandleForReading.close()
-    let killed = NSLock()
-    nonisolated(unsafe) var timedOut = false
-    let watchdog = DispatchWorkItem {
-      killed.withLock { timedOut = true }
-      kill(process.processIdentifier, SIGKILL)
-    }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
-    if let stdin = options["stdin"] { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    watchdog.cancel()
-    return Output(output: String(decoding: data, as: UTF8.self), timedOut: killed.withLock { timedOut })
+  static func run(_ command: String, in directory: URL, options: [String: String]) throws -> Pipesh.Result {
+    let path =
+      directory.appendingPathComponent(".bin").path + ":"
+      + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    return try Pipesh.run(
+      ["-c", command], stdin: options["stdin"], directory: directory,
+      environment: [
+        "PATH": path, "COLUMNS": options["columns"] ?? "100",
+        "PIPESH_HISTORY": directory.appendingPathComponent(".history").path,
+      ],
+      executable: URL(fileURLWithPath: "/bin/bash"), mergingErrors: true)
   }
 }
 

@@ -145,9 +145,12 @@ enum Pipesh {
 
   /// Runs pipesh to its end; one that runs past `limit` seconds (a hang, not a slow run) is killed
   /// and reported as timed out. With `interruptWhen`, it gets SIGINT once its output shows that.
+  /// With `mergingErrors`, standard error goes into the pipe of standard output, interleaved as a
+  /// terminal shows them (`stdout` holds both, `stderr` is empty).
   static func run(
     _ arguments: [String], stdin: String? = nil, directory: URL? = nil, environment extra: [String: String] = [:],
-    limit: Double = 120, executable: URL = executable, interruptWhen marker: String? = nil
+    limit: Double = 120, executable: URL = executable, interruptWhen marker: String? = nil,
+    mergingErrors: Bool = false
   ) throws -> Result {
     let process = Process()
     process.executableURL = executable
@@ -160,7 +163,7 @@ enum Pipesh {
     environment.merge(extra) { $1 }
     process.environment = environment
     let output = ClosingPipe()
-    let error = ClosingPipe()
+    let error = mergingErrors ? output : ClosingPipe()
     let input = ClosingPipe()
     process.standardOutput = output.fileHandleForWriting
     process.standardError = error.fileHandleForWriting
@@ -168,7 +171,7 @@ enum Pipesh {
     try ClosingPipe.spawning.withLock { try process.run() }
     // The child has its own copies now: close ours, so the reads below see the end of output.
     try output.fileHandleForWriting.close()
-    try error.fileHandleForWriting.close()
+    if !mergingErrors { try error.fileHandleForWriting.close() }
     try input.fileHandleForReading.close()
     let killed = NSLock()
     nonisolated(unsafe) var timedOut = false
@@ -183,7 +186,7 @@ enum Pipesh {
     nonisolated(unsafe) var errData = Data()
     let errorDone = DispatchSemaphore(value: 0)
     errorReader.async {
-      errData = error.fileHandleForReading.readDataToEndOfFile()
+      if !mergingErrors { errData = error.fileHandleForReading.readDataToEndOfFile() }
       errorDone.signal()
     }
     var outData = Data()
