@@ -39,6 +39,8 @@ struct VirtualClockStateMachine {
   /// address: a task that ends during its run may be freed, and a task made right after (by a
   /// deinit) may get its address, and be taken for a hop at a place that depends on the allocator.
   private var running: UInt64?
+  /// The running task enqueued itself (a hop): `ready`'s first job is it.
+  private var hopped = false
   /// Control actions, in the order they were asked for.
   private var actions = Deque<@Sendable () -> Void>()
   /// Waiters of runs that ended, to resume in order.
@@ -65,6 +67,16 @@ struct VirtualClockStateMachine {
   private var isRunning: Bool { !runs.isEmpty || !settling.isEmpty || shuttingDown }
 
   mutating func next() -> Action {
+    // The running task hopped: it goes on before anything else, control actions included. Code
+    // such as swift-async-algorithms' merge holds a lock across such a hop ("the closure is
+    // guaranteed to be run straight away"); a cancellation performed in between would run the
+    // operator's cancellation handler on this thread, wait for that lock, and hang the clock.
+    if hopped, let job = ready.popFirst() {
+      hopped = false
+      stallReported = false
+      return .run(job)
+    }
+    hopped = false
     running = nil
     if let waiter = endedRuns.popFirst() { return .resumeWaiter(waiter) }
     if let action = actions.popFirst() { return .perform(action) }
@@ -104,6 +116,7 @@ struct VirtualClockStateMachine {
   mutating func enqueued(_ job: UnownedJob) {
     if let running, taskID(job) == running {
       ready.prepend(job)
+      hopped = true
     } else {
       ready.append(job)
     }
