@@ -35,13 +35,37 @@ public enum DiagnosticMessages {
       id: .invalidNumber, message: "a number starts with a digit: write 0\(text)", range: range)
   }
 
+  /// `timer(1)`: how to write it. A Combine user's `print("x")` and `collect(2)` are pipesh's
+  /// `tap "x"` and `chunks 2` (pipesh's `print` and `collect` are other things), and it says so.
   public static func notACombinator(
-    _ name: String, written: String, _ range: SourceRange, combinators: String
+    _ name: String, arguments: [String], _ range: SourceRange, combinators: String
   ) -> Diagnostic {
-    Diagnostic(
+    let notes = ["only the combinators \(combinators) take parentheses"]
+    if !arguments.isEmpty, let homonym = combineHomonyms[name] {
+      let written = ([homonym.word] + arguments).joined(separator: " ")
+      return Diagnostic(
+        id: .notACombinator, message: "'\(name)(…)' is Combine's spelling: write '\(written)'", range: range,
+        notes: [homonym.note] + notes)
+    }
+    let written = ([name] + arguments).joined(separator: " ")
+    return Diagnostic(
       id: .notACombinator, message: "'\(name)' takes its arguments without parentheses: write '\(written)'",
-      range: range, notes: ["only the combinators \(combinators) take parentheses"])
+      range: range, notes: notes)
   }
+
+  /// pipesh's words that Combine spells the same with another meaning when given arguments.
+  static let combineHomonyms = [
+    "print": (
+      word: "tap",
+      note: "Combine's print(\"x\") logs each event and passes the elements on, as pipesh's tap does; "
+        + "pipesh's print is a sink that ends the pipeline"
+    ),
+    "collect": (
+      word: "chunks",
+      note: "Combine's collect(N) emits arrays of N elements, as pipesh's chunks N does; "
+        + "pipesh's collect gathers them all, as Combine's collect() does"
+    ),
+  ]
 
   public static func invalidNumber(_ text: String, _ range: SourceRange) -> Diagnostic {
     Diagnostic(

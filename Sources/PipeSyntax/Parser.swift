@@ -225,10 +225,10 @@ public struct Parser {
       let open = advance()
       let arguments = parseCallArguments(open: open)
       if grammar.stages?.contains(name.name) ?? true {
-        let written = ([name.name] + arguments.map { source.text(of: $0.range) }).joined(separator: " ")
         diagnostics.append(
           DiagnosticMessages.notACombinator(
-            name.name, written: written, SourceRange(start, previousEnd), combinators: grammar.combinatorList))
+            name.name, arguments: arguments.map { source.text(of: $0.range) }, SourceRange(start, previousEnd),
+            combinators: grammar.combinatorList))
       }
       return Stage(.call(name, arguments), SourceRange(start, previousEnd))
     }
