@@ -27,43 +27,44 @@ extension Shell {
   /// `pipesh --emit-swift`: checks the script as a whole and prints its Swift program; the
   /// status is 2 when it does not check or cannot be exported.
   public static func emitSwift(_ source: SourceFile, console: Console, plain: Bool = false) -> Int32 {
-    let (statements, environment, diagnostics) = Engine.parseAndCheck(source, in: Environment())
-    guard diagnostics.isEmpty else {
-      FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2)))
-      return 2
-    }
-    switch SwiftExport.program(statements, environment: environment, source: source, plain: plain) {
-    case .success(let output):
-      if !output.warnings.isEmpty {
-        FileOutput.error(DiagnosticFormatter.render(output.warnings, in: source, colour: Paint.isOn(for: 2)))
-      }
-      for line in output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-        console.line(String(line))
-      }
-      console.flush()
-      return 0
-    case .failure(let problem):
-      FileOutput.error(DiagnosticFormatter.render([problem], in: source, colour: Paint.isOn(for: 2)))
-      return 2
+    emit(source, console: console) { statements, environment in
+      SwiftExport.program(statements, environment: environment, source: source, plain: plain)
     }
   }
 
   /// `pipesh --emit-test FILE`: the script's expectations as a Swift Testing file on standard
   /// output; what cannot be a test is said on standard error, as warnings.
   public static func emitTest(_ source: SourceFile, console: Console) -> Int32 {
+    emit(source, console: console) { statements, environment in
+      .success(SwiftExport.tests(statements, environment: environment, source: source))
+    }
+  }
+
+  /// Checks the script as a whole, then prints what `export` makes of it, its warnings on standard
+  /// error; a script that does not check, or an export that fails, is said there with status 2.
+  private static func emit(
+    _ source: SourceFile, console: Console,
+    _ export: ([CheckedStatement], Environment) -> Result<SwiftExport.Output, Diagnostic>
+  ) -> Int32 {
     let (statements, environment, diagnostics) = Engine.parseAndCheck(source, in: Environment())
-    guard diagnostics.isEmpty else {
-      FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2)))
-      return 2
+    let problems: [Diagnostic]
+    if diagnostics.isEmpty {
+      switch export(statements, environment) {
+      case .success(let output):
+        if !output.warnings.isEmpty {
+          FileOutput.error(DiagnosticFormatter.render(output.warnings, in: source, colour: Paint.isOn(for: 2)))
+        }
+        for line in output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+          console.line(String(line))
+        }
+        console.flush()
+        return 0
+      case .failure(let problem): problems = [problem]
+      }
+    } else {
+      problems = diagnostics
     }
-    let output = SwiftExport.tests(statements, environment: environment, source: source)
-    if !output.warnings.isEmpty {
-      FileOutput.error(DiagnosticFormatter.render(output.warnings, in: source, colour: Paint.isOn(for: 2)))
-    }
-    for line in output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-      console.line(String(line))
-    }
-    console.flush()
-    return 0
+    FileOutput.error(DiagnosticFormatter.render(problems, in: source, colour: Paint.isOn(for: 2)))
+    return 2
   }
 }
