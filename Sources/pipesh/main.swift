@@ -54,6 +54,12 @@ struct Pipesh: AsyncParsableCommand {
   )
   var html = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Run FILE or TEXT on the virtual clock as pipesh serve's page does and print the page's HTML fragment.",
+      visibility: .hidden))
+  var page = false
+
   @Option(
     name: .customLong("record"),
     help: ArgumentHelp(
@@ -94,11 +100,15 @@ struct Pipesh: AsyncParsableCommand {
     if html && (file == nil && command == nil || emitSwift) {
       throw ValidationError("--html runs FILE or -c TEXT (not with --check or --emit-swift)")
     }
+    if page && (file == nil && command == nil || emitSwift || emitTest || html || record != nil) {
+      throw ValidationError(
+        "--page runs FILE or -c TEXT (not with --check, --emit-swift, --emit-test, --html or --record)")
+    }
   }
 
   func run() async throws {
     // A page has no terminal colours.
-    if noColor || html { Launcher.turnColourOff() }
+    if noColor || html || page { Launcher.turnColourOff() }
     var options = Launcher.Options(
       file: file, command: command, checkFile: checkFile, virtualTime: virtualTime, stats: stats,
       emitSwift: emitSwift, html: html, record: record)
@@ -106,6 +116,7 @@ struct Pipesh: AsyncParsableCommand {
     options.emitTest = emitTest
     options.plain = plain
     options.expectationsFile = expectationsFile
+    options.page = page
     let status = await Launcher.run(options)
     Glibc.exit(status)
   }
