@@ -17,6 +17,7 @@ public final class Shell: Sendable {
     var report: Report?
     var replaySteps: ReplaySteps?
     var page: SourceFile?
+    var presentFeed: PresentFeed?
   }
 
   /// What became of the session's expectations: `pipesh -v` and `--expectations FILE` read it.
@@ -40,6 +41,12 @@ public final class Shell: Sendable {
   var page: SourceFile? {
     get { extras.withLock { $0.page } }
     set { extras.withLock { $0.page = newValue } }
+  }
+
+  /// `pipesh serve --present`: where what the session shows also goes, for the browsers watching.
+  public var presentFeed: PresentFeed? {
+    get { extras.withLock { $0.presentFeed } }
+    set { extras.withLock { $0.presentFeed = newValue } }
   }
 
   /// A saved trace being stepped (`replay "F.trace" step: true`): `step` and `run` go to it.

@@ -32,7 +32,7 @@ extension Shell {
     let drawn = await drawnRun(pipeline, horizon: horizon, refining: chosen == nil, printing: printing)
     let width = Format.screenWidth
     let (rows, marks) = demand ? drawn.rowsWithDemand : (drawn.rows, [])
-    if file != nil || report != nil {
+    func picture() -> MarblePicture {
       var lanes = demand ? drawn.pictureLanesWithDemand : drawn.pictureLanes
       var end = drawn.end
       if let page {
@@ -40,12 +40,15 @@ extension Shell {
         // The axis reaches the end of every editable text, shown or not, so the page can move it.
         end = lanes.compactMap(\.textReach).reduce(end, max)
       }
-      let picture = MarblePicture(
+      return MarblePicture(
         lanes: lanes, end: end,
         heading: PictureMarks.Heading(
           command: "draw " + pipeline.text,
           details: "job \(drawn.recorded.jobID) · on a virtual clock of its own, from 0 at the job's start · "
             + "a column of the text is \(MarbleLanes.label(drawn.tick))"))
+    }
+    if file != nil || report != nil {
+      let picture = picture()
       let text = Self.drawing(rows, tick: drawn.tick, width: 100_000, marks: marks).lines
       writePicture(
         file, command: "draw", svg: picture.svg, title: "draw " + pipeline.text, text: text)
@@ -54,6 +57,7 @@ extension Shell {
     }
     let (lines, cut) = Self.drawing(rows, tick: drawn.tick, width: width, marks: marks)
     for line in lines { console.line(line) }
+    presentFeed?.picture(title: "draw " + pipeline.text, svg: picture().svg)
     if drawn.tick != horizon.tick { note(Self.finerNote("draw", drawn.tick, horizon.tick), width: width) }
     if cut { note(Self.cutNote("draw", width: width), width: width) }
     if let stop = drawn.stop { note(stop.message("draw", horizon), width: width) }
@@ -108,20 +112,24 @@ extension Shell {
         rows.append(line)
       }
     }
-    if file != nil || report != nil {
+    func picture() -> MarblePicture {
       let end = lanes.rows.flatMap { $0.events.map(\.0) }.max() ?? .zero
-      let picture = MarblePicture(
+      return MarblePicture(
         lanes: lanes.pictureLanes(demand: demand), end: max(end, tick),
         heading: PictureMarks.Heading(
           command: "draw \"\(path)\": a saved trace of \(recording.pipeline)",
           details: "\(recording.clock) clock · times from the trace's first event · a column of the text is "
             + MarbleLanes.label(tick)))
+    }
+    if file != nil || report != nil {
+      let picture = picture()
       let text = Self.drawing(rows, tick: tick, width: 100_000, marks: marks).lines
       writePicture(file, command: "draw", svg: picture.svg, title: "draw " + path, text: text)
       return
     }
     let (lines, cut) = Self.drawing(rows, tick: tick, width: width, marks: marks)
     for line in lines { console.line(line) }
+    presentFeed?.picture(title: "draw " + path, svg: picture().svg)
     if chosen == nil, tick != .seconds(1) { note(Self.finerNote("draw", tick, .seconds(1)), width: width) }
     if cut { note(Self.cutNote("draw", width: width), width: width) }
   }
