@@ -132,6 +132,30 @@ struct ServeCommandTests {
     #expect(!feed.contains("\\u001b"))
   }
 
+  /// Ctrl-C at the prompt cancels the job, not the server: it runs in a process group of its own,
+  /// and reads the feed to its end.
+  @Test func ctrlCCancelsTheJobNotTheServer() throws {
+    let directory = try Self.standIn(
+      """
+      trap 'echo INT >> "$DIR/signals"' INT
+      echo "pipesh serve: http://127.0.0.1:4321/"
+      echo "pipesh serve: presenting"
+      cat > "$DIR/feed"
+      """)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let terminal = try Terminal(arguments: ["serve", "--present"], environment: Self.server(directory))
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("timer 0.1 | print\r")
+    try terminal.expect("0\n")
+    try terminal.interrupt(until: "cancelled")
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+    #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("signals").path))
+    let feed = try String(contentsOf: directory.appendingPathComponent("feed"), encoding: .utf8)
+    #expect(feed.hasSuffix("{\"type\":\"output\",\"text\":\"bye: cancelled 0 running jobs\"}\n"))
+  }
+
   /// A server that goes away: the shell says so once, and goes on.
   @Test func theShellGoesOnWhenTheServerGoes() throws {
     let directory = try Self.standIn(

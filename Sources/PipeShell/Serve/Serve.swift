@@ -43,6 +43,11 @@ public enum Serve {
     }
     var arguments = [server, "--pipesh", own, "--port", String(options.port)]
     guard options.present else {
+      // The server starts as a program does: no signal blocked or ignored (pipesh ignores SIGPIPE).
+      var none = sigset_t()
+      sigemptyset(&none)
+      sigprocmask(SIG_SETMASK, &none, nil)
+      for number in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
       let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
       execv(server, argv)
       let reason = String(cString: strerror(errno))
@@ -78,10 +83,24 @@ public enum Serve {
     posix_spawn_file_actions_adddup2(&actions, said[1], 1)
     posix_spawn_file_actions_addclose(&actions, feed[0])
     posix_spawn_file_actions_addclose(&actions, said[1])
+    // A process group of its own: the Ctrl-C that cancels a job at the prompt does not reach the
+    // server. It starts with no signal blocked and every signal's default action.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
     let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    let code = posix_spawn(&pid, server, &actions, nil, argv, environ)
+    let code = posix_spawn(&pid, server, &actions, &attributes, argv, environ)
     _ = close(feed[0])
     _ = close(said[1])
     guard code == 0 else {
