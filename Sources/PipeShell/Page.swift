@@ -44,10 +44,13 @@ public enum Page {
 }
 
 /// What `pipesh --page` refuses before anything runs: every statement that would read or write a
-/// file or the terminal. Each is a diagnostic where it is written, as the checker's are.
+/// file or the terminal, and `clock real`. Each is a diagnostic where it is written, as the
+/// checker's are.
 enum PageSandbox {
   /// A statement of a page that reads or writes a file or the terminal.
   static let noFileAccess = DiagnosticID("page-no-file-access")
+  /// `clock real` in a page: its runs are all on the virtual clock, so that each ends promptly.
+  static let realClock = DiagnosticID("page-real-clock")
 
   static func refusals(_ statements: [CheckedStatement], in source: SourceFile) -> [Diagnostic] {
     let all = statements.flatMap { statement -> [Diagnostic] in
@@ -86,8 +89,15 @@ enum PageSandbox {
     case .expect:
       guard case .expectation(let expectation) = command.arguments else { return [] }
       return stages(expectation.pipeline)
+    case .clock:
+      guard case .word("real") = command.arguments else { return [] }
+      return [
+        Diagnostic(
+          id: realClock, message: "the page runs on the virtual clock: clock real would run the script in real time",
+          range: command.range, notes: ["leave it out: time on the page jumps from deadline to deadline"])
+      ]
     case .jobs, .lint, .top, .cancel, .wait, .inspect, .tasks, .why, .check, .send, .close, .fail, .sleep, .step,
-      .run, .validate, .swift, .help, .ops, .names, .clock, .stats, .quit, .exit:
+      .run, .validate, .swift, .help, .ops, .names, .stats, .quit, .exit:
       // `check` and `swift` only read a pipeline; the others touch no file.
       return []
     }
