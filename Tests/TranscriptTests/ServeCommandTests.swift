@@ -156,6 +156,24 @@ struct ServeCommandTests {
     #expect(feed.hasSuffix("{\"type\":\"output\",\"text\":\"bye: cancelled 0 running jobs\"}\n"))
   }
 
+  /// A server that is there but no longer reads: the shell never waits on it. Once the pipe is
+  /// full and the server has not read for the feed's patience (5 s), presenting stops; at the
+  /// end, a server that does not end with its feed is stopped.
+  @Test func aServerThatStopsReadingNeverHoldsTheShell() throws {
+    let directory = try Self.standIn(
+      "echo \"pipesh serve: http://127.0.0.1:4321/\"; echo \"pipesh serve: presenting\"; exec sleep 120")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let terminal = try Terminal(arguments: ["serve", "--present"], environment: Self.server(directory))
+    try terminal.expect("pipesh[0]> ")
+    // More than a pipe holds (64 KB), at once.
+    terminal.type("range 1 20000 | map { \"line \\($0)\" }\r")
+    try terminal.expect("line 20000\n")
+    try terminal.expect("pipesh[0]> ")
+    try terminal.expect("pipesh: presenting stopped", within: 30)
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
   /// A server that goes away: the shell says so once, and goes on.
   @Test func theShellGoesOnWhenTheServerGoes() throws {
     let directory = try Self.standIn(

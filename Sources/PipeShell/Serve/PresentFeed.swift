@@ -18,8 +18,8 @@ import PipeSession
 ///
 /// The shell only queues a line (cheap, under a lock); one thread of the feed's own writes them.
 /// The shell never waits for the server: past `maximumPending` bytes not yet written (a server
-/// that stopped reading), lines are dropped. A server that has gone (the pipe is broken) stops
-/// the feed, and the shell says so once and goes on.
+/// that reads slowly), lines are dropped. A server that has gone (the pipe is broken), or has not
+/// read for `patience`, stops the feed, and the shell says so once and goes on.
 public final class PresentFeed: Sendable {
   /// How many bytes may wait to be written before lines are dropped.
   static let maximumPending = 8 << 20
@@ -39,6 +39,7 @@ public final class PresentFeed: Sendable {
   /// A feed writing to `descriptor` (the write end of the pipe to the server's standard input);
   /// `stopped` is told why, once, if the server goes away.
   public init(descriptor: Int32, stopped: @escaping @Sendable (String) -> Void) {
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     self.descriptor = descriptor
     self.stopped = stopped
   }
@@ -88,7 +89,8 @@ public final class PresentFeed: Sendable {
     }
     guard queued else { return }
     queue.async { [self] in
-      let written = write(bytes)
+      // Lines queued before the feed stopped are not written: each would wait its patience again.
+      let written = state.withLock(\.stopped) ? true : write(bytes)
       let first = state.withLock { state -> Bool in
         state.pending -= bytes.count
         guard !written, !state.stopped else { return false }
@@ -99,13 +101,22 @@ public final class PresentFeed: Sendable {
     }
   }
 
-  /// Writes all of `bytes`; false when the pipe is broken or the write fails.
+  /// How long a write may wait for the server to read before the feed gives up on it.
+  static let patience: Int32 = 5000
+
+  /// Writes all of `bytes`; false when the pipe is broken, the write fails, or the server has not
+  /// read for `patience` milliseconds (the descriptor is non-blocking: `close` never hangs).
   private func write(_ bytes: [UInt8]) -> Bool {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
         let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
         if written < 0, errno == EINTR { continue }
+        if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+          var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+          guard poll(&ready, 1, Self.patience) > 0 else { return false }
+          continue
+        }
         if written <= 0 { return false }
         offset += written
       }

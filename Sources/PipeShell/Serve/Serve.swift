@@ -110,7 +110,7 @@ public enum Serve {
     let reader = LineReaderOfChild(descriptor: said[0])
     guard let url = reader.line() else {
       _ = close(feed[1])
-      return waitFor(pid)
+      return waitFor(pid) ?? 1
     }
     Console.writeNow(url + "\n")
     // The server's second line says it presents; it comes at once after the first.
@@ -124,15 +124,29 @@ public enum Serve {
     let status = await InteractiveShell(shell: shell).run()
     console.flush()
     presenting.close()
-    _ = waitFor(pid)
+    // The server ends when its feed does; one that has not after a while is stopped.
+    if waitFor(pid, within: 5) == nil {
+      kill(pid, SIGTERM)
+      _ = waitFor(pid)
+    }
     return status
   }
 
-  /// Waits for the child `pid`: its exit status (128 + N for a signal N).
-  private static func waitFor(_ pid: pid_t) -> Int32 {
+  /// Waits for the child `pid` (`within` seconds at most, when given): its exit status (128 + N
+  /// for a signal N), nil when it has not ended in time.
+  private static func waitFor(_ pid: pid_t, within seconds: Int? = nil) -> Int32? {
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
-      guard errno == EINTR else { return 1 }
+    var waited = 0
+    while true {
+      let ended = waitpid(pid, &status, seconds == nil ? 0 : WNOHANG)
+      if ended < 0 {
+        guard errno == EINTR else { return 1 }
+        continue
+      }
+      if ended == pid { break }
+      guard let seconds, waited < seconds * 20 else { return nil }
+      waited += 1
+      usleep(50_000)
     }
     let signal = status & 0x7f
     return signal == 0 ? (status >> 8) & 0xff : 128 + signal
