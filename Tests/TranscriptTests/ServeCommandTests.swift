@@ -83,6 +83,10 @@ struct ServeCommandTests {
     try terminal.expect("pipesh[0]> ")
     terminal.type("draw marble \"ab|\"\r")
     try terminal.expect("pipesh[0]> ")
+    let saved = directory.appendingPathComponent("t.trace").path
+    terminal.type("trace from 1 to: \"\(saved)\"\r")
+    try terminal.expect("trace: wrote \(saved)")
+    try terminal.expect("pipesh[0]> ")
     terminal.type("\u{4}")
     try terminal.expectExit(0)
     let arguments = try String(contentsOf: directory.appendingPathComponent("arguments"), encoding: .utf8)
@@ -93,7 +97,7 @@ struct ServeCommandTests {
     }
     let inputs = events.filter { $0["type"] == "input" }
     #expect(inputs.first == ["type": "input", "prompt": "pipesh[0]> ", "text": "from 1 2 | map { $0 * 10 }"])
-    #expect(inputs.map { $0["text"] ?? "" }.last == "draw marble \"ab|\"")
+    #expect(inputs.map { $0["text"] ?? "" }.last == "trace from 1 to: \"\(saved)\"")
     let outputs = events.compactMap { $0["type"] == "output" ? $0["text"] : nil }
     #expect(outputs.starts(with: ["10", "20"]))
     #expect(outputs.contains("[2] t: 0"), "\(outputs)")
@@ -102,7 +106,7 @@ struct ServeCommandTests {
     let tops = events.compactMap { $0["type"] == "top" ? $0["text"] : nil }
     #expect(tops.contains { $0.contains("timer 0.4 | take 5") && $0.contains("running") })
     let pictures = events.filter { $0["type"] == "picture" }
-    #expect(pictures.map { $0["title"] } == ["draw marble \"ab|\""])
+    #expect(pictures.map { $0["title"] } == ["draw marble \"ab|\"", "trace from 1"])
     #expect(pictures.first?["svg"]?.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\"") == true)
     // The draw's text lines are output; no colour code reaches the feed.
     #expect(outputs.contains("marble \"ab|\"   ab|"))

@@ -72,7 +72,14 @@ extension Commands {
       let recorder = TraceRecorder(
         printer: TraceObserver(console: shell.console, labels: labels),
         header: TraceFile.header(pipeline: pipeline.text, virtualClock: virtual, labels: labels))
-      await shell.engine.run(pipeline, background: false, observer: recorder)
+      if let feed = shell.presentFeed {
+        // A presented session shows the chart `to: "F.svg"` would draw.
+        let events = DrawObserver()
+        let job = await shell.engine.run(pipeline, background: false, observer: ObserverPair(recorder, events))
+        feed.picture(title: "trace " + pipeline.text, svg: chart(job, events, pipeline, shell).svg)
+      } else {
+        await shell.engine.run(pipeline, background: false, observer: recorder)
+      }
       let (text, kept, dropped) = recorder.saved
       switch TextFile.write(text, to: file) {
       case .success(let bytes):
