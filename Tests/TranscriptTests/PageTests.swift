@@ -92,6 +92,29 @@ struct PageTests {
     #expect(found == Self.editable)
   }
 
+  /// An edit as the page makes it: a mark moved, the lane written back between data-source's
+  /// UTF-16 offsets, and the script run again draws the moved value at its new tick, and the
+  /// lanes below follow.
+  @Test func aLaneWrittenBackAtItsSourceRedrawsTheEdit() throws {
+    let script = "# ☕ 👍🏽\nmarble \"a-b|\" | map { $0 + \"!\" }\n"
+    let (before, _) = try Self.run(script)
+    let lane = try #require(try before.nodes(forXPath: "//*[local-name()='g'][@class='marble-input']").first)
+    let source = try #require(Self.attribute(lane, "data-source")).split(separator: ":").compactMap { Int($0) }
+    try #require(source.count == 2)
+    // b moves from tick 2 to tick 4; the end after it.
+    let edited = Self.written(marks: [(0, "a"), (4, "b")], end: (5, "finished"))
+    var units = Array(script.utf16)
+    units.replaceSubrange(source[0]..<source[1], with: Array(edited.utf16))
+    let after = String(utf16CodeUnits: units, count: units.count)
+    #expect(after == "# ☕ 👍🏽\nmarble \"a---b|\" | map { $0 + \"!\" }\n")
+    let (redrawn, result) = try Self.run(after)
+    #expect(result.stdout.hasPrefix("<pre class=\"output\">a!\nb!</pre>"))
+    let ticks = try redrawn.nodes(forXPath: "//*[local-name()='g'][@class='marble-input']/*[@class='marble']")
+    #expect(ticks.map { Self.attribute($0, "data-tick") } == ["0", "4"])
+    // map's lane: its b! at the time of tick 4 (5 s).
+    #expect(result.stdout.contains("<title>+5.000s b!</title>"))
+  }
+
   /// A marble's ticks count from the job's start, where AA makes its iterator: chain's second input
   /// too, whose values come later than their ticks when chain asks for them after the first ends.
   @Test func chainsSecondInputCountsItsTicksFromTheStart() throws {
