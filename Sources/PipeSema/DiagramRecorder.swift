@@ -50,7 +50,8 @@ public struct DiagramRecorder: Sendable {
   }
 
   /// Appends a symbol; a quoted value right after another gets a space between them (`'10' '12'`,
-  /// which the notation ignores): written together, `''` would read as a quote inside one value.
+  /// which the notation ignores), so that a reader sees two values where `''` would look like a
+  /// quote inside one (AA reads both as two values).
   static func append(_ symbol: String, to line: inout String) {
     if line.hasSuffix("'"), symbol.hasPrefix("'") { line += " " }
     line += symbol

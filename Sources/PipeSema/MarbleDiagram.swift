@@ -1,5 +1,5 @@
 /// A marble diagram in the notation of swift-async-algorithms' validation diagrams: `-` a step
-/// with no event, one character or `'text'` a value (`''` inside the quotes stands for `'`), `[ab]`
+/// with no event, one character or `'text'` a value (`'foo''bar'` two values, as AA reads them), `[ab]`
 /// events in one step, `|` finished, `^` failed, `;` cancelled; spaces are ignored. The first step
 /// is step 1. A diagram in RxJS's notation (`parse(_:dialect:frame:)`) reads into the same steps,
 /// numbered by frame from 0 (`MarbleDiagram+RxJS.swift`).
@@ -11,7 +11,8 @@ public struct MarbleDiagram: Sendable, Hashable {
     case cancel
 
     /// The event as a diagram writes it: a value of one plain character as itself, any other
-    /// quoted, with a quote inside doubled, so it reads back as the same value.
+    /// quoted, so it reads back as the same value. AA's notation cannot write a quote inside a
+    /// value (`'it''s'` reads as two values, as AA reads it): views write it doubled, to be seen.
     public var notation: String {
       switch self {
       case .value(let text):
@@ -152,12 +153,9 @@ public struct MarbleDiagram: Sendable, Hashable {
       let start = index
       index += 1
       var text: [UInt8] = []
-      while index < bytes.count {
-        if bytes[index] == UInt8(ascii: "'") {
-          // `''` inside the quotes is a quote.
-          guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "'") else { break }
-          index += 1
-        }
+      // The value ends at the next quote, as in AA's `Event.parse`: `'foo''bar'` is two values (what
+      // `pipesh serve`'s page writes for two longer values in a row, or at one step in `[…]`).
+      while index < bytes.count, bytes[index] != UInt8(ascii: "'") {
         text.append(bytes[index])
         index += 1
       }
@@ -168,10 +166,15 @@ public struct MarbleDiagram: Sendable, Hashable {
       index += 1
       return .success(.value(String(decoding: text, as: UTF8.self)))
     default:
-      // One whole character, however many bytes.
+      // One whole character, however many bytes and scalars (e and a combining accent, a flag, an
+      // emoji with its modifiers): a value of one character is written as itself, one a step.
       let start = index
       index += 1
       while index < bytes.count, bytes[index] & 0xC0 == 0x80 { index += 1 }
+      let window = String(decoding: bytes[start..<min(bytes.count, start + 64)], as: UTF8.self)
+      if let character = window.first, character.utf8.count > index - start, character != "\u{FFFD}" {
+        index = start + character.utf8.count
+      }
       return .success(.value(String(decoding: bytes[start..<index], as: UTF8.self)))
     }
   }

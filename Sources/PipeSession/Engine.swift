@@ -32,6 +32,9 @@ extension SessionConsole {
 
 /// Runs a shell command the checker has read: the shell's commands, which the engine does not know.
 public struct CommandRunner: Sendable {
+  /// What runs a pipeline in place of a job (`Engine.drawForegroundPipelines(with:)`).
+  public typealias Pipelines = @Sendable (CheckedPipeline) async -> Void
+
   public let run: @Sendable (CheckedCommand) async -> Void
 
   public init(_ run: @escaping @Sendable (CheckedCommand) async -> Void) {
@@ -62,6 +65,8 @@ public final class Engine: Sendable {
     /// How deep `load` is nested: a script that loads itself stops at `maximumLoadDepth`.
     public var loadDepth = 0
     public var commands: CommandRunner?
+    /// `pipesh --page`: what a foreground pipeline statement does instead of running as a job.
+    public var foregroundDrawer: CommandRunner.Pipelines?
   }
 
   private let state: Locked<State>
@@ -170,6 +175,16 @@ public final class Engine: Sendable {
   public func setCommands(_ runner: CommandRunner) {
     state.withLock { $0.commands = runner }
   }
+
+  /// `pipesh --page`: every foreground pipeline statement is handed to `drawer` (which draws it)
+  /// instead of running as a job; background ones run as usual, and the script's end cancels
+  /// those that would run for ever rather than waiting for them.
+  public func drawForegroundPipelines(with drawer: @escaping CommandRunner.Pipelines) {
+    state.withLock { $0.foregroundDrawer = drawer }
+  }
+
+  /// Whether this is `pipesh --page`'s run (`drawForegroundPipelines(with:)`).
+  var pageRun: Bool { state.withLock { $0.foregroundDrawer != nil } }
 
   /// Reports a command that could not do what it was asked (`wait 99`): the script's status is 1.
   public func commandFailed(_ message: String) {
@@ -413,6 +428,7 @@ public final class Engine: Sendable {
             + "until it is closed or cancelled (Ctrl-C); to read it in the background: \(pipeline.text) | print &",
           to: .error)
       }
+      if !background, let drawer = state.withLock({ $0.foregroundDrawer }) { return await drawer(pipeline) }
       await run(pipeline, background: background)
     case .binding:
       break  // the checker has put it in the environment

@@ -105,6 +105,15 @@ extension Engine {
         : "nothing can send to or close \(source.text) any more"
       console.line("pipesh: the script is done, but job \(job.id) may run for ever: \(why) (\(job.text))", to: .error)
     }
+    if pageRun {
+      // `pipesh --page`: a page's run ends; its jobs that would not are cancelled, once those that
+      // end have ended (on the virtual clock).
+      let ending = jobs.running.filter { job in !neverEnding.contains { $0.0 === job } }
+      if driver != nil { await waitForAll(ending, deadlock: deadlock) }
+      console.line("pipesh: a page's script ends here: cancelled the jobs that would run for ever", to: .error)
+      jobs.cancelAll()
+      return
+    }
     guard let driver else {
       console.line("pipesh: waiting for it to end; Ctrl-C stops it", to: .error)
       return await waitForAll(jobs.all)

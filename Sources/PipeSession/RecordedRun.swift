@@ -44,10 +44,13 @@ extension Engine {
   /// ends, makes `DrawObserver.maximumEvents` events, or reaches `horizon`, and returns its nodes'
   /// events. An implicit sink is replaced by a quiet one. Its share fragments are its own. Ctrl-C
   /// cancels it as it does a foreground job. With `quiet`, its failure and what it prints are the
-  /// caller's to report.
-  public func recordedRun(_ pipeline: CheckedPipeline, horizon: Duration, quiet: Bool = false) async -> RecordedRun {
+  /// caller's to report. With `printing`, an implicit sink prints as it does in a statement
+  /// (`pipesh --page` draws a bare pipeline and shows what it prints); it still has no lane.
+  public func recordedRun(
+    _ pipeline: CheckedPipeline, horizon: Duration, quiet: Bool = false, printing: Bool = false
+  ) async -> RecordedRun {
     let observer = DrawObserver()
-    let drained = pipeline.withQuietSinkIfImplicit()
+    let drained = printing ? pipeline : pipeline.withQuietSinkIfImplicit()
     let clock = VirtualDriver()
     defer { clock.shutdown() }
     let job = jobs.start(

@@ -41,11 +41,17 @@ public final class InteractiveShell {
     }
     let terminal = TerminalGuard()
     shell.engine.session.terminalInputIsTheEditors.store(true, ordering: .relaxed)
-    shell.console.setLineWriter { text, _ in editor.print(above: text) }
+    let feed = shell.presentFeed
+    shell.console.setLineWriter { text, _ in
+      editor.print(above: text)
+      feed?.output(text)
+    }
+    let snapshots = feed.map { presentTop(to: $0) }
     shell.historyProvider = { editor.entries }
     editor.promptProvider = { [shell] in Self.prompt(running: shell.engine.jobs.running.count) }
     let signal = InterruptSignal { [shell] in shell.engine.interrupt() }
     defer {
+      snapshots?.cancel()
       withExtendedLifetime(signal) {}
       shell.console.setLineWriter(nil)
       terminal.restore()
@@ -58,9 +64,11 @@ public final class InteractiveShell {
         if input == .interrupt { continue }
         break
       }
+      feed?.input(prompt: prompt, text: text)
       while Lexer.needsContinuation(text) {
         input = await read(editor, prompt: "   ...> ")
         guard case .line(let more) = input else { break }
+        feed?.input(prompt: "   ...> ", text: more)
         text += "\n" + more
       }
       if input == .interrupt { continue }
@@ -74,6 +82,21 @@ public final class InteractiveShell {
     shell.engine.close()
     shell.console.line("bye: cancelled \(running) running job\(running == 1 ? "" : "s")")
     return 0
+  }
+
+  /// `pipesh serve --present`: a snapshot of `top` to the feed each second while a job runs, and
+  /// one when the last has ended. Read on the real clock: the session's may stand still.
+  private func presentTop(to feed: PresentFeed) -> Task<Void, Never> {
+    Task { [shell] in
+      var history = TopHistory()
+      var wasRunning = false
+      while !Task.isCancelled, feed.isOpen {
+        let running = !shell.engine.jobs.running.isEmpty
+        if running || wasRunning { feed.top(shell.topSnapshot(&history)) }
+        wasRunning = running
+        try? await Task.sleep(for: .seconds(1))
+      }
+    }
   }
 
   /// `pipesh[N]> `, N the running jobs: on a terminal in colour (cyan, yellow while jobs run),

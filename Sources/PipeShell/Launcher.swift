@@ -43,6 +43,8 @@ public enum Launcher {
     public var verbose = false
     /// `--expectations FILE`: append a JSON line per expectation checked (what `pipesh test` reads).
     public var expectationsFile: String?
+    /// `--page` (hidden): print the fragment of `pipesh serve`'s page for the script (`Page`).
+    public var page = false
 
     public init(
       file: String?, command: String?, checkFile: String?, virtualTime: Bool, stats: Bool, emitSwift: Bool = false,
@@ -102,6 +104,7 @@ public enum Launcher {
     }
     if options.emitSwift { return Shell.emitSwift(source, console: console, plain: options.plain) }
     if options.emitTest { return Shell.emitTest(source, console: console) }
+    if options.page { return await Page.run(source, console: console) }
     let shell = Shell(console: console, interactive: false, virtualTime: options.virtualTime)
     shell.expectations.verbose = options.verbose
     let recorder = record(shell, options, name: source.name ?? "<stdin>")

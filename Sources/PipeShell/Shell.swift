@@ -16,6 +16,8 @@ public final class Shell: Sendable {
     var historyProvider: (@Sendable () -> [String])?
     var report: Report?
     var replaySteps: ReplaySteps?
+    var page: SourceFile?
+    var presentFeed: PresentFeed?
   }
 
   /// What became of the session's expectations: `pipesh -v` and `--expectations FILE` read it.
@@ -33,6 +35,18 @@ public final class Shell: Sendable {
   public var report: Report? {
     get { extras.withLock { $0.report } }
     set { extras.withLock { $0.report = newValue } }
+  }
+
+  /// `pipesh --page`: the script, whose `marble "…"` lanes its pictures annotate for editing.
+  var page: SourceFile? {
+    get { extras.withLock { $0.page } }
+    set { extras.withLock { $0.page = newValue } }
+  }
+
+  /// `pipesh serve --present`: where what the session shows also goes, for the browsers watching.
+  public var presentFeed: PresentFeed? {
+    get { extras.withLock { $0.presentFeed } }
+    set { extras.withLock { $0.presentFeed = newValue } }
   }
 
   /// A saved trace being stepped (`replay "F.trace" step: true`): `step` and `run` go to it.

@@ -20,6 +20,9 @@ struct Pipesh: AsyncParsableCommand {
 
       pipesh test [PATH…] [--junit FILE] runs every .pipe file under the PATHs as a test \
       (pipesh test --help). A script named test runs as pipesh ./test.
+      pipesh serve [--port N] [--present] serves a page that runs and draws pipelines as you type \
+      them, or presents this session to browsers (pipesh serve --help). A script named serve runs \
+      as pipesh ./serve.
       """,
     version: "pipesh 0.1.0"
   )
@@ -53,6 +56,12 @@ struct Pipesh: AsyncParsableCommand {
       "Run FILE or TEXT and print one self-contained web page of the run: its output, with every draw, trace and compare as a picture."
   )
   var html = false
+
+  @Flag(
+    help: ArgumentHelp(
+      "Run FILE or TEXT on the virtual clock as pipesh serve's page does and print the page's HTML fragment.",
+      visibility: .hidden))
+  var page = false
 
   @Option(
     name: .customLong("record"),
@@ -94,11 +103,15 @@ struct Pipesh: AsyncParsableCommand {
     if html && (file == nil && command == nil || emitSwift) {
       throw ValidationError("--html runs FILE or -c TEXT (not with --check or --emit-swift)")
     }
+    if page && (file == nil && command == nil || emitSwift || emitTest || html || record != nil) {
+      throw ValidationError(
+        "--page runs FILE or -c TEXT (not with --check, --emit-swift, --emit-test, --html or --record)")
+    }
   }
 
   func run() async throws {
     // A page has no terminal colours.
-    if noColor || html { Launcher.turnColourOff() }
+    if noColor || html || page { Launcher.turnColourOff() }
     var options = Launcher.Options(
       file: file, command: command, checkFile: checkFile, virtualTime: virtualTime, stats: stats,
       emitSwift: emitSwift, html: html, record: record)
@@ -106,6 +119,7 @@ struct Pipesh: AsyncParsableCommand {
     options.emitTest = emitTest
     options.plain = plain
     options.expectationsFile = expectationsFile
+    options.page = page
     let status = await Launcher.run(options)
     Glibc.exit(status)
   }
@@ -166,6 +180,51 @@ struct PipeshTest: ParsableCommand {
   }
 }
 
+/// `pipesh serve [--port N] [--present]`: dispatched when `serve` is pipesh's first argument.
+struct PipeshServe: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pipesh serve",
+    abstract: "Serve a page, on 127.0.0.1 only, that runs and draws the pipelines typed into it.",
+    discussion: """
+      pipesh serve starts pipesh-serve, the web server built beside pipesh \
+      (swift build -c release --product pipesh-serve; Scripts/pipesh serve builds it), and prints its URL. \
+      Each browser tab is a session of its own: as you type, the page shows the script's output and \
+      errors, and draws every pipeline as draw P demand: true draws it; a marble "…" lane can be \
+      edited by dragging its marbles. The page runs no file access. The address carries the script, \
+      to share. Ctrl-C stops the server.
+      With --present, the browsers that open the URL watch this shell's session instead, read-only \
+      and live: the lines typed, what the session prints, top while jobs run, and the latest picture.
+      Exit status: 1 the port is in use, 2 pipesh-serve is missing or a usage error.
+      help serve, in the shell, says more.
+      """
+  )
+
+  @Option(help: ArgumentHelp("Listen on port N of 127.0.0.1 (0: any free port).", valueName: "N"))
+  var port: Int = 8080
+
+  @Flag(help: "Let the browsers watch this interactive session, read-only, instead of editing pages of their own.")
+  var present = false
+
+  @Flag(help: "With --present: run the session's pipelines on the virtual clock.")
+  var virtualTime = false
+
+  @Flag(help: "Plain output (also when NO_COLOR is set or stdout is not a terminal).")
+  var noColor = false
+
+  func validate() throws {
+    guard (0...65535).contains(port) else {
+      throw ValidationError("--port takes a port number from 0 to 65535 (0: any free port), such as --port 8080")
+    }
+    if virtualTime && !present { throw ValidationError("--virtual-time goes with --present") }
+  }
+
+  func run() async {
+    if noColor { Launcher.turnColourOff() }
+    let status = await Serve.run(Serve.Options(port: port, present: present), virtualTime: virtualTime)
+    Glibc.exit(status)
+  }
+}
+
 // Operators such as share() keep their consumers in a Dictionary; with Swift's per-process hash
 // seed their order, and so a virtual-time run's output, would differ from run to run. pipesh runs
 // itself once more with deterministic hashing so the same script prints the same bytes every time,
@@ -185,6 +244,20 @@ if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "test" {
       exit(0)
     }
     FileOutput.error(PipeshTest.fullMessage(for: error))
+    exit(2)
+  }
+}
+
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "serve" {
+  do {
+    let command = try PipeshServe.parse(Array(CommandLine.arguments.dropFirst(2)))
+    await command.run()
+  } catch {
+    if PipeshServe.exitCode(for: error) == .success {
+      Console.writeNow(PipeshServe.fullMessage(for: error) + "\n")
+      exit(0)
+    }
+    FileOutput.error(PipeshServe.fullMessage(for: error))
     exit(2)
   }
 }

@@ -49,6 +49,8 @@ struct ExportTests {
       let expectation = Expectation(parsing: text)
       // A script run with --emit-test is the test file's check (MarbleTestingPackageTests runs one).
       if expectation.arguments.contains("--emit-test") { continue }
+      // A script run with --page checks the fragment of pipesh serve's page, not a program.
+      if expectation.arguments.contains("--page") { continue }
       let arguments = ["--emit-swift"] + expectation.arguments(file: name, text: text)
       let stdin = expectation.arguments.contains("--stdin") ? expectation.body(of: text) : nil
       let result = try Pipesh.run(arguments, stdin: stdin, directory: directory)

@@ -29,7 +29,10 @@ final class Terminal: @unchecked Sendable {
   struct NoTerminal: Error {}
 
   /// With `colour`, pipesh's environment has no `NO_COLOR` (the other tests read plain text).
-  init(history: String? = nil, arguments: [String] = [], colour: Bool = false) throws {
+  /// `environment`: variables added to pipesh's.
+  init(
+    history: String? = nil, arguments: [String] = [], colour: Bool = false, environment extra: [String: String] = [:]
+  ) throws {
     let historyPath =
       history ?? FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-history-\(UUID())").path
     // posix_openpt and friends are not visible from Swift's Glibc module; this is what they do on
@@ -54,6 +57,7 @@ final class Terminal: @unchecked Sendable {
     environment["EDITRC"] = "/dev/null"
     environment["NO_COLOR"] = colour ? nil : "1"
     environment["COLUMNS"] = nil
+    environment.merge(extra) { $1 }
     process.environment = environment
     process.standardInput = slave
     process.standardOutput = slave

@@ -47,15 +47,18 @@ extension Shell {
       aa: drawn.rows, combine: rows(combine), tick: tick, timed: timed,
       reruns: Dictionary(reruns, uniquingKeysWith: { first, _ in first }))
     let width = Format.screenWidth
-    if file != nil || report != nil {
+    func picture() -> MarblePicture {
       let lanes = ComparisonPicture.lanes(table, aa: drawn.lanes, combine: rows(combine))
       let latest = lanes.flatMap { $0.events.map(\.time) }.max() ?? .zero
-      let picture = MarblePicture(
+      return MarblePicture(
         lanes: lanes, end: max(drawn.end, latest),
         heading: PictureMarks.Heading(
           command: "compare " + pipeline.text,
           details: "job \(drawn.recorded.jobID) · AsyncAlgorithms 1.1.4 and Combine (OpenCombine 0.14.0), each on "
             + "a virtual clock of its own from 0 at the start · a column of the text is \(MarbleLanes.label(tick))"))
+    }
+    if file != nil || report != nil {
+      let picture = picture()
       writePicture(
         file, command: "compare", svg: picture.svg, title: "compare " + pipeline.text,
         text: table.lines(width: 100_000, tick: tick).lines)
@@ -66,6 +69,7 @@ extension Shell {
     }
     let (lines, cut) = table.lines(width: width, tick: tick)
     for line in lines { console.line(line) }
+    presentFeed?.picture(title: "compare " + pipeline.text, svg: picture().svg)
     if tick != horizon.tick { note(Self.finerNote("compare", tick, horizon.tick), width: width) }
     if cut { note(Self.cutNote("compare", width: width), width: width) }
     if let stop = drawn.stop ?? (combine.stopped ? .horizon : nil) {

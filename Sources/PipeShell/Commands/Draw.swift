@@ -1,6 +1,7 @@
 import PipeRuntime
 import PipeSema
 import PipeSession
+import PipeSyntax
 
 extension Commands {
   /// `draw PIPELINE`: runs it on a virtual clock of its own and draws one marble line per stage.
@@ -25,19 +26,29 @@ extension Shell {
   /// demand lines under it (`Demand`).
   func draw(
     _ pipeline: CheckedPipeline, tick chosen: Duration? = nil, until: Duration? = nil, demand: Bool = false,
-    to file: String? = nil
+    to file: String? = nil, printing: Bool = false
   ) async {
     let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
-    let drawn = await drawnRun(pipeline, horizon: horizon, refining: chosen == nil)
+    let drawn = await drawnRun(pipeline, horizon: horizon, refining: chosen == nil, printing: printing)
     let width = Format.screenWidth
     let (rows, marks) = demand ? drawn.rowsWithDemand : (drawn.rows, [])
-    if file != nil || report != nil {
-      let picture = MarblePicture(
-        lanes: demand ? drawn.pictureLanesWithDemand : drawn.pictureLanes, end: drawn.end,
+    func picture() -> MarblePicture {
+      var lanes = demand ? drawn.pictureLanesWithDemand : drawn.pictureLanes
+      var end = drawn.end
+      if let page {
+        lanes = Self.annotatingMarbles(lanes, of: pipeline, in: page)
+        // The axis reaches the end of every editable text, shown or not, so the page can move it.
+        end = lanes.compactMap(\.textReach).reduce(end, max)
+      }
+      return MarblePicture(
+        lanes: lanes, end: end,
         heading: PictureMarks.Heading(
           command: "draw " + pipeline.text,
           details: "job \(drawn.recorded.jobID) · on a virtual clock of its own, from 0 at the job's start · "
             + "a column of the text is \(MarbleLanes.label(drawn.tick))"))
+    }
+    if file != nil || report != nil {
+      let picture = picture()
       let text = Self.drawing(rows, tick: drawn.tick, width: 100_000, marks: marks).lines
       writePicture(
         file, command: "draw", svg: picture.svg, title: "draw " + pipeline.text, text: text)
@@ -46,9 +57,33 @@ extension Shell {
     }
     let (lines, cut) = Self.drawing(rows, tick: drawn.tick, width: width, marks: marks)
     for line in lines { console.line(line) }
+    presentFeed?.picture(title: "draw " + pipeline.text, svg: picture().svg)
     if drawn.tick != horizon.tick { note(Self.finerNote("draw", drawn.tick, horizon.tick), width: width) }
     if cut { note(Self.cutNote("draw", width: width), width: width) }
     if let stop = drawn.stop { note(stop.message("draw", horizon), width: width) }
+  }
+
+  /// `pipesh --page`: the lanes of the pipeline's `marble "…"` sources written with a literal
+  /// (not those a `flatMap` built) annotated for the page to edit. The lanes of marble nodes come
+  /// in the order of the marble stages, a combinator's inputs before it; a lane whose label is not
+  /// its stage's text is left as it is.
+  static func annotatingMarbles(
+    _ lanes: [MarblePicture.Lane], of pipeline: CheckedPipeline, in source: SourceFile
+  ) -> [MarblePicture.Lane] {
+    func marbles(_ pipeline: CheckedPipeline) -> [CheckedStage] {
+      pipeline.stages.flatMap { stage in
+        stage.inputs.flatMap(marbles) + (stage.kind == .marble ? [stage] : [])
+      }
+    }
+    var stages = marbles(pipeline)[...]
+    return lanes.map { lane in
+      guard lane.depth == 0, lane.node?.facts?.kind == .marble, let stage = stages.popFirst(),
+        stage.text == lane.label
+      else { return lane }
+      var lane = lane
+      lane.editable = EditableMarble(stage, in: source)
+      return lane
+    }
   }
 
   /// `draw "F.trace"`: a saved trace's events drawn as `draw` draws a run, a lane per node (per job
@@ -77,20 +112,24 @@ extension Shell {
         rows.append(line)
       }
     }
-    if file != nil || report != nil {
+    func picture() -> MarblePicture {
       let end = lanes.rows.flatMap { $0.events.map(\.0) }.max() ?? .zero
-      let picture = MarblePicture(
+      return MarblePicture(
         lanes: lanes.pictureLanes(demand: demand), end: max(end, tick),
         heading: PictureMarks.Heading(
           command: "draw \"\(path)\": a saved trace of \(recording.pipeline)",
           details: "\(recording.clock) clock · times from the trace's first event · a column of the text is "
             + MarbleLanes.label(tick)))
+    }
+    if file != nil || report != nil {
+      let picture = picture()
       let text = Self.drawing(rows, tick: tick, width: 100_000, marks: marks).lines
       writePicture(file, command: "draw", svg: picture.svg, title: "draw " + path, text: text)
       return
     }
     let (lines, cut) = Self.drawing(rows, tick: tick, width: width, marks: marks)
     for line in lines { console.line(line) }
+    presentFeed?.picture(title: "draw " + path, svg: picture().svg)
     if chosen == nil, tick != .seconds(1) { note(Self.finerNote("draw", tick, .seconds(1)), width: width) }
     if cut { note(Self.cutNote("draw", width: width), width: width) }
   }
@@ -289,8 +328,10 @@ extension Shell {
   /// Runs the pipeline on a virtual clock of its own (the engine's recorded run) and draws every
   /// node's events; with `refining`, in columns finer than the tick where events less than a tick
   /// apart would share one.
-  func drawnRun(_ pipeline: CheckedPipeline, horizon: Horizon, refining: Bool) async -> DrawnRun {
-    let recorded = await engine.recordedRun(pipeline, horizon: horizon.end)
+  func drawnRun(
+    _ pipeline: CheckedPipeline, horizon: Horizon, refining: Bool, printing: Bool = false
+  ) async -> DrawnRun {
+    let recorded = await engine.recordedRun(pipeline, horizon: horizon.end, printing: printing)
     let tick = refining ? recorded.observer.finestTick(horizon.tick) : horizon.tick
     return DrawnRun(
       rows: recorded.nodes.map { ($0.text, recorded.observer.line(for: $0, tick: tick)) }, tick: tick,

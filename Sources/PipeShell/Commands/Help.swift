@@ -126,7 +126,7 @@ extension Commands {
         summary: "marble diagrams: one character per tick",
         text: [
           "swift-async-algorithms' notation: in marble \"ab-c|\" a character is an element ('text' one of",
-          "several characters; '' inside it is a quote), - a tick with nothing, | the end, ^ a failure,",
+          "several characters; 'foo''bar' two, as AA reads it), - a tick with nothing, | the end, ^ a failure,",
           "; cancelled; [ab] one tick. Views write values back in this notation; control characters as",
           "in diagnostics (\\u{A}), so every stage keeps one line.",
           "marble \"…\" tick: 0.5 sets the tick; diagram prints a pipeline's output as one line;",
@@ -164,6 +164,27 @@ extension Commands {
           "draw marble \"X-12-34-5|\" | buffer 2 policy: oldest | work 3 demand: true",
           "draw (marble \"a 4ms b-c|\" dialect: rxjs) | map { $0 + \"!\" } dialect: rxjs",
         ])
+    case .serve:
+      HelpTopic(
+        kind: kind, usage: "pipesh serve [--port N] [--present]",
+        summary: "a page in the browser that runs and draws what you type, or watches this session",
+        text: [
+          "pipesh serve, from the system's shell, starts pipesh-serve (built beside pipesh: swift build -c",
+          "release --product pipesh-serve; Scripts/pipesh serve builds it) and prints its URL, on 127.0.0.1",
+          "only (--port N, 8080 unless given; 0 any free port; a port in use: status 1). Each browser tab",
+          "is a session of its own: as you type a pipeline or a script, the page runs it on a virtual",
+          "clock and shows its output and errors, with carets, and draws every pipeline statement as",
+          "draw P demand: true draws it to a file (one that never ends stops at draw's horizon), and",
+          "every draw, trace and compare. The lanes of marble \"…\" sources are editable: drag a marble,",
+          "add or remove one, move the end or make it a failure, and the text and every lane below follow.",
+          "The page runs nothing that reads or writes a file or the terminal (to: \"F\", load, lines,",
+          "stdin, replay, history), nor clock real: a link to it carries the script, and anyone who",
+          "opens it runs it.",
+          "pipesh serve --present instead runs this interactive shell and lets any number of browsers",
+          "watch it, read-only and live: the lines typed, what the session prints, top while jobs run,",
+          "and the latest picture. Ctrl-C stops the server; leaving the shell ends a presentation.",
+        ],
+        examples: ["draw marble \"a-b|\" | map { $0 + \"!\" } demand: true"])
     }
   }
 }

@@ -31,18 +31,21 @@ extension Shell {
     return "real"
   }
 
+  /// `top` as it prints when not on a terminal: one snapshot, with `history` sampled now.
+  func topSnapshot(_ history: inout TopHistory) -> [String] {
+    let view = TopView()
+    history.sample(engine.jobs.all, at: sessionNow)
+    let shown = view.shown(engine.jobs.all, history)
+    return view.lines(shown, history, now: sessionNow, clock: clockName, width: Format.screenWidth, height: nil)
+  }
+
   func top() async {
-    var view = TopView()
     var history = TopHistory()
     guard isatty(0) == 1, isatty(1) == 1, engine.interactive else {
-      history.sample(engine.jobs.all, at: sessionNow)
-      let shown = view.shown(engine.jobs.all, history)
-      for line in view.lines(shown, history, now: sessionNow, clock: clockName, width: Format.screenWidth, height: nil)
-      {
-        console.line(line)
-      }
+      for line in topSnapshot(&history) { console.line(line) }
       return
     }
+    var view = TopView()
     let keys = KeyReader()
     guard keys.start() else {
       return engine.commandFailed("top: cannot read the terminal's keys; jobs and inspect show the same once")

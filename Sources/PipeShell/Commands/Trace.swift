@@ -11,7 +11,14 @@ extension Commands {
     static let entry = Command.pipeline(.trace) { shell, pipeline, options in
       guard options.file != nil || shell.report != nil else {
         let observer = TraceObserver(console: shell.console, labels: Inspector.labels(pipeline))
-        await shell.engine.run(pipeline, background: false, observer: observer)
+        guard let feed = shell.presentFeed else {
+          await shell.engine.run(pipeline, background: false, observer: observer)
+          return
+        }
+        // A presented session shows the chart `to: "F.svg"` would draw, beside the lines.
+        let events = DrawObserver()
+        let job = await shell.engine.run(pipeline, background: false, observer: ObserverPair(observer, events))
+        feed.picture(title: "trace " + pipeline.text, svg: chart(job, events, pipeline, shell).svg)
         return
       }
       if let file = options.file, file.lowercased().hasSuffix(".trace") {
@@ -34,6 +41,15 @@ extension Commands {
       }
       let job = await shell.engine.run(pipeline, background: false, observer: ObserverPair(observer, printer))
       if intoPage { _ = shell.console.replaceLineWriter(forward.withLock { $0 }) }
+      let chart = chart(job, observer, pipeline, shell)
+      shell.writePicture(
+        options.file, command: "trace", svg: chart.svg, title: "trace " + pipeline.text, text: lines.withLock { $0 })
+    }.example("trace from 1 2 | take 1")
+
+    /// The chart of the job's nodes' lifetimes that `trace … to: "F.svg"` draws.
+    private static func chart(
+      _ job: Job, _ observer: DrawObserver, _ pipeline: CheckedPipeline, _ shell: Shell
+    ) -> LifetimeChart {
       // The axis starts at the job's start, not the session's: a later job is not drawn far to the
       // right of an empty axis. The lines keep the session's times, as `trace` prints them.
       let origin = job.context.start.offset
@@ -42,15 +58,13 @@ extension Commands {
       }
       let end = rows.flatMap { $0.events.map(\.time) }.max() ?? .zero
       let clock = shell.engine.virtualTime ? "the session's virtual clock" : "the real clock"
-      let chart = LifetimeChart(
+      return LifetimeChart(
         rows: rows, end: max(end, .milliseconds(1)),
         heading: PictureMarks.Heading(
           command: "trace " + pipeline.text,
           details: "job \(job.id) · \(clock) · times from the job's start, which was \(origin.stampText) "
             + "on the session's clock (the times of trace's lines)"), origin: origin)
-      shell.writePicture(
-        options.file, command: "trace", svg: chart.svg, title: "trace " + pipeline.text, text: lines.withLock { $0 })
-    }.example("trace from 1 2 | take 1")
+    }
 
     private static func save(_ pipeline: CheckedPipeline, to file: String, _ shell: Shell) async {
       let labels = Inspector.labels(pipeline)
@@ -58,7 +72,14 @@ extension Commands {
       let recorder = TraceRecorder(
         printer: TraceObserver(console: shell.console, labels: labels),
         header: TraceFile.header(pipeline: pipeline.text, virtualClock: virtual, labels: labels))
-      await shell.engine.run(pipeline, background: false, observer: recorder)
+      if let feed = shell.presentFeed {
+        // A presented session shows the chart `to: "F.svg"` would draw.
+        let events = DrawObserver()
+        let job = await shell.engine.run(pipeline, background: false, observer: ObserverPair(recorder, events))
+        feed.picture(title: "trace " + pipeline.text, svg: chart(job, events, pipeline, shell).svg)
+      } else {
+        await shell.engine.run(pipeline, background: false, observer: recorder)
+      }
       let (text, kept, dropped) = recorder.saved
       switch TextFile.write(text, to: file) {
       case .success(let bytes):

@@ -40,6 +40,13 @@ struct MarblePicture {
     var node: Node?
     /// `draw … demand: true`: its requests, sends, holdings and drops, drawn on the lane.
     var demand: DemandBands?
+    /// `pipesh --page`: a `marble "…"` lane the page can edit, annotated (`EditableMarble`).
+    var editable: EditableMarble?
+
+    /// An editable lane: the time of its text's end (or last value), at its tick.
+    var textReach: Duration? {
+      editable.map { $0.tick * (max($0.ending.tick, $0.marks.last?.tick ?? 0) + 1) }
+    }
   }
 
   /// What `draw … demand: true` adds to a lane: a band where a request was outstanding, a band with
@@ -284,6 +291,20 @@ struct MarblePicture {
     let y = top + 24
     let lifeY = top + 52
     var out = ["<g class=\"lane\">"]
+    // Where tick 0 of an editable marble lane is: a tick after the job's start. A marble's steps
+    // count from when its iterator was made, at the start for every lane not built by a flatMap
+    // (chain's second input too: AA makes both iterators at once, and a step already past when it
+    // is asked comes at once, later than its tick).
+    let began = Duration.zero
+    if let editable = lane.editable {
+      let ticks = editable.tick > .zero ? Int((end - began).inSecondsValue / editable.tick.inSecondsValue) : 0
+      out.append(
+        editable.openingTag(
+          x0: scale.x(began + editable.tick), tickWidth: editable.tick.inSecondsValue * scale.pixelsPerSecond,
+          ticks: max(0, ticks)))
+    }
+    var elementsDrawn = 0
+    var endDrawn = false
     let valueLines = laid.valueLines(width: rightEdge + Self.margin)
     if lane.highlighted {
       out.append(
@@ -321,11 +342,20 @@ struct MarblePicture {
         let level = stacked[time]?.count ?? 0
         let (text, width) = laid.shown[index] ?? (value.printed, Self.marbleWidth(value.printed))
         stacked[time] = (level + 1, max(stacked[time]?.half ?? 0, width / 2))
+        let written =
+          lane.editable?.marks.indices.contains(elementsDrawn) ?? false ? lane.editable?.marks[elementsDrawn] : nil
+        elementsDrawn += 1
         out += Self.marble(
-          text, width: width, x: x, y: y - level * Self.stackStep, title: "\(stamp) \(value.printed)")
+          text, width: width, x: x, y: y - level * Self.stackStep, title: "\(stamp) \(value.printed)", written: written)
       case .finished, .failed, .cancelled:
         let said = PictureMarks.Ending.said(kind)
-        out.append(PictureMarks.Ending(kind).mark(x: x, y: y, title: "\(stamp) \(said)"))
+        let mark = PictureMarks.Ending(kind).mark(x: x, y: y, title: "\(stamp) \(said)")
+        if let editable = lane.editable, editable.ends(as: kind) {
+          endDrawn = true
+          out.append(editable.endTag + mark + "</g>")
+        } else {
+          out.append(mark)
+        }
         out += lifetime(from: start, to: time, kind, y: lifeY, scale: scale, rightEdge: rightEdge)
       case .asked, .sending:
         continue  // drawn as the demand band (`demand`)
@@ -336,7 +366,37 @@ struct MarblePicture {
         "<text class=\"values\" x=\"\(scale.x(.zero))\" y=\"\(top + Self.laneHeight - 2 + line * Self.valuesLineHeight)\" "
           + "font-size=\"11\" fill=\"#1f4e79\">\(Self.escaped(text))</text>")
     }
+    if let editable = lane.editable {
+      out += unsent(editable, elementsDrawn: elementsDrawn, endDrawn: endDrawn, began: began, y: y, scale: scale)
+      out.append("</g>")
+    }
     out.append("</g>")
+    return out
+  }
+
+  /// What an editable lane's text holds that the run did not show (cancelled before, or cut by the
+  /// horizon): its later values and its end, faint, where the text puts them, so that the page can
+  /// still move them and writes the whole text back.
+  private func unsent(
+    _ editable: EditableMarble, elementsDrawn: Int, endDrawn: Bool, began: Duration, y: Int, scale: Scale
+  ) -> [String] {
+    func x(_ tick: Int) -> Int { scale.x(began + editable.tick * (tick + 1)) }
+    var out: [String] = []
+    for mark in editable.marks.dropFirst(elementsDrawn) {
+      out += Self.marble(
+        mark.value, width: Self.marbleWidth(mark.value), x: x(mark.tick), y: y,
+        title: "in the text, not emitted: \(mark.value)", written: mark, emitted: false)
+    }
+    if !endDrawn {
+      let kind: NodeEvent.Kind =
+        switch editable.ending.kind {
+        case .finished, .none: .finished
+        case .failed: .failed("failed (^ in the diagram)")
+        }
+      let mark = PictureMarks.Ending(kind).mark(
+        x: x(editable.ending.tick), y: y, title: "in the text, not reached: \(editable.ending.kind.rawValue)")
+      out.append(editable.endTag + "<g opacity=\"0.4\">" + mark + "</g></g>")
+    }
     return out
   }
 
@@ -401,9 +461,19 @@ struct MarblePicture {
   }
 
   /// An element: a marble (round for a short value, as wide as a longer one) with `text` inside.
-  private static func marble(_ text: String, width: Int, x: Int, y: Int, title: String) -> [String] {
-    [
-      "<g class=\"marble\"><title>\(escaped(title))</title>"
+  /// With `written` (`pipesh --page`'s editable lane), its tick and value as the text writes them;
+  /// not `emitted`, drawn faint.
+  private static func marble(
+    _ text: String, width: Int, x: Int, y: Int, title: String, written: EditableMarble.Mark? = nil,
+    emitted: Bool = true
+  ) -> [String] {
+    let data =
+      written.map {
+        " data-tick=\"\($0.tick)\" data-value=\"\(escaped($0.value))\""
+          + (emitted ? "" : " data-emitted=\"false\" opacity=\"0.4\"")
+      } ?? ""
+    return [
+      "<g class=\"marble\"\(data)><title>\(escaped(title))</title>"
         + "<rect x=\"\(x - width / 2)\" y=\"\(y - 11)\" width=\"\(width)\" height=\"22\" rx=\"11\" fill=\"#dbe9f6\" "
         + "stroke=\"#1f4e79\" stroke-width=\"1.5\"/>"
         + "<text x=\"\(x)\" y=\"\(y + 4)\" text-anchor=\"middle\" font-size=\"10\">\(escaped(text))</text></g>"

@@ -30,6 +30,14 @@ public final class Report: Sendable {
 
   /// The page.
   public var html: String {
+    PicturePage.document(title: title, body: body)
+  }
+
+  /// What goes inside the page's body, without the document around it or its heading: what
+  /// `pipesh --page` prints for `pipesh serve`'s page.
+  public var fragment: String { body + "\n" }
+
+  private var body: String {
     let escaped = MarblePicture.escaped
     var body: [String] = []
     var run: [String] = []
@@ -52,6 +60,6 @@ public final class Report: Sendable {
       }
     }
     endRun()
-    return PicturePage.document(title: title, body: body.joined(separator: "\n"))
+    return body.joined(separator: "\n")
   }
 }

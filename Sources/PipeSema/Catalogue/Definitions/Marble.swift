@@ -6,7 +6,8 @@ extension Catalogue {
   public enum Marble: OperatorDefinition {
     public static let diagram = Parameter.positional(
       "diagram", .string,
-      "- a step, a or 'text' a value ('' in it: a quote), [ab] together, | finish, ^ fail, ; cancel; "
+      "- a step, a or 'text' a value ('foo''bar' two values, as AA reads them), [ab] together, | finish, ^ fail, "
+        + "; cancel; "
         + "with dialect: rxjs, - a frame, a a value, (ab) together, | complete, # error, ! unsubscribed, "
         + "^ the subscription point, 9ms (or 1s, 1m, with a space after it) time passing")
     public static let tick = Parameter.labelled(

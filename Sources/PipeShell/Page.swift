@@ -1,0 +1,136 @@
+import PipeRuntime
+import PipeSema
+import PipeSession
+import PipeSyntax
+
+/// `pipesh --page FILE`: what `pipesh serve`'s page shows of a script, run as `--html` runs it,
+/// printed as the fragment that goes inside the page's body (`Report.fragment`): what it printed,
+/// errors in red with their carets, and a picture for every `draw`, `trace` and `compare`. Every
+/// foreground pipeline statement is drawn as `draw P demand: true … to:` would draw it (bounded by
+/// draw's horizon, so one that never ends still gives its picture and ends), with what it prints;
+/// its `marble "…"` lanes are annotated for the page to edit (`EditableMarble`). Nothing in the
+/// script may read or write a file or the terminal (`PageSandbox`): a shared link cannot touch
+/// the user's files.
+public enum Page {
+  /// Runs `source` and prints its fragment; returns the script's status (2 when it does not
+  /// check, or asks for a file).
+  public static func run(_ source: SourceFile, console: Console) async -> Int32 {
+    let shell = Shell(console: console, interactive: false, virtualTime: true)
+    let report = Report(title: source.name ?? "pipesh")
+    shell.report = report
+    shell.page = source
+    console.setLineWriter { text, stream in report.addLine(text, error: stream == .error) }
+    shell.engine.drawForegroundPipelines { [weak shell] pipeline in
+      await shell?.draw(pipeline, demand: true, printing: true)
+    }
+    let status: Int32
+    let (statements, _, diagnostics) = Engine.parseAndCheck(source, in: shell.engine.environment)
+    let refused = diagnostics.isEmpty ? PageSandbox.refusals(statements, in: source) : []
+    if !refused.isEmpty {
+      shell.engine.report(refused, in: source)
+      status = 2
+    } else {
+      let signal = InterruptSignal { shell.engine.interrupt() }
+      let termination = TerminationSignals(flushing: console)
+      status = await shell.engine.runScript(source)
+      withExtendedLifetime((signal, termination)) {}
+    }
+    shell.engine.close()
+    console.flush()
+    console.setLineWriter(nil)
+    Console.writeNow(report.fragment)
+    return status
+  }
+}
+
+/// What `pipesh --page` refuses before anything runs: every statement that would read or write a
+/// file or the terminal, and `clock real`. Each is a diagnostic where it is written, as the
+/// checker's are.
+enum PageSandbox {
+  /// A statement of a page that reads or writes a file or the terminal.
+  static let noFileAccess = DiagnosticID("page-no-file-access")
+  /// `clock real` in a page: its runs are all on the virtual clock, so that each ends promptly.
+  static let realClock = DiagnosticID("page-real-clock")
+
+  static func refusals(_ statements: [CheckedStatement], in source: SourceFile) -> [Diagnostic] {
+    let all = statements.flatMap { statement -> [Diagnostic] in
+      switch statement {
+      case .run(let pipeline, _): stages(pipeline)
+      case .binding: []  // checked where it is used: its stages are the pipeline's there
+      case .command(let command, _): refusals(command, in: source)
+      }
+    }
+    // A `let`'s stage used twice is refused once, where the `let` writes it.
+    var seen = Set<Diagnostic>()
+    return all.filter { seen.insert($0).inserted }
+  }
+
+  private static func refusals(_ command: CheckedCommand, in source: SourceFile) -> [Diagnostic] {
+    let name = command.kind.name
+    switch command.kind {
+    case .load:
+      return [refusal("load reads a script file", at: command.range)]
+    case .replay:
+      return [refusal("replay reads a saved trace's file", at: command.range)]
+    case .history:
+      return [refusal("history reads the terminal's line history", at: command.range)]
+    case .draw, .trace, .compare:
+      switch command.arguments {
+      case .pipeline(let pipeline, let options):
+        guard let file = options.file else { return stages(pipeline) }
+        let at = optionRange(CommandOptions.fileLabel, in: command.range, source) ?? command.range
+        return [refusal("\(name) … to: \"\(file)\" writes a file; without to: the page shows it", at: at)]
+          + stages(pipeline)
+      case .savedTrace(let path, _):
+        return [refusal("\(name) \"\(path)\" reads a saved trace's file", at: command.range)]
+      default:
+        return []
+      }
+    case .expect:
+      guard case .expectation(let expectation) = command.arguments else { return [] }
+      return stages(expectation.pipeline)
+    case .clock:
+      guard case .word("real") = command.arguments else { return [] }
+      return [
+        Diagnostic(
+          id: realClock, message: "the page runs on the virtual clock: clock real would run the script in real time",
+          range: command.range, notes: ["leave it out: time on the page jumps from deadline to deadline"])
+      ]
+    case .jobs, .lint, .top, .cancel, .wait, .inspect, .tasks, .why, .check, .send, .close, .fail, .sleep, .step,
+      .run, .validate, .swift, .help, .ops, .names, .stats, .quit, .exit:
+      // `check` and `swift` only read a pipeline; the others touch no file.
+      return []
+    }
+  }
+
+  /// The stages that read a file or standard input, anywhere in the pipeline.
+  private static func stages(_ pipeline: CheckedPipeline) -> [Diagnostic] {
+    pipeline.allStages.compactMap { stage in
+      guard case .operation(let operation) = stage.node else { return nil }
+      switch operation.facts.waitsOn {
+      case .file: return refusal("\(stage.name) reads a file", at: stage.range)
+      case .standardInput: return refusal("\(stage.name) reads standard input", at: stage.range)
+      case .nothing, .clock, .send, .forever, .upstream, .upstreamAndClock, .consumer: return nil
+      }
+    }
+  }
+
+  private static func refusal(_ what: String, at range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: noFileAccess, message: "the page runs no file access: \(what)", range: range,
+      notes: ["a page's script runs on the server for anyone with its link; run it with pipesh FILE instead"])
+  }
+
+  /// Where `LABEL:` and its value are written in a command, if they are.
+  private static func optionRange(_ label: String, in range: SourceRange, _ source: SourceFile) -> SourceRange? {
+    let bytes = Array(source.text.utf8)
+    let needle = Array((label + ":").utf8)
+    guard range.end <= bytes.count, range.end - range.start >= needle.count else { return nil }
+    var index = range.end - needle.count
+    while index >= range.start {
+      if Array(bytes[index..<(index + needle.count)]) == needle { return SourceRange(index, range.end) }
+      index -= 1
+    }
+    return nil
+  }
+}

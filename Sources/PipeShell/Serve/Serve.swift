@@ -1,0 +1,207 @@
+import CPipeSupport
+import Dispatch
+import PipeRuntime
+import PipeSession
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `pipesh serve [--port N] [--present]`: the page in the browser is served by `pipesh-serve`, an
+/// executable of its own beside pipesh's (so that pipesh does not link the web server, and a
+/// page's run is a process the server can kill). pipesh finds it, and either becomes it (`exec`),
+/// or, with `--present`, starts it with a pipe on its standard input and runs the interactive shell,
+/// writing what the session shows to that pipe (`PresentFeed`).
+public enum Serve {
+  public struct Options: Sendable {
+    public var port: Int
+    public var present: Bool
+
+    public init(port: Int, present: Bool) {
+      self.port = port
+      self.present = present
+    }
+  }
+
+  /// `PIPESH_SERVE`: the server's executable, instead of the `pipesh-serve` beside pipesh (tests).
+  static let serverVariable = "PIPESH_SERVE"
+
+  /// Runs `pipesh serve`; returns only when it did not become the server: its status.
+  public static func run(_ options: Options, virtualTime: Bool) async -> Int32 {
+    guard let own = ownExecutable() else {
+      FileOutput.error("pipesh serve: cannot tell where pipesh's own executable is (/proc/self/exe)")
+      return 2
+    }
+    let server = getenv(serverVariable).map { String(cString: $0) } ?? directory(of: own) + "/pipesh-serve"
+    guard access(server, X_OK) == 0 else {
+      FileOutput.error(
+        "pipesh serve: \(server) is missing: build it with swift build -c release --product pipesh-serve "
+          + "(swift build --product pipesh-serve beside a debug pipesh), or run Scripts/pipesh serve, which builds it")
+      return 2
+    }
+    var arguments = [server, "--pipesh", own, "--port", String(options.port)]
+    guard options.present else {
+      // The server starts as a program does: no signal blocked or ignored (pipesh ignores SIGPIPE).
+      var none = sigset_t()
+      sigemptyset(&none)
+      sigprocmask(SIG_SETMASK, &none, nil)
+      for number in [SIGPIPE, SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
+      let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+      execv(server, argv)
+      let reason = String(cString: strerror(errno))
+      argv.forEach { free($0) }
+      FileOutput.error("pipesh serve: cannot start \(server): \(reason)")
+      return 2
+    }
+    arguments.append("--present")
+    return await present(server, arguments, virtualTime: virtualTime)
+  }
+
+  /// `--present`: starts the server with a pipe on its standard input (the feed) and one on its
+  /// standard output; prints its URL line (and the line after it) and runs the interactive shell,
+  /// feeding it. A server that ends before its URL (a port in use, said on its standard error,
+  /// which is pipesh's) ends pipesh with its status.
+  private static func present(_ server: String, _ arguments: [String], virtualTime: Bool) async -> Int32 {
+    guard isatty(0) == 1 else {
+      FileOutput.error("pipesh serve --present presents an interactive session: run it at a terminal")
+      return 2
+    }
+    var feed: [Int32] = [0, 0]
+    var said: [Int32] = [0, 0]
+    guard pipe(&feed) == 0, pipe(&said) == 0 else {
+      FileOutput.error("pipesh serve: cannot make a pipe: \(String(cString: strerror(errno)))")
+      return 2
+    }
+    // pipesh's ends are not the child's, nor a job's.
+    for descriptor in [feed[1], said[0]] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, feed[0], 0)
+    posix_spawn_file_actions_adddup2(&actions, said[1], 1)
+    posix_spawn_file_actions_addclose(&actions, feed[0])
+    posix_spawn_file_actions_addclose(&actions, said[1])
+    // A process group of its own: the Ctrl-C that cancels a job at the prompt does not reach the
+    // server. It starts with no signal blocked and every signal's default action.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let code = posix_spawn(&pid, server, &actions, &attributes, argv, environ)
+    _ = close(feed[0])
+    _ = close(said[1])
+    guard code == 0 else {
+      FileOutput.error("pipesh serve: cannot start \(server): \(String(cString: strerror(code)))")
+      return 2
+    }
+    let reader = LineReaderOfChild(descriptor: said[0])
+    guard let url = reader.line() else {
+      _ = close(feed[1])
+      return waitFor(pid) ?? 1
+    }
+    Console.writeNow(url + "\n")
+    // The server's second line says it presents; it comes at once after the first.
+    if let next = reader.line(within: 2000) { Console.writeNow(next + "\n") }
+    reader.forwardTheRest()
+
+    let console = Console()
+    let shell = Shell(console: console, interactive: true, virtualTime: virtualTime)
+    let presenting = PresentFeed(descriptor: feed[1]) { message in console.line(message, to: .error) }
+    shell.presentFeed = presenting
+    let status = await InteractiveShell(shell: shell).run()
+    console.flush()
+    presenting.close()
+    // The server ends when its feed does; one that has not after a while is stopped.
+    if waitFor(pid, within: 5) == nil {
+      kill(pid, SIGTERM)
+      _ = waitFor(pid)
+    }
+    return status
+  }
+
+  /// Waits for the child `pid` (`within` seconds at most, when given): its exit status (128 + N
+  /// for a signal N), nil when it has not ended in time.
+  private static func waitFor(_ pid: pid_t, within seconds: Int? = nil) -> Int32? {
+    var status: Int32 = 0
+    var waited = 0
+    while true {
+      let ended = waitpid(pid, &status, seconds == nil ? 0 : WNOHANG)
+      if ended < 0 {
+        guard errno == EINTR else { return 1 }
+        continue
+      }
+      if ended == pid { break }
+      guard let seconds, waited < seconds * 20 else { return nil }
+      waited += 1
+      usleep(50_000)
+    }
+    let signal = status & 0x7f
+    return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+  }
+
+  /// pipesh's own executable, as an absolute path.
+  private static func ownExecutable() -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  private static func directory(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+}
+
+/// Reads the lines the server writes to its standard output.
+private final class LineReaderOfChild: @unchecked Sendable {
+  // @unchecked: used by one thread at a time (the caller, then the forwarding thread it starts).
+  private let descriptor: Int32
+  private var buffer: [UInt8] = []
+
+  init(descriptor: Int32) {
+    self.descriptor = descriptor
+  }
+
+  /// The next line, waiting for it (`within` milliseconds at most, when given); nil at the end of
+  /// the output or when none came in time.
+  func line(within milliseconds: Int32? = nil) -> String? {
+    while true {
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        defer { buffer.removeSubrange(...newline) }
+        return String(decoding: buffer[..<newline], as: UTF8.self)
+      }
+      if let milliseconds {
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, milliseconds) > 0 else { return nil }
+      }
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      let count = read(descriptor, &chunk, chunk.count)
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { return nil }
+      buffer += chunk[..<count]
+    }
+  }
+
+  /// Anything more the server writes to its standard output goes to pipesh's, so that it never
+  /// waits on a full pipe.
+  func forwardTheRest() {
+    DispatchQueue(label: "pipesh.serve-output").async { [self] in
+      while let line = line() { Console.writeNow(line + "\n") }
+      _ = close(descriptor)
+    }
+  }
+}

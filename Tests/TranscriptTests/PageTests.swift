@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// `pipesh --page`, what `pipesh serve`'s page shows of a script: the annotations of its editable
+/// `marble "…"` lanes say where each literal's text is in the script, and its marks' ticks and
+/// values, so that the page writes an edited lane back as text that reads as the lane it shows.
+@Suite("pipesh --page")
+struct PageTests {
+  /// Characters outside ASCII before the literals: offsets are UTF-16 code units (JavaScript's).
+  static let script = """
+    # café ☕ 👍🏽: what stands before a literal counts in UTF-16 code units
+    merge(marble "a-'hello'--[bc]|", marble "-x--^" tick: 500ms)
+    marble "12-3" | take 1
+    marble "--a--b--|" dialect: rxjs
+    from 1 2 | flatMap { marble "z|" }
+
+    """
+
+  /// The literals the page may edit: those in swift-async-algorithms' notation, not a flatMap's.
+  static let editable = ["a-'hello'--[bc]|", "-x--^", "12-3"]
+
+  static func run(_ script: String) throws -> (XMLDocument, Pipesh.Result) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-page-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try script.write(to: directory.appendingPathComponent("script.pipe"), atomically: true, encoding: .utf8)
+    let result = try Pipesh.run(["--virtual-time", "--page", "script.pipe"], directory: directory)
+    let document = try XMLDocument(xmlString: "<root>" + result.stdout + "</root>", options: [])
+    return (document, result)
+  }
+
+  static func attribute(_ node: XMLNode, _ name: String) -> String? {
+    // By its name among the attributes: inside the SVG's namespace, attribute(forName:) finds none.
+    (node as? XMLElement)?.attributes?.first { $0.name == name }?.stringValue
+  }
+
+  /// A lane written back as the page writes it: one character a tick, `-` empty, a one-character
+  /// value as itself, a longer one quoted, several at a tick in `[…]`, then the end.
+  static func written(marks: [(tick: Int, value: String)], end: (tick: Int, kind: String)) -> String {
+    let ticks = Dictionary(grouping: marks, by: \.tick)
+    let last = max(end.tick, marks.map(\.tick).max() ?? -1)
+    var text = ""
+    for tick in 0...max(0, last) where tick <= last {
+      if end.kind != "none", tick == end.tick, ticks[tick] == nil {
+        text += end.kind == "failed" ? "^" : "|"
+        break
+      }
+      let values = (ticks[tick] ?? []).map { $0.value.count == 1 ? $0.value : "'\($0.value)'" }
+      text += values.isEmpty ? "-" : values.count == 1 ? values[0] : "[" + values.joined() + "]"
+    }
+    return text
+  }
+
+  @Test func everyEditableLaneIsAnnotatedAndWritesBackAsItsText() throws {
+    let (document, result) = try Self.run(Self.script)
+    // merge fails with its second input: the script's status is 1, its error in the fragment.
+    #expect(result.status == 1)
+    #expect(result.stderr.isEmpty)
+    let utf16 = Array(Self.script.utf16)
+    let lanes = try document.nodes(forXPath: "//*[local-name()='g'][@class='marble-input']")
+    var found: [String] = []
+    for lane in lanes {
+      let source = try #require(Self.attribute(lane, "data-source")).split(separator: ":").compactMap { Int($0) }
+      try #require(source.count == 2 && source[0] <= source[1] && source[1] <= utf16.count)
+      let text = String(utf16CodeUnits: Array(utf16[source[0]..<source[1]]), count: source[1] - source[0])
+      found.append(text)
+      let x0 = try #require(Self.attribute(lane, "data-x0").flatMap(Int.init))
+      let width = try #require(Self.attribute(lane, "data-tick-width").flatMap(Double.init))
+      #expect(try #require(Self.attribute(lane, "data-ticks").flatMap(Int.init)) > 0)
+      var marks: [(tick: Int, value: String)] = []
+      for marble in try lane.nodes(forXPath: "*[local-name()='g'][@class='marble']") {
+        let tick = try #require(Self.attribute(marble, "data-tick").flatMap(Int.init))
+        marks.append((tick, try #require(Self.attribute(marble, "data-value"))))
+        // Each mark stands where its tick is: x0 plus its ticks' widths.
+        let rect = try #require(try marble.nodes(forXPath: "*[local-name()='rect']").first)
+        let left = try #require(Self.attribute(rect, "x").flatMap(Int.init))
+        let wide = try #require(Self.attribute(rect, "width").flatMap(Int.init))
+        #expect(abs(Double(left + wide / 2) - (Double(x0) + Double(tick) * width)) <= 1, "\(text) at tick \(tick)")
+      }
+      let ends = try lane.nodes(forXPath: "*[local-name()='g'][@class='marble-end']")
+      try #require(ends.count == 1, "\(text): one end mark")
+      let end = (
+        try #require(Self.attribute(ends[0], "data-tick").flatMap(Int.init)),
+        try #require(Self.attribute(ends[0], "data-kind"))
+      )
+      #expect(Self.written(marks: marks, end: end) == text, "\(text) written back")
+    }
+    #expect(found == Self.editable)
+  }
+
+  /// An edit as the page makes it: a mark moved, the lane written back between data-source's
+  /// UTF-16 offsets, and the script run again draws the moved value at its new tick, and the
+  /// lanes below follow.
+  @Test func aLaneWrittenBackAtItsSourceRedrawsTheEdit() throws {
+    let script = "# ☕ 👍🏽\nmarble \"a-b|\" | map { $0 + \"!\" }\n"
+    let (before, _) = try Self.run(script)
+    let lane = try #require(try before.nodes(forXPath: "//*[local-name()='g'][@class='marble-input']").first)
+    let source = try #require(Self.attribute(lane, "data-source")).split(separator: ":").compactMap { Int($0) }
+    try #require(source.count == 2)
+    // b moves from tick 2 to tick 4; the end after it.
+    let edited = Self.written(marks: [(0, "a"), (4, "b")], end: (5, "finished"))
+    var units = Array(script.utf16)
+    units.replaceSubrange(source[0]..<source[1], with: Array(edited.utf16))
+    let after = String(utf16CodeUnits: units, count: units.count)
+    #expect(after == "# ☕ 👍🏽\nmarble \"a---b|\" | map { $0 + \"!\" }\n")
+    let (redrawn, result) = try Self.run(after)
+    #expect(result.stdout.hasPrefix("<pre class=\"output\">a!\nb!</pre>"))
+    let ticks = try redrawn.nodes(forXPath: "//*[local-name()='g'][@class='marble-input']/*[@class='marble']")
+    #expect(ticks.map { Self.attribute($0, "data-tick") } == ["0", "4"])
+    // map's lane: its b! at the time of tick 4 (5 s).
+    #expect(result.stdout.contains("<title>+5.000s b!</title>"))
+  }
+
+  /// A marble's ticks count from the job's start, where AA makes its iterator: chain's second input
+  /// too, whose values come later than their ticks when chain asks for them after the first ends.
+  @Test func chainsSecondInputCountsItsTicksFromTheStart() throws {
+    let (document, _) = try Self.run("chain(marble \"ab|\", marble \"-c|\")\n")
+    let lanes = try document.nodes(forXPath: "//*[local-name()='g'][@class='marble-input']")
+    #expect(lanes.count == 2)
+    #expect(Set(lanes.map { Self.attribute($0, "data-x0") }).count == 1)
+    let second = try lanes.last.map { try $0.nodes(forXPath: "*[local-name()='g'][@class='marble']") } ?? []
+    #expect(second.map { Self.attribute($0, "data-tick") } == ["1"])
+  }
+
+  /// What the run did not reach is still there to edit: `take 1` cancels the marble after `1`.
+  @Test func valuesTheRunDidNotReachAreAnnotatedFaint() throws {
+    let (document, _) = try Self.run("marble \"ab-c|\" | take 1\n")
+    let marbles = try document.nodes(forXPath: "//*[local-name()='g'][@class='marble-input']/*[@class='marble']")
+    #expect(marbles.map { Self.attribute($0, "data-value") } == ["a", "b", "c"])
+    #expect(marbles.map { Self.attribute($0, "data-emitted") } == [nil, "false", "false"])
+    let end = try document.nodes(forXPath: "//*[local-name()='g'][@class='marble-end']")
+    #expect(end.map { Self.attribute($0, "data-tick") } == ["4"])
+  }
+}
