@@ -62,7 +62,14 @@ public final class TraceRecorder: SessionRecorder {
 /// `draw`: keeps every node's events, to draw one marble line per node when the job ends. Past
 /// `maximumEvents` it calls `onLimit` once (draw then stops the pipeline).
 public final class DrawObserver: NodeObserver {
-  public static let maximumEvents = 100_000
+  /// How many events a run may make before it is stopped: 100,000, or what `limitEvents` set for
+  /// the whole process (`pipesh --page`, whose pictures must come within a page's patience).
+  public static var maximumEvents: Int { limit.withLock { $0 } }
+  private static let limit = Locked(100_000)
+  private let maximum = DrawObserver.maximumEvents
+
+  /// Sets `maximumEvents` for every run that starts after it (set once, before anything runs).
+  public static func limitEvents(to count: Int) { limit.withLock { $0 = count } }
 
   public init() {}
   private let events = Locked<(byNode: [ObjectIdentifier: Recorded], count: Int)>(([:], 0))
@@ -88,7 +95,7 @@ public final class DrawObserver: NodeObserver {
   public func record(_ event: NodeEvent) {
     let full = events.withLock { events -> Bool in
       events.count += 1
-      guard events.count <= Self.maximumEvents else { return events.count == Self.maximumEvents + 1 }
+      guard events.count <= maximum else { return events.count == maximum + 1 }
       let order = events.count
       events.byNode[ObjectIdentifier(event.node), default: Recorded(node: event.node)].add(event, order: order)
       return false
@@ -113,7 +120,7 @@ public final class DrawObserver: NodeObserver {
     sequenced(for: node).map { ($0.time, TraceFile.EventKind($0.kind)) }
   }
 
-  public var overflowed: Bool { events.withLock { $0.count > Self.maximumEvents } }
+  public var overflowed: Bool { events.withLock { $0.count > maximum } }
 
   /// The tick to draw with: `tick`, or the first of its fractions (½, ¼, ⅕, ⅒ … 1/100) at which
   /// no column holds events of different instants (`timer 0.3` in columns of 1s would show five

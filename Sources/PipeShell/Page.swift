@@ -12,9 +12,17 @@ import PipeSyntax
 /// script may read or write a file or the terminal (`PageSandbox`): a shared link cannot touch
 /// the user's files.
 public enum Page {
+  /// The events a page's run may make (a terminal's draw: 100,000), so that a pipeline that floods
+  /// its horizon (`timer 1ms | filter { $0 < 0 }`) is drawn in a second or two, not stopped by the
+  /// server after 10.
+  static let eventLimit = 10_000
+
   /// Runs `source` and prints its fragment; returns the script's status (2 when it does not
   /// check, or asks for a file).
   public static func run(_ source: SourceFile, console: Console) async -> Int32 {
+    // A page's run must come within the page's patience (its server stops a run after 10 s): a
+    // picture of more events than this is drawn up to them, with draw's note that it stopped.
+    DrawObserver.limitEvents(to: eventLimit)
     let shell = Shell(console: console, interactive: false, virtualTime: true)
     let report = Report(title: source.name ?? "pipesh")
     shell.report = report
