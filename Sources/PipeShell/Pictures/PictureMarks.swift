@@ -97,7 +97,7 @@ enum PictureMarks {
       let shown = command.count > room ? String(command.prefix(room - 1)) + "…" : command
       return [
         "<g class=\"title\">",
-        "<title>\(MarblePicture.escaped(command + "\n" + details))</title>",
+        "<title>\(MarblePicture.escaped(command))\n\(MarblePicture.escaped(details))</title>",
         "<text class=\"command\" x=\"\(margin)\" y=\"\(margin + 6)\" font-size=\"14\" font-weight=\"bold\" "
           + "fill=\"#111111\">\(MarblePicture.escaped(shown))</text>",
         "<text class=\"details\" x=\"\(margin)\" y=\"\(margin + 24)\" font-size=\"11\" fill=\"#555555\">"
