@@ -193,7 +193,8 @@ struct PipeshServe: AsyncParsableCommand {
       edited by dragging its marbles. The page runs no file access. The address carries the script, \
       to share. Ctrl-C stops the server.
       With --present, the browsers that open the URL watch this shell's session instead, read-only \
-      and live: the lines typed, what the session prints, top while jobs run, and the latest picture.
+      and live: the lines typed, what the session prints, top while jobs run, and the latest picture; \
+      there Ctrl-C cancels the job at the prompt, and quit (or Ctrl-D) ends the shell and the presentation.
       Exit status: 1 the port is in use, 2 pipesh-serve is missing or a usage error.
       help serve, in the shell, says more.
       """

@@ -182,7 +182,8 @@ extension Commands {
           "opens it runs it.",
           "pipesh serve --present instead runs this interactive shell and lets any number of browsers",
           "watch it, read-only and live: the lines typed, what the session prints, top while jobs run,",
-          "and the latest picture. Ctrl-C stops the server; leaving the shell ends a presentation.",
+          "and the latest picture. Ctrl-C stops a served page's server; in a presentation it cancels the",
+          "job at the prompt as usual, and quit (or Ctrl-D) ends the shell and the presentation.",
         ],
         examples: ["draw marble \"a-b|\" | map { $0 + \"!\" } demand: true"])
     }
