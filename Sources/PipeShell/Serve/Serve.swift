@@ -83,28 +83,11 @@ public enum Serve {
     posix_spawn_file_actions_adddup2(&actions, said[1], 1)
     posix_spawn_file_actions_addclose(&actions, feed[0])
     posix_spawn_file_actions_addclose(&actions, said[1])
-    // A process group of its own: the Ctrl-C that cancels a job at the prompt does not reach the
-    // server. It starts with no signal blocked and every signal's default action.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    var allSignals = sigset_t()
-    sigfillset(&allSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &allSignals)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let code = posix_spawn(&pid, server, &actions, &attributes, argv, environ)
+    let spawned = spawnWithDefaultSignals(server, arguments, actions: &actions, ownGroup: true)
     _ = close(feed[0])
     _ = close(said[1])
-    guard code == 0 else {
-      FileOutput.error("pipesh serve: cannot start \(server): \(String(cString: strerror(code)))")
+    guard case .success(let pid) = spawned else {
+      if case .failure(let failure) = spawned { FileOutput.error("pipesh serve: cannot start \(server): \(failure)") }
       return 2
     }
     let reader = LineReaderOfChild(descriptor: said[0])

@@ -35,27 +35,12 @@ struct TestProcess {
     posix_spawn_file_actions_addopen(&actions, 2, error, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     // After the opens: the files' paths are the caller's, the directory is the test's.
     pipe_spawn_file_actions_addchdir(&actions, directory)
-    // The child starts with no signal blocked and every signal's default action, whatever this
-    // process had set.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    var allSignals = sigset_t()
-    sigfillset(&allSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &allSignals)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
     let started = now()
-    var pid: pid_t = 0
-    let code = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-    guard code == 0 else {
-      return .failure(TestFiles.Problem(description: "cannot start \(executable): \(String(cString: strerror(code)))"))
+    switch spawnWithDefaultSignals(executable, arguments, actions: &actions) {
+    case .success(let pid): return .success(TestProcess(pid: pid, started: started))
+    case .failure(let failure):
+      return .failure(TestFiles.Problem(description: "cannot start \(executable): \(failure)"))
     }
-    return .success(TestProcess(pid: pid, started: started))
   }
 
   /// A child of this process that has ended, its pid and how it ended; nil when none has (yet).
