@@ -21,7 +21,9 @@ struct PipeshRun {
     let stop: Stop?
   }
 
-  static let wallClockLimit: Duration = .seconds(10)
+  /// 10 s, or `PIPESH_SERVE_RUN_SECONDS` (the tests shorten it).
+  static let wallClockLimit: Duration = .seconds(
+    ProcessInfo.processInfo.environment["PIPESH_SERVE_RUN_SECONDS"].flatMap { Int($0) }.map { max($0, 1) } ?? 10)
   static let outputLimit = 4 << 20
 
   /// Processes running now, so that a stopping server kills them all.

@@ -84,8 +84,15 @@ actor Session {
       if swift.status != 0 || swift.stop != nil {
         messages.append("no Swift export: " + Self.firstLines(swift.stderr))
       }
-      let hasTest = test.status == 0 && test.stop == nil && !test.stdout.isEmpty
-      if !hasTest { messages.append("no exported test: " + Self.firstLines(test.stderr)) }
+      // pipesh writes a file with no @Test (and a comment saying why) for a script without expectations.
+      let hasTest = test.status == 0 && test.stop == nil && test.stdout.contains("@Test")
+      if !hasTest {
+        let why = test.stdout.split(separator: "\n").last { $0.hasPrefix("// No expectation") }
+        messages.append(
+          "no exported test: "
+            + (why.map { String($0.dropFirst(3)) + " (write expect P == \"DIAGRAM\" or expect P prints V)" }
+              ?? Self.firstLines(test.stderr)))
+      }
       await send(
         .export(
           id: id, swift: swift.status == 0 ? swift.stdout : "", test: hasTest ? test.stdout : nil,
