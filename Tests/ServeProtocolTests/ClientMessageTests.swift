@@ -87,3 +87,24 @@ struct PresentationTests {
     #expect(presentation.top == "no job")
   }
 }
+
+/// The fuzzer's seeds (and any input that once broke the decoder, added to
+/// `Tests/ServeFuzzCorpus/`) read as messages and as feed lines without trapping.
+struct ServeFuzzCorpusTests {
+  @Test func theCorpusDecodes() throws {
+    let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("ServeFuzzCorpus")
+    let files = try FileManager.default.contentsOfDirectory(at: corpus, includingPropertiesForKeys: nil)
+    #expect(files.count >= 4)
+    var decoded = 0
+    for file in files {
+      let bytes = [UInt8](try Data(contentsOf: file))
+      if case .success = ClientMessage.decode(bytes) { decoded += 1 }
+      var presentation = Presentation(transcriptLimit: 64)
+      for line in bytes.split(separator: UInt8(ascii: "\n")) {
+        if let event = FeedEvent.decode(Array(line)) { presentation.apply(event) }
+      }
+    }
+    #expect(decoded == 2)
+  }
+}

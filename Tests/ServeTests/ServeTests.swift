@@ -46,8 +46,7 @@ extension Serve {
       try tab.type(#"marble "a-b-c|" | map { $0 + "!" } | filter { $0 != "b!" }"#)
       let lanes = try tab.waitFor(
         """
-        document.getElementById('result').dataset.status === '0' && document.getElementById('editor').value.includes('filter')
-          && !document.getElementById('result').classList.contains('stale')
+        showsEditorText() && document.getElementById('result').dataset.status === '0'
           && [...document.querySelectorAll('#result svg g.lane')].map(lane => lane.querySelectorAll('g.marble').length).join(',')
         """)
       #expect(lanes as? String == "3,3,2")
@@ -64,7 +63,8 @@ extension Serve {
       try tab.waitFor("document.getElementById('result').dataset.run")
       try tab.type("timer 1 | mapp { $0 } | take 2")
       let text = try tab.waitFor(
-        "document.getElementById('result').dataset.status === '2' && document.getElementById('result').textContent")
+        "showsEditorText() && document.getElementById('result').dataset.status === '2' && document.getElementById('result').textContent"
+      )
       let shown = try #require(text as? String)
       #expect(shown.contains("1:11: error: unknown operator 'mapp'"))
       #expect(shown.contains("          ^~~~"))
@@ -82,13 +82,13 @@ extension Serve {
       let script = "draw merge(marble \"a-b-c|\", marble \"-é--x|\") | throttle 2\nmarble \"ab|\" | print"
       try tab.type(script)
       try tab.waitFor(
-        "document.getElementById('result').dataset.status === '0' && document.querySelector('#result svg') && !document.getElementById('result').classList.contains('stale') && document.getElementById('editor').value.includes('print')"
+        "showsEditorText() && document.getElementById('result').dataset.status === '0' && document.querySelector('#result svg')"
       )
       let link = try #require(try tab.evaluate("location.href") as? String)
       #expect(link.hasPrefix(server.url + "#s="))
       let picture = try tab.evaluate("document.getElementById('result').innerHTML") as? String
       let other = try browser.open(link)
-      try other.waitFor("document.getElementById('result').dataset.status === '0'")
+      try other.waitFor("showsEditorText() && document.getElementById('result').dataset.status === '0'")
       #expect(try other.evaluate("document.getElementById('editor').value") as? String == script)
       #expect(try other.evaluate("document.getElementById('result').innerHTML") as? String == picture)
     }
@@ -104,7 +104,7 @@ extension Serve {
       try tab.waitFor("document.getElementById('result').dataset.run")
       try tab.type(#"marble "a-b---c|" | debounce 2"#)
       try tab.waitFor(
-        "document.querySelector('#result g.marble-input g.marble[data-value=\"b\"]') && document.getElementById('editor').value.includes('debounce')"
+        "showsEditorText() && document.querySelector('#result g.marble-input g.marble[data-value=\"b\"]')"
       )
       let before = try #require(try tab.evaluate(Self.debouncedTicks) as? String)
       let point = try #require(
@@ -124,7 +124,7 @@ extension Serve {
       try tab.mouse("mouseMoved", x: x + 2 * width, y: y)
       try tab.mouse("mouseReleased", x: x + 2 * width, y: y)
       try tab.waitFor(
-        "document.getElementById('editor').value === 'marble \"a---b-c|\" | debounce 2' && document.getElementById('result').dataset.status === '0' && !document.getElementById('result').classList.contains('stale')"
+        "document.getElementById('editor').value === 'marble \"a---b-c|\" | debounce 2' && showsEditorText() && document.getElementById('result').dataset.status === '0'"
       )
       let after = try #require(try tab.evaluate(Self.debouncedTicks) as? String)
       #expect(before != after, "the debounced lane did not change: \(before)")
