@@ -31,6 +31,7 @@ actor Presenter {
   var viewerCount: Int { viewers.count }
 
   func fed(_ event: FeedEvent) {
+    let event = event.endingItsLine
     presentation.apply(event)
     broadcast(.present(.fed(event)))
   }

@@ -12,6 +12,13 @@ public enum FeedEvent: Equatable, Sendable {
   /// The picture of a draw, trace or compare.
   case picture(title: String, svg: String)
 
+  /// The event as the transcript shows it: output always ends its line (pipesh feeds each line the
+  /// session writes without its newline; a chunk that ends with one is kept as it is).
+  public var endingItsLine: FeedEvent {
+    if case .output(let text) = self, !text.hasSuffix("\n") { return .output(text + "\n") }
+    return self
+  }
+
   /// Reads one feed line; `nil` for a line that is not JSON, of an unknown type, or missing a field
   /// (the feed's readers ignore what they do not know).
   public static func decode(_ line: some Collection<UInt8>) -> FeedEvent? {

@@ -72,6 +72,13 @@ struct PresentationTests {
     #expect(FeedEvent.decode(Array("not json".utf8)) == nil)
   }
 
+  /// pipesh feeds each line it writes without its newline: the transcript shows them as lines.
+  @Test func outputEndsItsLine() {
+    #expect(FeedEvent.output("0").endingItsLine == .output("0\n"))
+    #expect(FeedEvent.output("0\n1\n").endingItsLine == .output("0\n1\n"))
+    #expect(FeedEvent.input(prompt: "> ", text: "x").endingItsLine == .input(prompt: "> ", text: "x"))
+  }
+
   @Test func theTranscriptKeepsItsLastBytes() {
     var presentation = Presentation(transcriptLimit: 100)
     for index in 0..<50 { presentation.apply(.output("line \(index)\n")) }
