@@ -128,8 +128,21 @@ extension Serve {
       )
       let after = try #require(try tab.evaluate(Self.debouncedTicks) as? String)
       #expect(before != after, "the debounced lane did not change: \(before)")
+      // A click on the end mark turns the finish into a failure: the run fails (status 1).
+      let end = try #require(
+        try tab.evaluate(
+          """
+          (() => { const end = document.querySelector('#result g.marble-input g.marble-end').getBoundingClientRect();
+            return [end.left + end.width / 2, end.top + end.height / 2]; })()
+          """) as? [Double])
+      try tab.mouse("mouseMoved", x: end[0], y: end[1])
+      try tab.mouse("mousePressed", x: end[0], y: end[1])
+      try tab.mouse("mouseReleased", x: end[0], y: end[1])
+      try tab.waitFor(
+        "document.getElementById('editor').value === 'marble \"a---b-c^\" | debounce 2' && showsEditorText() && document.getElementById('result').dataset.status === '1'"
+      )
       #expect(
-        try tab.evaluate("location.hash") as? String == "#s=" + Self.base64url(#"marble "a---b-c|" | debounce 2"#))
+        try tab.evaluate("location.hash") as? String == "#s=" + Self.base64url(#"marble "a---b-c^" | debounce 2"#))
     }
 
     /// The ticks of the last lane's marbles, as drawn (their x positions).
