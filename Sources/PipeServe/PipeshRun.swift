@@ -33,59 +33,42 @@ struct PipeshRun {
   /// pipesh's arguments before the script file's name.
   let arguments: [String]
 
-  /// Runs pipesh on `script`; nil when the task was cancelled (a newer edit) or pipesh could not
-  /// be started (`failure` says why).
+  /// Runs pipesh on `script`. Throws `CancellationError` when the task was cancelled (a newer
+  /// edit: the process is killed), or why pipesh could not be started.
   func run(_ script: String) async throws -> Outcome {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let scriptFile = directory + "/script.pipe"
     let outputFile = directory + "/.stdout"
     let errorFile = directory + "/.stderr"
-    try Data(script.utf8).write(to: URL(fileURLWithPath: scriptFile))
-    for file in [outputFile, errorFile] {
-      guard FileManager.default.createFile(atPath: file, contents: nil) else { throw RunFailure.cannotWrite(file) }
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: pipesh)
-    process.arguments = arguments + ["script.pipe"]
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    try Self.write(script, to: directory + "/script.pipe")
     var environment = ProcessInfo.processInfo.environment
     environment["NO_COLOR"] = "1"
     environment["COLUMNS"] = "100"
-    process.environment = environment
-    process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-    process.standardOutput = FileHandle(forWritingAtPath: outputFile)
-    process.standardError = FileHandle(forWritingAtPath: errorFile)
-    let (ended, ending) = AsyncStream<Int32>.makeStream()
-    process.terminationHandler = { process in
-      ending.yield(process.terminationStatus)
-      ending.finish()
-    }
     let start = ContinuousClock.now
-    try process.run()
-    let pid = process.processIdentifier
+    let pid = try Self.spawn(
+      pipesh, arguments + ["script.pipe"], in: directory, output: outputFile, errors: errorFile,
+      environment: environment)
     Self.running.withLock { _ = $0.insert(pid) }
     defer { Self.running.withLock { _ = $0.remove(pid) } }
     let stop = Mutex<Stop?>(nil)
     let watchdog = Task {
       while !Task.isCancelled {
         try await Task.sleep(for: .milliseconds(50))
-        let size = (try? FileManager.default.attributesOfItem(atPath: outputFile)[.size] as? Int) ?? 0
+        var info = stat()
+        let size = stat(outputFile, &info) == 0 ? Int(info.st_size) : 0
         let reason: Stop? =
           ContinuousClock.now - start > Self.wallClockLimit ? .timedOut : size > Self.outputLimit ? .tooMuchOutput : nil
         if let reason {
           stop.withLock { $0 = reason }
-          kill(pid, SIGKILL)
+          Self.kill(pid)
           return
         }
       }
     }
     let status = await withTaskCancellationHandler {
-      var status: Int32 = -1
-      for await ending in ended { status = ending }
-      return status
+      await Self.waitForExit(pid)
     } onCancel: {
-      kill(pid, SIGKILL)
+      Self.kill(pid)
     }
     watchdog.cancel()
     try Task.checkCancellation()
@@ -98,12 +81,82 @@ struct PipeshRun {
       stop: stop.withLock { $0 })
   }
 
+  /// Starts `executable` in a process group of its own, in `directory`, standard input
+  /// `/dev/null`, its output and errors into the two files, no other descriptor of the server's,
+  /// and the signals the server ignores back to their defaults. (Foundation's `Process` crashed
+  /// under 50 sessions starting runs at once; `posix_spawn` opens nothing in the server.)
+  static func spawn(
+    _ executable: String, _ arguments: [String], in directory: String, output: String, errors: String,
+    environment: [String: String]
+  ) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    _ = spawnActionChangeDirectory(&actions, directory)
+    _ = spawnActionCloseFrom(&actions, 3)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for number in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, number) }
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+    guard spawned == 0 else { throw RunFailure.cannotStart(executable, String(cString: strerror(spawned))) }
+    return pid
+  }
+
+  /// The process's exit status once it has ended (128 + the signal for one killed), waited for
+  /// on a thread of its own so that no task blocks.
+  static func waitForExit(_ pid: pid_t) async -> Int32 {
+    await withCheckedContinuation { continuation in
+      let waiter = Thread {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let signal = status & 0x7f
+        continuation.resume(returning: signal == 0 ? (status >> 8) & 0xff : 128 + signal)
+      }
+      waiter.start()
+    }
+  }
+
+  /// Kills the run's process group (pipesh and anything it started).
+  static func kill(_ pid: pid_t) {
+    _ = Glibc.kill(-pid, SIGKILL)
+    _ = Glibc.kill(pid, SIGKILL)
+  }
+
+  static func write(_ text: String, to path: String) throws {
+    guard let file = fopen(path, "wb") else { throw RunFailure.cannotWrite(path) }
+    defer { fclose(file) }
+    let bytes = Array(text.utf8)
+    guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw RunFailure.cannotWrite(path) }
+  }
+
   enum RunFailure: Error, CustomStringConvertible {
     case cannotWrite(String)
+    case cannotStart(String, String)
 
     var description: String {
       switch self {
       case .cannotWrite(let path): "cannot write \(path)"
+      case .cannotStart(let path, let reason): "cannot start \(path): \(reason)"
       }
     }
   }
@@ -121,6 +174,16 @@ struct PipeshRun {
 
   /// Kills every run still going (the server is stopping).
   static func killAll() {
-    for pid in running.withLock({ $0 }) { kill(pid, SIGKILL) }
+    for pid in running.withLock({ $0 }) { kill(pid) }
   }
 }
+
+// glibc's (2.29 and 2.34 on) GNU extensions, which Swift's Glibc module does not show (they are
+// declared under _GNU_SOURCE): the child's directory, and closing every descriptor from 3 up.
+@_silgen_name("posix_spawn_file_actions_addchdir_np")
+func spawnActionChangeDirectory(
+  _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
+) -> Int32
+
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+func spawnActionCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32

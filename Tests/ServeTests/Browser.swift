@@ -54,8 +54,16 @@ final class Browser: @unchecked Sendable {
     ]
     var argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
+    // A process group of its own, so that its helper processes end with it.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
     var child: pid_t = 0
-    let spawned = Spawning.lock.withLock { posix_spawn(&child, Self.executable, &actions, nil, &argv, environ) }
+    let spawned = Spawning.lock.withLock {
+      posix_spawn(&child, Self.executable, &actions, &attributes, &argv, environ)
+    }
     Glibc.close(input[0])
     Glibc.close(output[1])
     guard spawned == 0 else { throw Failure(description: "cannot start \(Self.executable): \(spawned)") }
@@ -78,7 +86,7 @@ final class Browser: @unchecked Sendable {
     lock.broadcast()
     lock.unlock()
     guard !wasClosed else { return }
-    kill(pid, SIGKILL)
+    kill(-pid, SIGKILL)
     var status: Int32 = 0
     waitpid(pid, &status, 0)
     Glibc.close(toBrowser)
