@@ -122,18 +122,9 @@ struct PipeshRun {
     return pid
   }
 
-  /// The process's exit status once it has ended (128 + the signal for one killed), waited for
-  /// on a thread of its own so that no task blocks.
+  /// The process's exit status once it has ended (128 + the signal for one killed).
   static func waitForExit(_ pid: pid_t) async -> Int32 {
-    await withCheckedContinuation { continuation in
-      let waiter = Thread {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let signal = status & 0x7f
-        continuation.resume(returning: signal == 0 ? (status >> 8) & 0xff : 128 + signal)
-      }
-      waiter.start()
-    }
+    await withCheckedContinuation { continuation in Reaper.shared.wait(for: pid, continuation) }
   }
 
   /// Kills the run's process group (pipesh and anything it started).
@@ -187,3 +178,59 @@ func spawnActionChangeDirectory(
 
 @_silgen_name("posix_spawn_file_actions_addclosefrom_np")
 func spawnActionCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
+
+/// The one thread that waits for the server's children (the runs; the server starts no other
+/// process) and hands each exit status to whoever waits for that process: no thread per run, and
+/// a status that comes before its waiter is kept for it.
+final class Reaper: Sendable {
+  static let shared = Reaper()
+
+  /// Who waits for which process, and the statuses that came first.
+  private struct State {
+    var waiting: [pid_t: CheckedContinuation<Int32, Never>] = [:]
+    var ended: [pid_t: Int32] = [:]
+  }
+
+  private let state = Mutex(State())
+  /// Signalled when a child is started, so the thread waits again.
+  private let started = DispatchSemaphore(value: 0)
+
+  private init() {
+    let thread = Thread { [self] in reap() }
+    thread.start()
+  }
+
+  func wait(for pid: pid_t, _ continuation: CheckedContinuation<Int32, Never>) {
+    let status = state.withLock { state -> Int32? in
+      if let status = state.ended.removeValue(forKey: pid) { return status }
+      state.waiting[pid] = continuation
+      return nil
+    }
+    if let status {
+      continuation.resume(returning: status)
+    } else {
+      started.signal()
+    }
+  }
+
+  private func reap() {
+    while true {
+      var status: Int32 = 0
+      let pid = waitpid(-1, &status, 0)
+      if pid == -1 {
+        if errno == ECHILD { started.wait() }
+        continue
+      }
+      let signal = status & 0x7f
+      let code = signal == 0 ? (status >> 8) & 0xff : 128 + signal
+      let waiter = state.withLock { state -> CheckedContinuation<Int32, Never>? in
+        guard let waiter = state.waiting.removeValue(forKey: pid) else {
+          state.ended[pid] = code
+          return nil
+        }
+        return waiter
+      }
+      waiter?.resume(returning: code)
+    }
+  }
+}
