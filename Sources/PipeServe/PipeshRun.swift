@@ -36,6 +36,9 @@ struct PipeshRun {
   /// Runs pipesh on `script`. Throws `CancellationError` when the task was cancelled (a newer
   /// edit: the process is killed), or why pipesh could not be started.
   func run(_ script: String) async throws -> Outcome {
+    try await RunSlots.shared.acquire()
+    defer { RunSlots.shared.release() }
+    try Task.checkCancellation()
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let outputFile = directory + "/.stdout"

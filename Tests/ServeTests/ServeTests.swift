@@ -225,6 +225,26 @@ extension Serve {
       #expect(try other.receiveJSON()["type"] as? String == "result")
     }
 
+    /// Forty sessions asking at once are all answered, each with its own run's output (the server
+    /// runs a few at a time and queues the rest).
+    @Test func fortySessionsAtOnceEachGetTheirOwnResult() throws {
+      let server = try Server()
+      let sockets = try (0..<40).map { _ in try RawSocket(port: server.port) }
+      for (index, socket) in sockets.enumerated() {
+        try socket.send(
+          #"{"type":"run","id":\#(index),"script":"marble \"a|\" | map { \"session\#(index)-\" + $0 } | print"}"#)
+      }
+      for (index, socket) in sockets.enumerated() {
+        let result = try socket.receiveJSON()
+        #expect(result["id"] as? Int == index)
+        #expect(result["status"] as? Int == 0)
+        #expect(
+          (result["html"] as? String)?.contains("session\(index)-a\n") == true
+            || (result["html"] as? String)?.contains("session\(index)-a<") == true)
+        #expect((result["html"] as? String)?.contains("session\((index + 1) % 40)-") == false)
+      }
+    }
+
     /// A new run replaces the session's previous one: its result never comes.
     @Test func aNewRunCancelsThePreviousOne() throws {
       let server = try Server()
