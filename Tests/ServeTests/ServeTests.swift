@@ -145,6 +145,50 @@ extension Serve {
         try tab.evaluate("location.hash") as? String == "#s=" + Self.base64url(#"marble "a---b-c^" | debounce 2"#))
     }
 
+    /// A click on an empty tick of an input lane adds the next letter there; a double-click on a
+    /// marble removes it; each edit rewrites the literal and redraws the lanes below.
+    @Test func clickingALaneAddsAValueAndADoubleClickRemovesOne() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      try tab.type(#"marble "a-b---|" | map { $0 + "!" }"#)
+      try tab.waitFor(
+        "showsEditorText() && document.querySelector('#result g.marble-input g.marble[data-value=\"b\"]')")
+      // The middle of tick 4, on the lane's line.
+      let point = try #require(
+        try tab.evaluate(
+          """
+          (() => {
+            const lane = document.querySelector('#result g.marble-input');
+            const b = lane.querySelector('g.marble[data-value="b"]').getBoundingClientRect();
+            const width = Number(lane.dataset.tickWidth) * lane.getScreenCTM().a;
+            return [b.left + b.width / 2 + 2 * width, b.top + b.height / 2];
+          })()
+          """) as? [Double])
+      try tab.mouse("mouseMoved", x: point[0], y: point[1])
+      try tab.mouse("mousePressed", x: point[0], y: point[1])
+      try tab.mouse("mouseReleased", x: point[0], y: point[1])
+      try tab.waitFor(
+        "document.getElementById('editor').value === 'marble \"a-b-c-|\" | map { $0 + \"!\" }' && showsEditorText() && document.querySelectorAll('#result svg g.lane')[1].querySelectorAll('g.marble').length === 3"
+      )
+      let a = try #require(
+        try tab.evaluate(
+          """
+          (() => { const a = document.querySelector('#result g.marble-input g.marble[data-value="a"]').getBoundingClientRect();
+            return [a.left + a.width / 2, a.top + a.height / 2]; })()
+          """) as? [Double])
+      try tab.mouse("mouseMoved", x: a[0], y: a[1])
+      for count in 1...2 {
+        try tab.mouse("mousePressed", x: a[0], y: a[1], clickCount: count)
+        try tab.mouse("mouseReleased", x: a[0], y: a[1], clickCount: count)
+      }
+      try tab.waitFor(
+        "document.getElementById('editor').value === 'marble \"--b-c-|\" | map { $0 + \"!\" }' && showsEditorText() && document.querySelectorAll('#result svg g.lane')[1].querySelectorAll('g.marble').length === 2"
+      )
+    }
+
     /// The ticks of the last lane's marbles, as drawn (their x positions).
     static let debouncedTicks = """
       [...document.querySelectorAll('#result svg g.lane')].at(-1).querySelectorAll('g.marble').length + ':' +
