@@ -104,6 +104,8 @@ func main() async -> Int32 {
       body: .init(byteBuffer: ByteBuffer(string: page)))
   }
   router.ws("/ws") { inbound, outbound, _ in
+    let connection = OpenConnections.shared.opened(outbound)
+    defer { OpenConnections.shared.closed(connection) }
     if let presenter {
       await Viewer.serve(presenter: presenter, inbound: inbound, outbound: outbound)
       return
@@ -130,7 +132,8 @@ func main() async -> Int32 {
     router: router,
     server: .http1WebSocketUpgrade(
       webSocketRouter: router,
-      configuration: .init(ws: .init(maxFrameSize: Limits.hardMessageSize, autoPing: .disabled))),
+      configuration: .init(
+        ws: .init(maxFrameSize: Limits.hardMessageSize, autoPing: .disabled, closeTimeout: .seconds(1)))),
     configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "pipesh-serve"),
     onServerRunning: { channel in
       say("pipesh serve: http://127.0.0.1:\(channel.localAddress?.port ?? options.port)/")
@@ -156,6 +159,7 @@ func main() async -> Int32 {
     source.setEventHandler {
       stoppedBy.withLock { $0 = number }
       PipeshRun.killAll()
+      Task { await OpenConnections.shared.closeAll() }
       // The server stops gracefully (ServiceLifecycle has the same signals); a connection that
       // does not close in time does not hold the exit.
       DispatchQueue.global().asyncAfter(deadline: .now() + 3) { exit(number == SIGINT ? 130 : 0) }

@@ -93,6 +93,19 @@ extension Serve {
       #expect(try other.evaluate("document.getElementById('result').innerHTML") as? String == picture)
     }
 
+    /// Ctrl-C with a page open: the server closes the page's connection (going away) and is gone
+    /// at once, with status 130.
+    @Test func ctrlCWithAPageOpenStopsAtOnce() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("showsEditorText() && document.getElementById('result').dataset.run")
+      kill(server.process.processIdentifier, SIGINT)
+      #expect(server.waitForExit(timeout: 2.5) == 130)
+      try tab.waitFor("document.getElementById('status').textContent.startsWith('not connected')")
+    }
+
     /// Dragging the marble `b` of an input lane two ticks to the right rewrites the literal in the
     /// editor and redraws the lanes below from the real operator. (Needs pipesh's `--page` with its
     /// marble-input annotations.)
@@ -334,6 +347,7 @@ extension Serve {
       let socket = try RawSocket(port: server.port)
       try socket.send(#"{"type":"run","id":1,"script":"range 1 1000000000 | count"}"#)
       kill(server.process.processIdentifier, signal)
+      // This client never answers the close: the server gives it 3 s, then exits all the same.
       #expect(server.waitForExit() == status)
       _ = socket
     }
