@@ -26,8 +26,9 @@ struct PipeshRun {
     ProcessInfo.processInfo.environment["PIPESH_SERVE_RUN_SECONDS"].flatMap { Int($0) }.map { max($0, 1) } ?? 10)
   static let outputLimit = 4 << 20
 
-  /// Processes running now, so that a stopping server kills them all.
-  static let running = Mutex<Set<pid_t>>([])
+  /// Processes running now and their directories, so that a stopping server kills them all and
+  /// leaves no directory behind.
+  static let running = Mutex<[pid_t: String]>([:])
 
   let pipesh: String
   /// pipesh's arguments before the script file's name.
@@ -39,20 +40,25 @@ struct PipeshRun {
     try await RunSlots.shared.acquire()
     defer { RunSlots.shared.release() }
     try Task.checkCancellation()
+    guard !Self.stopping.withLock({ $0 }) else { throw CancellationError() }
     let directory = try Self.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    defer {
+      for file in ["script.pipe", ".stdout", ".stderr"] { unlink(directory + "/" + file) }
+      if rmdir(directory) != 0 { try? FileManager.default.removeItem(atPath: directory) }
+    }
     let outputFile = directory + "/.stdout"
     let errorFile = directory + "/.stderr"
     try Self.write(script, to: directory + "/script.pipe")
-    var environment = ProcessInfo.processInfo.environment
-    environment["NO_COLOR"] = "1"
-    environment["COLUMNS"] = "100"
     let start = ContinuousClock.now
     let pid = try Self.spawn(
       pipesh, arguments + ["script.pipe"], in: directory, output: outputFile, errors: errorFile,
-      environment: environment)
-    Self.running.withLock { _ = $0.insert(pid) }
-    defer { Self.running.withLock { _ = $0.remove(pid) } }
+      environment: Self.environment)
+    let stopped = Self.running.withLock { running in
+      running[pid] = directory
+      return Self.stopping.withLock { $0 }
+    }
+    if stopped { Self.kill(pid) }
+    defer { Self.running.withLock { _ = $0.removeValue(forKey: pid) } }
     let stop = Mutex<Stop?>(nil)
     let watchdog = Task {
       while !Task.isCancelled {
@@ -76,13 +82,18 @@ struct PipeshRun {
     watchdog.cancel()
     try Task.checkCancellation()
     let milliseconds = Int((ContinuousClock.now - start) / .milliseconds(1))
-    let output = (try? Data(contentsOf: URL(fileURLWithPath: outputFile))) ?? Data()
-    let errors = (try? Data(contentsOf: URL(fileURLWithPath: errorFile))) ?? Data()
     return Outcome(
-      status: status, stdout: String(decoding: output.prefix(Self.outputLimit), as: UTF8.self),
-      stderr: String(decoding: errors.prefix(Self.outputLimit), as: UTF8.self), milliseconds: milliseconds,
+      status: status, stdout: Self.read(outputFile), stderr: Self.read(errorFile), milliseconds: milliseconds,
       stop: stop.withLock { $0 })
   }
+
+  /// The server's environment, with colour off and views 100 columns wide.
+  static let environment: [String: String] = {
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    environment["COLUMNS"] = "100"
+    return environment
+  }()
 
   /// Starts `executable` in a process group of its own, in `directory`, standard input
   /// `/dev/null`, its output and errors into the two files, no other descriptor of the server's,
@@ -136,6 +147,20 @@ struct PipeshRun {
     _ = Glibc.kill(pid, SIGKILL)
   }
 
+  /// The file's first `outputLimit` bytes as text (nothing for a file that cannot be read).
+  static func read(_ path: String) -> String {
+    guard let file = fopen(path, "rb") else { return "" }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while bytes.count < outputLimit {
+      let count = fread(&chunk, 1, chunk.count, file)
+      if count <= 0 { break }
+      bytes.append(contentsOf: chunk[0..<count])
+    }
+    return String(decoding: bytes.prefix(outputLimit), as: UTF8.self)
+  }
+
   static func write(_ text: String, to path: String) throws {
     guard let file = fopen(path, "wb") else { throw RunFailure.cannotWrite(path) }
     defer { fclose(file) }
@@ -166,9 +191,16 @@ struct PipeshRun {
     return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// Kills every run still going (the server is stopping).
+  /// Whether the server is stopping: no run starts any more.
+  static let stopping = Mutex(false)
+
+  /// Kills every run still going, and any that would start (the server is stopping).
   static func killAll() {
-    for pid in running.withLock({ $0 }) { kill(pid) }
+    stopping.withLock { $0 = true }
+    for (pid, directory) in running.withLock({ $0 }) {
+      kill(pid)
+      try? FileManager.default.removeItem(atPath: directory)
+    }
   }
 }
 

@@ -162,7 +162,10 @@ func main() async -> Int32 {
       Task { await OpenConnections.shared.closeAll() }
       // The server stops gracefully (ServiceLifecycle has the same signals); a connection that
       // does not close in time does not hold the exit.
-      DispatchQueue.global().asyncAfter(deadline: .now() + 3) { exit(number == SIGINT ? 130 : 0) }
+      DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
+        PipeshRun.killAll()
+        exit(number == SIGINT ? 130 : 0)
+      }
     }
     source.resume()
     return source
