@@ -20,12 +20,15 @@ let package = Package(
   products: [
     .executable(name: "pipesh", targets: ["pipesh"]),
     .library(name: "MarbleTesting", targets: ["MarbleTesting"]),
+    .executable(name: "pipesh-serve", targets: ["PipeServe"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
     .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
   ],
   targets: [
     .systemLibrary(
@@ -98,6 +101,19 @@ let package = Package(
     ),
     .executableTarget(
       name: "PipeFuzz", dependencies: ["PipeSyntax", "PipeSema", "PipeSession", "PipeShell"], swiftSettings: strict),
+    // `pipesh serve`'s server: the page, its WebSocket sessions and the presented shell. It runs
+    // pipesh as a process per edit and links no engine module; nothing depends on it.
+    .target(name: "ServeProtocol", swiftSettings: strict),
+    .executableTarget(
+      name: "PipeServe",
+      dependencies: [
+        "ServeProtocol", .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+      ],
+      resources: [.embedInCode("Page/page.html")],
+      swiftSettings: strict
+    ),
+    .executableTarget(name: "ServeFuzz", dependencies: ["ServeProtocol"], swiftSettings: strict),
     .executableTarget(
       name: "PipeBench",
       dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
@@ -134,6 +150,9 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(name: "TranscriptTests", dependencies: [], exclude: ["Scripts"], swiftSettings: strict),
+    // The server and its page through headless Chromium: runs pipesh-serve and pipesh as processes.
+    .testTarget(name: "ServeTests", dependencies: [], swiftSettings: strict),
+    .testTarget(name: "ServeProtocolTests", dependencies: ["ServeProtocol"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,190 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import ServeProtocol
+import Synchronization
+
+/// `pipesh-serve [--port N] [--pipesh PATH] [--present]`: the web server of `pipesh serve`.
+struct Options {
+  var port = 8080
+  var pipesh: String?
+  var present = false
+
+  static let usage = "usage: pipesh-serve [--port N] [--pipesh PATH] [--present]"
+
+  /// A usage error's text (empty for `--help`).
+  struct UsageError: Error {
+    let message: String
+  }
+
+  static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
+    var options = Options()
+    var rest = arguments[...]
+    while let argument = rest.popFirst() {
+      switch argument {
+      case "--port":
+        guard let text = rest.popFirst(), let port = Int(text), (0...65535).contains(port) else {
+          return .failure(UsageError(message: "--port takes a port number from 0 to 65535 (0: any free port)"))
+        }
+        options.port = port
+      case "--pipesh":
+        guard let path = rest.popFirst() else {
+          return .failure(UsageError(message: "--pipesh takes the path of the pipesh executable"))
+        }
+        options.pipesh = path
+      case "--present": options.present = true
+      case "--help", "-h": return .failure(UsageError(message: ""))
+      default: return .failure(UsageError(message: "unknown argument '\(argument)'"))
+      }
+    }
+    return .success(options)
+  }
+}
+
+/// Writes a line to standard output at once (a pipe would otherwise hold it).
+func say(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func complain(_ line: String) {
+  FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Whether something already listens on 127.0.0.1:`port` (binding it as the server would fails).
+func portInUse(_ port: Int) -> Bool {
+  guard port != 0 else { return false }
+  let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard socket >= 0 else { return false }
+  defer { close(socket) }
+  var reuse: Int32 = 1
+  setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(port).bigEndian)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let bound = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+  }
+  return bound != 0 && errno == EADDRINUSE
+}
+
+/// The signal that stopped the server: the exit status follows it (130 for SIGINT, as pipesh).
+let stoppedBy = Mutex<Int32>(0)
+
+func main() async -> Int32 {
+  let options: Options
+  switch Options.parse(Array(CommandLine.arguments.dropFirst())) {
+  case .success(let parsed): options = parsed
+  case .failure(let error):
+    let message = error.message
+    if !message.isEmpty { complain("pipesh-serve: " + message) }
+    complain(Options.usage)
+    return message.isEmpty ? 0 : 2
+  }
+  let pipesh =
+    options.pipesh
+    ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pipesh").path
+  guard FileManager.default.isExecutableFile(atPath: pipesh) else {
+    complain("pipesh serve: \(pipesh) is not an executable: pass --pipesh PATH")
+    return 2
+  }
+  if portInUse(options.port) {
+    complain("pipesh serve: port \(options.port) is in use (try --port 0 for any free port)")
+    return 1
+  }
+
+  let presenter = options.present ? Presenter() : nil
+  let router = Router(context: BasicWebSocketRequestContext.self)
+  let page = Page.html(present: options.present)
+  router.get("/") { _, _ in
+    Response(
+      status: .ok,
+      headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+      body: .init(byteBuffer: ByteBuffer(string: page)))
+  }
+  router.ws("/ws") { inbound, outbound, _ in
+    let connection = OpenConnections.shared.opened(outbound)
+    defer { OpenConnections.shared.closed(connection) }
+    if let presenter {
+      await Viewer.serve(presenter: presenter, inbound: inbound, outbound: outbound)
+      return
+    }
+    let session = Session(pipesh: pipesh, outbound: outbound)
+    do {
+      for try await message in inbound.messages(maxSize: Limits.hardMessageSize) {
+        switch message {
+        case .text(let text):
+          await session.received(text)
+        case .binary:
+          await session.refused(.binary)
+        }
+      }
+    } catch {
+      // The connection broke (or sent a message over the hard limit): its session ends.
+    }
+    await session.close()
+  }
+
+  var logger = Logger(label: "pipesh-serve")
+  logger.logLevel = .critical
+  let app = Application(
+    router: router,
+    server: .http1WebSocketUpgrade(
+      webSocketRouter: router,
+      configuration: .init(
+        ws: .init(maxFrameSize: Limits.hardMessageSize, autoPing: .disabled, closeTimeout: .seconds(1)))),
+    configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "pipesh-serve"),
+    onServerRunning: { channel in
+      say("pipesh serve: http://127.0.0.1:\(channel.localAddress?.port ?? options.port)/")
+      if let presenter {
+        say("pipesh serve: presenting this shell's session read-only")
+        Task {
+          await presenter.readFeed()
+          // Every viewer has been told; give their connections a moment to send it, then stop.
+          for _ in 0..<40 where await presenter.viewerCount > 0 {
+            try? await Task.sleep(for: .milliseconds(50))
+          }
+          try? await Task.sleep(for: .milliseconds(200))
+          PipeshRun.killAll()
+          exit(0)
+        }
+      }
+    },
+    logger: logger
+  )
+  let signals = [SIGINT, SIGTERM].map { number in
+    signal(number, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: number)
+    source.setEventHandler {
+      stoppedBy.withLock { $0 = number }
+      PipeshRun.killAll()
+      Task { await OpenConnections.shared.closeAll() }
+      // The server stops gracefully (ServiceLifecycle has the same signals); a connection that
+      // does not close in time does not hold the exit.
+      DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
+        PipeshRun.killAll()
+        exit(number == SIGINT ? 130 : 0)
+      }
+    }
+    source.resume()
+    return source
+  }
+  do {
+    try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+  } catch {
+    complain("pipesh serve: cannot serve on 127.0.0.1:\(options.port): \(error)")
+    return 1
+  }
+  _ = signals
+  PipeshRun.killAll()
+  return stoppedBy.withLock { $0 } == SIGINT ? 130 : 0
+}
+
+enum Limits {
+  /// Frames and messages over this close the connection (WebSocket status 1009); those over
+  /// `ClientMessage.sizeLimit` but under this are refused with an error message.
+  static let hardMessageSize = 8 << 20
+}
+
+exit(await main())

@@ -1,0 +1,410 @@
+import Foundation
+import Testing
+
+/// The server's suites, one at a time: each starts a server and a browser, and the machine is
+/// shared.
+@Suite(
+  .serialized,
+  .disabled(
+    if: ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil,
+    "the server and the browser would run under ThreadSanitizer; not tried yet"))
+enum Serve {}
+
+/// `pipesh serve`'s page in a real browser (headless Chromium over the DevTools protocol), and its
+/// server from raw sockets: what a person typing, dragging, sharing and watching would see, read
+/// back from the DOM. Every wait is for a condition in the page, bounded; none is a fixed sleep.
+extension Serve {
+  @Suite("pipesh serve in a browser", .serialized, .timeLimit(.minutes(3)))
+  struct ServeTests {
+    /// The page loads its script and style from itself: the only requests go to the server.
+    @Test func thePageFetchesNothingFromTheNetwork() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url, network: true)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      let urls = browser.events("Network.requestWillBeSent", session: tab.session).compactMap {
+        ($0["params"] as? [String: Any]).flatMap { ($0["request"] as? [String: Any])?["url"] as? String }
+      }
+      #expect(urls.contains(server.url))
+      for url in urls {
+        #expect(
+          url.hasPrefix("http://127.0.0.1:\(server.port)/") || url.hasPrefix("ws://127.0.0.1:\(server.port)/"), "\(url)"
+        )
+      }
+      let outside = try tab.evaluate(
+        "[...document.querySelectorAll('script[src], link[href], img[src], iframe')].length")
+      #expect(outside as? Int == 0)
+      #expect(
+        try tab.evaluate("document.getElementById('editor').value") as? String
+          == #"marble "-a-b-c---d-|" | debounce 2 | map { $0 }"#)
+    }
+
+    /// Typing a pipeline shows its picture: a lane per stage, drawn by the real operators, and the
+    /// status says ok. (Needs pipesh's `--page`, which draws a pipeline statement.)
+    @Test func typingAPipelineShowsItsLanes() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      try tab.type(#"marble "a-b-c|" | map { $0 + "!" } | filter { $0 != "b!" }"#)
+      let lanes = try tab.waitFor(
+        """
+        showsEditorText() && document.getElementById('result').dataset.status === '0'
+          && [...document.querySelectorAll('#result svg g.lane')].map(lane => lane.querySelectorAll('g.marble').length).join(',')
+        """)
+      #expect(lanes as? String == "3,3,2")
+      #expect(try tab.evaluate("document.getElementById('status').textContent.startsWith('ok')") as? Bool == true)
+      #expect(try tab.evaluate("location.hash.startsWith('#s=')") as? Bool == true)
+    }
+
+    /// A typo shows pipesh's own diagnostic: where, the caret, and the near name.
+    @Test func aTypoShowsTheDiagnosticWithItsCaret() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      try tab.type("timer 1 | mapp { $0 } | take 2")
+      let text = try tab.waitFor(
+        "showsEditorText() && document.getElementById('result').dataset.status === '2' && document.getElementById('result').textContent"
+      )
+      let shown = try #require(text as? String)
+      #expect(shown.contains("1:11: error: unknown operator 'mapp'"))
+      #expect(shown.contains("          ^~~~"))
+      #expect(shown.contains("did you mean 'map'?"))
+      #expect(try tab.evaluate("document.getElementById('status').textContent.startsWith('failed')") as? Bool == true)
+    }
+
+    /// A share link opened in another tab shows the same script and the same picture.
+    @Test func aShareLinkShowsTheSamePicture() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      let script = "draw merge(marble \"a-b-c|\", marble \"-é--x|\") | throttle 2\nmarble \"ab|\" | print"
+      try tab.type(script)
+      try tab.waitFor(
+        "showsEditorText() && document.getElementById('result').dataset.status === '0' && document.querySelector('#result svg')"
+      )
+      let link = try #require(try tab.evaluate("location.href") as? String)
+      #expect(link.hasPrefix(server.url + "#s="))
+      let picture = try tab.evaluate("document.getElementById('result').innerHTML") as? String
+      let other = try browser.open(link)
+      try other.waitFor("showsEditorText() && document.getElementById('result').dataset.status === '0'")
+      #expect(try other.evaluate("document.getElementById('editor').value") as? String == script)
+      #expect(try other.evaluate("document.getElementById('result').innerHTML") as? String == picture)
+    }
+
+    /// Ctrl-C with a page open: the server closes the page's connection (going away) and is gone
+    /// at once, with status 130.
+    @Test func ctrlCWithAPageOpenStopsAtOnce() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("showsEditorText() && document.getElementById('result').dataset.run")
+      kill(server.process.processIdentifier, SIGINT)
+      #expect(server.waitForExit(timeout: 2.5) == 130)
+      try tab.waitFor("document.getElementById('status').textContent.startsWith('not connected')")
+    }
+
+    /// Dragging the marble `b` of an input lane two ticks to the right rewrites the literal in the
+    /// editor and redraws the lanes below from the real operator. (Needs pipesh's `--page` with its
+    /// marble-input annotations.)
+    @Test func draggingAMarbleRewritesTheScriptAndRedraws() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      try tab.type(#"marble "a-b---c|" | debounce 2"#)
+      try tab.waitFor(
+        "showsEditorText() && document.querySelector('#result g.marble-input g.marble[data-value=\"b\"]')"
+      )
+      let before = try #require(try tab.evaluate(Self.debouncedTicks) as? String)
+      let point = try #require(
+        try tab.evaluate(
+          """
+          (() => {
+            const lane = document.querySelector('#result g.marble-input');
+            const b = lane.querySelector('g.marble[data-value="b"]').getBoundingClientRect();
+            const width = Number(lane.dataset.tickWidth) * lane.getScreenCTM().a;
+            return [b.left + b.width / 2, b.top + b.height / 2, width];
+          })()
+          """) as? [Double])
+      let (x, y, width) = (point[0], point[1], point[2])
+      try tab.mouse("mouseMoved", x: x, y: y)
+      try tab.mouse("mousePressed", x: x, y: y)
+      try tab.mouse("mouseMoved", x: x + width, y: y)
+      try tab.mouse("mouseMoved", x: x + 2 * width, y: y)
+      try tab.mouse("mouseReleased", x: x + 2 * width, y: y)
+      try tab.waitFor(
+        "document.getElementById('editor').value === 'marble \"a---b-c|\" | debounce 2' && showsEditorText() && document.getElementById('result').dataset.status === '0'"
+      )
+      let after = try #require(try tab.evaluate(Self.debouncedTicks) as? String)
+      #expect(before != after, "the debounced lane did not change: \(before)")
+      // A click on the end mark turns the finish into a failure: the run fails (status 1).
+      let end = try #require(
+        try tab.evaluate(
+          """
+          (() => { const end = document.querySelector('#result g.marble-input g.marble-end').getBoundingClientRect();
+            return [end.left + end.width / 2, end.top + end.height / 2]; })()
+          """) as? [Double])
+      try tab.mouse("mouseMoved", x: end[0], y: end[1])
+      try tab.mouse("mousePressed", x: end[0], y: end[1])
+      try tab.mouse("mouseReleased", x: end[0], y: end[1])
+      try tab.waitFor(
+        "document.getElementById('editor').value === 'marble \"a---b-c^\" | debounce 2' && showsEditorText() && document.getElementById('result').dataset.status === '1'"
+      )
+      #expect(
+        try tab.evaluate("location.hash") as? String == "#s=" + Self.base64url(#"marble "a---b-c^" | debounce 2"#))
+    }
+
+    /// A click on an empty tick of an input lane adds the next letter there; a double-click on a
+    /// marble removes it; each edit rewrites the literal and redraws the lanes below.
+    @Test func clickingALaneAddsAValueAndADoubleClickRemovesOne() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      try tab.type(#"marble "a-b---|" | map { $0 + "!" }"#)
+      try tab.waitFor(
+        "showsEditorText() && document.querySelector('#result g.marble-input g.marble[data-value=\"b\"]')")
+      // The middle of tick 4, on the lane's line.
+      let point = try #require(
+        try tab.evaluate(
+          """
+          (() => {
+            const lane = document.querySelector('#result g.marble-input');
+            const b = lane.querySelector('g.marble[data-value="b"]').getBoundingClientRect();
+            const width = Number(lane.dataset.tickWidth) * lane.getScreenCTM().a;
+            return [b.left + b.width / 2 + 2 * width, b.top + b.height / 2];
+          })()
+          """) as? [Double])
+      try tab.mouse("mouseMoved", x: point[0], y: point[1])
+      try tab.mouse("mousePressed", x: point[0], y: point[1])
+      try tab.mouse("mouseReleased", x: point[0], y: point[1])
+      try tab.waitFor(
+        "document.getElementById('editor').value === 'marble \"a-b-c-|\" | map { $0 + \"!\" }' && showsEditorText() && document.querySelectorAll('#result svg g.lane')[1].querySelectorAll('g.marble').length === 3"
+      )
+      let a = try #require(
+        try tab.evaluate(
+          """
+          (() => { const a = document.querySelector('#result g.marble-input g.marble[data-value="a"]').getBoundingClientRect();
+            return [a.left + a.width / 2, a.top + a.height / 2]; })()
+          """) as? [Double])
+      try tab.mouse("mouseMoved", x: a[0], y: a[1])
+      for count in 1...2 {
+        try tab.mouse("mousePressed", x: a[0], y: a[1], clickCount: count)
+        try tab.mouse("mouseReleased", x: a[0], y: a[1], clickCount: count)
+      }
+      try tab.waitFor(
+        "document.getElementById('editor').value === 'marble \"--b-c-|\" | map { $0 + \"!\" }' && showsEditorText() && document.querySelectorAll('#result svg g.lane')[1].querySelectorAll('g.marble').length === 2"
+      )
+    }
+
+    /// The ticks of the last lane's marbles, as drawn (their x positions).
+    static let debouncedTicks = """
+      [...document.querySelectorAll('#result svg g.lane')].at(-1).querySelectorAll('g.marble').length + ':' +
+        [...[...document.querySelectorAll('#result svg g.lane')].at(-1).querySelectorAll('g.marble')].map(m => Math.round(m.getBoundingClientRect().left)).join(',')
+      """
+
+    static func base64url(_ text: String) -> String {
+      Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+        of: "/", with: "_"
+      ).replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The Swift export: the button shows (and copies) the program; a script with no expectation
+    /// has no exported test, and the page says why.
+    @Test func copySwiftShowsTheExportAndCopyTestSaysWhenThereIsNone() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      try tab.evaluate("document.getElementById('copy-swift').click(); true")
+      let swift = try tab.waitFor(
+        "!document.getElementById('exported').hidden && document.getElementById('exported-text').textContent")
+      #expect((swift as? String)?.contains("import AsyncAlgorithms") == true)
+      try tab.evaluate("document.getElementById('copy-test').click(); true")
+      let message = try tab.waitFor(
+        "document.getElementById('exported').hidden && document.getElementById('message').textContent.includes('no exported test') && document.getElementById('message').textContent"
+      )
+      #expect((message as? String)?.isEmpty == false)
+    }
+  }
+}
+
+/// The server from raw sockets: what a misbehaving client sends gets an error, and other sessions
+/// go on.
+extension Serve {
+  @Suite("pipesh serve's robustness", .serialized, .timeLimit(.minutes(3)))
+  struct ServeRobustnessTests {
+    static let run = #"{"type":"run","id":7,"script":"marble \"ab|\" | print"}"#
+
+    @Test func malformedAndOversizeMessagesGetAnErrorAndOtherSessionsGoOn() throws {
+      let server = try Server()
+      let bad = try RawSocket(port: server.port)
+      let good = try RawSocket(port: server.port)
+      for (text, answer) in [
+        ("{", "not JSON"), ("[]", "not a JSON object"), (#"{"type":"nuke"}"#, "unknown message type"),
+        (#"{"type":"run","id":"x","script":""}"#, #""id" must be"#), (#"{"type":"run","id":1}"#, #""script" must be"#),
+      ] {
+        try bad.send(text)
+        let reply = try bad.receiveJSON()
+        #expect(reply["type"] as? String == "error")
+        #expect((reply["message"] as? String)?.contains(answer) == true, "\(text): \(reply)")
+      }
+      try bad.send([0xff, 0xfe, 0x00], opcode: 2)
+      #expect(try bad.receiveJSON()["message"] as? String == "binary frames are not understood: send JSON text")
+      let huge = #"{"type":"run","id":1,"script":""# + String(repeating: "x", count: 1_200_000) + #""}"#
+      try bad.send(huge)
+      let refusal = try bad.receiveJSON()
+      #expect((refusal["message"] as? String)?.contains("over the limit of 1048576 bytes (1 MB)") == true, "\(refusal)")
+      // The connection that sent all that is still served, and so is the other one.
+      for socket in [bad, good] {
+        try socket.send(Self.run)
+        let result = try socket.receiveJSON()
+        #expect(result["type"] as? String == "result")
+        #expect(result["id"] as? Int == 7)
+      }
+    }
+
+    /// A frame over the hard limit (8 MB) closes that connection with a reason; the server goes on.
+    @Test func aGiganticFrameClosesOnlyItsConnection() throws {
+      let server = try Server()
+      let giant = try RawSocket(port: server.port)
+      try? giant.send([UInt8](repeating: 0x61, count: 9 << 20))
+      let closing = try? giant.receive()
+      if let closing { #expect(closing.opcode == 8, "expected a close frame, got \(closing.opcode)") }
+      let other = try RawSocket(port: server.port)
+      try other.send(Self.run)
+      #expect(try other.receiveJSON()["type"] as? String == "result")
+    }
+
+    /// Forty sessions asking at once are all answered, each with its own run's output (the server
+    /// runs a few at a time and queues the rest).
+    @Test func fortySessionsAtOnceEachGetTheirOwnResult() throws {
+      let server = try Server()
+      let sockets = try (0..<40).map { _ in try RawSocket(port: server.port) }
+      for (index, socket) in sockets.enumerated() {
+        try socket.send(
+          #"{"type":"run","id":\#(index),"script":"marble \"a|\" | map { \"session\#(index)-\" + $0 } | print"}"#)
+      }
+      for (index, socket) in sockets.enumerated() {
+        let result = try socket.receiveJSON()
+        #expect(result["id"] as? Int == index)
+        #expect(result["status"] as? Int == 0)
+        #expect(
+          (result["html"] as? String)?.contains("session\(index)-a\n") == true
+            || (result["html"] as? String)?.contains("session\(index)-a<") == true)
+        #expect((result["html"] as? String)?.contains("session\((index + 1) % 40)-") == false)
+      }
+    }
+
+    /// A new run replaces the session's previous one: its result never comes.
+    @Test func aNewRunCancelsThePreviousOne() throws {
+      let server = try Server()
+      let socket = try RawSocket(port: server.port)
+      try socket.send(#"{"type":"run","id":1,"script":"range 1 1000000000 | count"}"#)
+      try socket.send(#"{"type":"run","id":2,"script":"marble \"a|\" | print"}"#)
+      let first = try socket.receiveJSON()
+      #expect(first["id"] as? Int == 2)
+      try socket.send(#"{"type":"run","id":3,"script":"marble \"a|\" | print"}"#)
+      #expect(try socket.receiveJSON()["id"] as? Int == 3)
+    }
+
+    /// A run past the wall-clock cap is stopped with a message (the cap shortened for the test).
+    @Test func aRunPastTheCapIsStoppedWithAMessage() throws {
+      let server = try Server(environment: ["PIPESH_SERVE_RUN_SECONDS": "1"])
+      let socket = try RawSocket(port: server.port)
+      try socket.send(#"{"type":"run","id":1,"script":"range 1 1000000000 | count"}"#)
+      let result = try socket.receiveJSON()
+      #expect(result["status"] as? Int == 1)
+      #expect((result["html"] as? String)?.contains("the run took over 1 s of real time and was stopped") == true)
+    }
+
+    @Test func aPortInUseIsStatusOneWithTheMessage() throws {
+      let server = try Server()
+      let second = Process()
+      second.executableURL = Server.serve
+      second.arguments = ["--port", String(server.port), "--pipesh", Server.pipesh.path]
+      let errors = Pipe()
+      second.standardError = errors
+      second.standardOutput = Pipe()
+      try second.run()
+      let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      second.waitUntilExit()
+      #expect(second.terminationStatus == 1)
+      #expect(text == "pipesh serve: port \(server.port) is in use (try --port 0 for any free port)\n")
+    }
+
+    /// Ctrl-C stops the server with status 130 (as pipesh), SIGTERM with 0, even with a page
+    /// connected and a run going.
+    @Test(arguments: [(Int32(SIGINT), Int32(130)), (Int32(SIGTERM), Int32(0))])
+    func aSignalStopsTheServer(_ signal: Int32, _ status: Int32) throws {
+      let server = try Server()
+      let socket = try RawSocket(port: server.port)
+      try socket.send(#"{"type":"run","id":1,"script":"range 1 1000000000 | count"}"#)
+      kill(server.process.processIdentifier, signal)
+      // This client never answers the close: the server gives it 3 s, then exits all the same.
+      #expect(server.waitForExit() == status)
+      _ = socket
+    }
+  }
+}
+
+/// Present mode: viewers watch the session fed on the server's standard input.
+extension Serve {
+  @Suite("pipesh serve --present", .serialized, .timeLimit(.minutes(3)))
+  struct PresentTests {
+    @Test func twoViewersSeeTheSessionAndItsEnd() throws {
+      let server = try Server(present: true)
+      #expect(server.firstLines.last == "pipesh serve: presenting this shell's session read-only")
+      let browser = try Browser()
+      defer { browser.close() }
+      let first = try browser.open(server.url)
+      try first.waitFor("document.getElementById('status').textContent === 'watching'")
+      try Self.feed(server, #"{"type":"input","prompt":"pipesh[0]> ","text":"timer 1 | take 2 | print"}"#)
+      try Self.feed(server, #"{"type":"output","text":"0"}"#)
+      try Self.feed(server, #"{"type":"output","text":"1\n"}"#)
+      try Self.feed(server, #"{"type":"bell","ring":true}"#)
+      try Self.feed(server, "not json at all")
+      try Self.feed(server, #"{"type":"top","text":"JOB  STATE\n1    running"}"#)
+      try Self.feed(
+        server,
+        #"{"type":"picture","title":"draw timer 1 | take 2","svg":"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><g class=\"lane\"></g></svg>"}"#
+      )
+      let second = try browser.open(server.url)
+      for viewer in [first, second] {
+        let transcript = try viewer.waitFor(
+          "document.getElementById('transcript').textContent.includes('1\\n') && document.querySelector('#picture svg g.lane') && document.getElementById('transcript').textContent"
+        )
+        #expect(transcript as? String == "pipesh[0]> timer 1 | take 2 | print\n0\n1\n")
+        #expect(
+          try viewer.evaluate("document.querySelector('#transcript .input').textContent") as? String
+            == "timer 1 | take 2 | print")
+        #expect(
+          try viewer.evaluate("document.getElementById('top').textContent") as? String == "JOB  STATE\n1    running")
+        #expect(
+          try viewer.evaluate("document.getElementById('picture-title').textContent") as? String
+            == "draw timer 1 | take 2")
+        #expect(try viewer.evaluate("document.getElementById('editor').offsetParent === null") as? Bool == true)
+      }
+      try server.feed.close()
+      for viewer in [first, second] {
+        try viewer.waitFor("document.getElementById('status').textContent === 'the presented shell has ended'")
+      }
+      #expect(server.waitForExit() == 0)
+    }
+
+    static func feed(_ server: Server, _ line: String) throws {
+      try server.feed.write(contentsOf: Data((line + "\n").utf8))
+    }
+  }
+}
