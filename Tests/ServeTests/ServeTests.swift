@@ -311,7 +311,7 @@ extension Serve {
     @Test func aNewRunCancelsThePreviousOne() throws {
       let server = try Server()
       let socket = try RawSocket(port: server.port)
-      try socket.send(#"{"type":"run","id":1,"script":"range 1 1000000000 | count"}"#)
+      try socket.send(#"{"type":"run","id":1,"script":"range 1 1000000000 | count &"}"#)
       try socket.send(#"{"type":"run","id":2,"script":"marble \"a|\" | print"}"#)
       let first = try socket.receiveJSON()
       #expect(first["id"] as? Int == 2)
@@ -319,11 +319,12 @@ extension Serve {
       #expect(try socket.receiveJSON()["id"] as? Int == 3)
     }
 
-    /// A run past the wall-clock cap is stopped with a message (the cap shortened for the test).
+    /// A run past the wall-clock cap is stopped with a message (the cap shortened for the test). A
+    /// background job: a foreground pipeline would be drawn, and a page's draw stops at 10,000 events.
     @Test func aRunPastTheCapIsStoppedWithAMessage() throws {
       let server = try Server(environment: ["PIPESH_SERVE_RUN_SECONDS": "1"])
       let socket = try RawSocket(port: server.port)
-      try socket.send(#"{"type":"run","id":1,"script":"range 1 1000000000 | count"}"#)
+      try socket.send(#"{"type":"run","id":1,"script":"range 1 1000000000 | count &"}"#)
       let result = try socket.receiveJSON()
       #expect(result["status"] as? Int == 1)
       #expect((result["html"] as? String)?.contains("the run took over 1 s of real time and was stopped") == true)
@@ -350,7 +351,7 @@ extension Serve {
     func aSignalStopsTheServer(_ signal: Int32, _ status: Int32) throws {
       let server = try Server()
       let socket = try RawSocket(port: server.port)
-      try socket.send(#"{"type":"run","id":1,"script":"range 1 1000000000 | count"}"#)
+      try socket.send(#"{"type":"run","id":1,"script":"range 1 1000000000 | count &"}"#)
       kill(server.process.processIdentifier, signal)
       // This client never answers the close: the server gives it 3 s, then exits all the same.
       #expect(server.waitForExit() == status)
