@@ -163,6 +163,53 @@ extension Serve {
         try tab.evaluate("location.hash") as? String == "#s=" + Self.base64url(#"marble "a---b-c^" | debounce 2"#))
     }
 
+    /// A marble drawn later than its tick (a flatMap below slows the demand, so `b` of tick 3 is
+    /// drawn at tick 4): a press with a nudge of a few pixels changes nothing, and a drag of one
+    /// tick moves it one tick from its own tick, not from where it is drawn.
+    @Test func draggingAMarbleDrawnLateMovesItFromItsOwnTick() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      let script = #"marble "-a-b|" | flatMap { marble "-x|" }"#
+      try tab.type(script)
+      try tab.waitFor(
+        "showsEditorText() && document.querySelector('#result g.marble-input g.marble[data-value=\"b\"]')")
+      let point = try #require(
+        try tab.evaluate(
+          """
+          (() => {
+            const lane = document.querySelector('#result g.marble-input');
+            const b = lane.querySelector('g.marble[data-value="b"]');
+            const box = b.getBoundingClientRect();
+            const width = Number(lane.dataset.tickWidth) * lane.getScreenCTM().a;
+            const drawnAt = (box.left + box.width / 2 - lane.getScreenCTM().e) / lane.getScreenCTM().a;
+            const drawnTick = Math.round((drawnAt - Number(lane.dataset.x0)) / Number(lane.dataset.tickWidth));
+            return [box.left + box.width / 2, box.top + box.height / 2, width, Number(b.dataset.tick), drawnTick];
+          })()
+          """) as? [Double])
+      let (x, y, width) = (point[0], point[1], point[2])
+      // The premise: b's tick in the literal is 3, and it is drawn at tick 4.
+      #expect(point[3] == 3)
+      #expect(point[4] == 4)
+      try tab.mouse("mouseMoved", x: x, y: y)
+      try tab.mouse("mousePressed", x: x, y: y)
+      try tab.mouse("mouseMoved", x: x + 3, y: y)
+      try tab.mouse("mouseReleased", x: x + 3, y: y)
+      #expect(try tab.evaluate("document.getElementById('editor').value") as? String == script)
+      #expect(try tab.evaluate("showsEditorText()") as? Bool == true)
+      try tab.mouse("mouseMoved", x: x, y: y)
+      try tab.mouse("mousePressed", x: x, y: y)
+      try tab.mouse("mouseMoved", x: x + width, y: y)
+      try tab.mouse("mouseReleased", x: x + width, y: y)
+      try tab.waitFor(
+        """
+        document.getElementById('editor').value === 'marble "-a--b|" | flatMap { marble "-x|" }'
+          && showsEditorText() && document.getElementById('result').dataset.status === '0'
+        """)
+    }
+
     /// A click on an empty tick of an input lane adds the next letter there; a double-click on a
     /// marble removes it; each edit rewrites the literal and redraws the lanes below.
     @Test func clickingALaneAddsAValueAndADoubleClickRemovesOne() throws {
