@@ -334,6 +334,53 @@ extension Serve {
       #expect(try other.receiveJSON()["type"] as? String == "result")
     }
 
+    /// Only this server's own page may connect: a WebSocket upgrade from another site's page (its
+    /// Origin) or for another name (a DNS rebinding: its Host) is refused, and so is the page for
+    /// such a Host; a client without an Origin, or with this server's, is let in.
+    @Test func anotherSitesPageCannotConnect() throws {
+      let server = try Server()
+      for headers in [["Origin: http://evil.example"], ["Origin: http://127.0.0.1:\(server.port + 1)"]] {
+        let refused = try RawSocket(
+          port: server.port,
+          request: "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" + headers[0] + "\r\n\r\n")
+        #expect(refused.head.hasPrefix("HTTP/1.1 400"), "\(headers): \(refused.head)")
+      }
+      let rebound = try RawSocket(
+        port: server.port,
+        request:
+          "GET /ws HTTP/1.1\r\nHost: evil.example:\(server.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+          + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+      #expect(rebound.head.hasPrefix("HTTP/1.1 400"), "\(rebound.head)")
+      let page = try RawSocket(
+        port: server.port, request: "GET / HTTP/1.1\r\nHost: evil.example:\(server.port)\r\nConnection: close\r\n\r\n")
+      #expect(page.head.hasPrefix("HTTP/1.1 403"), "\(page.head)")
+      #expect(page.body().contains("refused: the Host 'evil.example:\(server.port)' is not this server's address"))
+      let otherOrigin = try RawSocket(
+        port: server.port,
+        request:
+          "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: http://evil.example\r\nConnection: close\r\n\r\n"
+      )
+      #expect(otherOrigin.head.hasPrefix("HTTP/1.1 403"), "\(otherOrigin.head)")
+      for origin in ["http://127.0.0.1:\(server.port)", "http://localhost:\(server.port)"] {
+        let socket = try RawSocket(port: server.port, headers: ["Origin: " + origin])
+        try socket.send(Self.run)
+        #expect(try socket.receiveJSON()["type"] as? String == "result")
+      }
+      let own = try RawSocket(
+        port: server.port, request: "GET / HTTP/1.1\r\nHost: localhost:\(server.port)\r\nConnection: close\r\n\r\n")
+      #expect(own.head.hasPrefix("HTTP/1.1 200"), "\(own.head)")
+    }
+
+    /// A plain GET of /ws (no upgrade asked) is told it is a WebSocket (426), not given an empty 200.
+    @Test func aPlainGetOfTheWebSocketIsUpgradeRequired() throws {
+      let server = try Server()
+      let plain = try RawSocket(
+        port: server.port, request: "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n")
+      #expect(plain.head.hasPrefix("HTTP/1.1 426"), "\(plain.head)")
+      #expect(plain.body().contains("/ws is a WebSocket"))
+    }
+
     /// Forty sessions asking at once are all answered, each with its own run's output (the server
     /// runs a few at a time and queues the rest).
     @Test func fortySessionsAtOnceEachGetTheirOwnResult() throws {

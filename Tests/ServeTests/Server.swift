@@ -97,7 +97,22 @@ final class RawSocket {
     let description: String
   }
 
-  init(port: Int) throws {
+  /// Connects and asks for the upgrade, with `headers` (lines like `Origin: …`) added; throws
+  /// if the server answers anything but 101.
+  convenience init(port: Int, headers: [String] = []) throws {
+    try self.init(
+      port: port,
+      request: "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        + headers.map { $0 + "\r\n" }.joined() + "\r\n")
+    guard head.hasPrefix("HTTP/1.1 101") else { throw Failure(description: "the upgrade was refused: \(head)") }
+  }
+
+  /// The answer's status line and headers.
+  private(set) var head = ""
+
+  /// Sends `request` (an HTTP request's text) and reads the answer's head.
+  init(port: Int, request: String) throws {
     descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -111,17 +126,21 @@ final class RawSocket {
     guard connected == 0 else { throw Failure(description: "cannot connect to port \(port): \(errno)") }
     var timeout = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    try write(
-      Array(
-        ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-          + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
+    try write(Array(request.utf8))
     while !buffer.containsHeaderEnd {
       try fill()
     }
     let end = try #require(buffer.headerEnd)
-    let head = String(decoding: buffer[..<end], as: UTF8.self)
+    head = String(decoding: buffer[..<end], as: UTF8.self)
     buffer.removeSubrange(..<(end + 4))
-    guard head.hasPrefix("HTTP/1.1 101") else { throw Failure(description: "the upgrade was refused: \(head)") }
+  }
+
+  /// What follows the head until the server closes the connection (or `length` bytes).
+  func body(length: Int? = nil) -> String {
+    while length.map({ buffer.count < $0 }) ?? true {
+      do { try fill() } catch { break }
+    }
+    return String(decoding: buffer, as: UTF8.self)
   }
 
   deinit {
