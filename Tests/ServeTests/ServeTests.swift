@@ -77,6 +77,31 @@ extension Serve {
       #expect(try tab.evaluate("document.getElementById('status').textContent.startsWith('failed')") as? Bool == true)
     }
 
+    /// A script over the 1 MB limit is refused: the status says so (not `running…` for good), and
+    /// the next run's result clears the refusal.
+    @Test func aScriptOverTheLimitIsRefusedAndTheNextRunClearsIt() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.status === '0'")
+      try tab.evaluate(
+        """
+        (() => { const editor = document.getElementById('editor');
+          editor.value = '# ' + 'x'.repeat(1100000) + '\\nmarble "ab|" | print';
+          editor.dispatchEvent(new Event('input')); return true; })()
+        """)
+      try tab.waitFor(
+        """
+        document.getElementById('status').textContent.startsWith('refused')
+          && document.getElementById('message').textContent.includes('over the limit of 1048576 bytes')
+        """)
+      try tab.type(#"marble "ab|" | print"#)
+      try tab.waitFor(
+        "showsEditorText() && document.getElementById('status').textContent.startsWith('ok')")
+      #expect(try tab.evaluate("document.getElementById('message').hidden") as? Bool == true)
+    }
+
     /// A share link opened in another tab shows the same script and the same picture.
     @Test func aShareLinkShowsTheSamePicture() throws {
       let server = try Server()
