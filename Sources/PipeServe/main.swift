@@ -123,6 +123,7 @@ func main() async -> Int32 {
       return
     }
     let session = Session(pipesh: pipesh, outbound: outbound)
+    var failure: (any Error)?
     do {
       for try await message in inbound.messages(maxSize: Limits.hardMessageSize) {
         switch message {
@@ -133,9 +134,13 @@ func main() async -> Int32 {
         }
       }
     } catch {
-      // The connection broke (or sent a message over the hard limit): its session ends.
+      // The connection broke, or sent a message over the hard limit: its session ends.
+      failure = error
     }
     await session.close()
+    // Thrown on, so that the WebSocket closes with the error's status (1009 for a message over the
+    // limit) rather than 1000 as if all were well.
+    if let failure { throw failure }
   }
 
   var logger = Logger(label: "pipesh-serve")

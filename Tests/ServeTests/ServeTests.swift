@@ -347,13 +347,26 @@ extension Serve {
       }
     }
 
-    /// A frame over the hard limit (8 MB) closes that connection with a reason; the server goes on.
+    /// A frame or a message over the hard limit (8 MB) closes that connection with status 1009;
+    /// the server goes on.
     @Test func aGiganticFrameClosesOnlyItsConnection() throws {
       let server = try Server()
       let giant = try RawSocket(port: server.port)
       try? giant.send([UInt8](repeating: 0x61, count: 9 << 20))
       let closing = try? giant.receive()
       if let closing { #expect(closing.opcode == 8, "expected a close frame, got \(closing.opcode)") }
+      // Told by its head alone (a client still sending the rest may see the connection reset).
+      let announced = try RawSocket(port: server.port)
+      try announced.sendHead(length: 9 << 20)
+      let close = try announced.receive()
+      #expect(close.opcode == 8 && Array(close.payload.prefix(2)) == [0x03, 0xf1], "\(close)")
+      // A message over 8 MB in frames each under it: closed with 1009 too, not 1000.
+      let fragmented = try RawSocket(port: server.port)
+      try fragmented.send([UInt8](repeating: 0x61, count: 5 << 20), final: false)
+      try fragmented.send([UInt8](repeating: 0x61, count: 5 << 20), opcode: 0)
+      let fragmentedClose = try fragmented.receive()
+      #expect(
+        fragmentedClose.opcode == 8 && Array(fragmentedClose.payload.prefix(2)) == [0x03, 0xf1], "\(fragmentedClose)")
       let other = try RawSocket(port: server.port)
       try other.send(Self.run)
       #expect(try other.receiveJSON()["type"] as? String == "result")

@@ -165,9 +165,16 @@ final class RawSocket {
     buffer.append(contentsOf: chunk[0..<count])
   }
 
-  /// Sends one frame, masked as a client must (opcode 1 text, 2 binary).
-  func send(_ payload: [UInt8], opcode: UInt8 = 1) throws {
-    var frame: [UInt8] = [0x80 | opcode]
+  /// Sends only the head of a frame that says it carries `length` bytes.
+  func sendHead(length: Int, opcode: UInt8 = 1) throws {
+    try write(
+      [0x80 | opcode, 0x80 | 127] + (0..<8).reversed().map { UInt8((length >> ($0 * 8)) & 0xff) } + [1, 2, 3, 4])
+  }
+
+  /// Sends one frame, masked as a client must (opcode 1 text, 2 binary, 0 a continuation; not
+  /// `final`: more frames of the message follow).
+  func send(_ payload: [UInt8], opcode: UInt8 = 1, final: Bool = true) throws {
+    var frame: [UInt8] = [(final ? 0x80 : 0) | opcode]
     let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
     switch payload.count {
     case ..<126: frame.append(0x80 | UInt8(payload.count))
