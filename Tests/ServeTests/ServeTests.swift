@@ -528,6 +528,21 @@ extension Serve {
             == "draw timer 1 | take 2")
         #expect(try viewer.evaluate("document.getElementById('editor').offsetParent === null") as? Bool == true)
       }
+      // A top wider than its panel keeps its lines whole (its columns line up) and scrolls sideways.
+      let row = "1    running  " + String(repeating: "merge(timer 1, timer 2) | ", count: 6)
+      try Self.feed(server, #"{"type":"top","text":"JOB  STATE\n"# + row + #""}"#)
+      let lines = try first.waitFor(
+        """
+        document.getElementById('top').textContent.includes('merge') && (() => {
+          const range = document.createRange();
+          range.selectNodeContents(document.getElementById('top'));
+          return new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size;
+        })()
+        """)
+      #expect(lines as? Int == 2)
+      #expect(
+        try first.evaluate("(top => top.scrollWidth > top.clientWidth)(document.getElementById('top'))") as? Bool
+          == true)
       try server.feed.close()
       for viewer in [first, second] {
         try viewer.waitFor("document.getElementById('status').textContent === 'the presented shell has ended'")
