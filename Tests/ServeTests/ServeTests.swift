@@ -102,6 +102,25 @@ extension Serve {
       #expect(try tab.evaluate("document.getElementById('message').hidden") as? Bool == true)
     }
 
+    /// Copy Swift on a script with an error: the diagnostic is shown once, not once for the
+    /// export and again for the test.
+    @Test func copySwiftOnAnErrorShowsTheDiagnosticOnce() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      try tab.type("timer 1 | mapp { $0 } | take 2")
+      try tab.waitFor("showsEditorText() && document.getElementById('result').dataset.status === '2'")
+      try tab.evaluate("document.getElementById('copy-swift').click(); true")
+      let message = try #require(
+        try tab.waitFor(
+          "document.getElementById('message').textContent.includes('mapp') && document.getElementById('message').textContent"
+        ) as? String)
+      #expect(message.components(separatedBy: "unknown operator 'mapp'").count == 2, "\(message)")
+      #expect(message.hasPrefix("no Swift export and no exported test: "), "\(message)")
+    }
+
     /// A share link opened in another tab shows the same script and the same picture.
     @Test func aShareLinkShowsTheSamePicture() throws {
       let server = try Server()
