@@ -298,6 +298,35 @@ extension Serve {
       )
     }
 
+    /// A one-character value that is not a letter of a to z (é) is written back as itself, as
+    /// pipesh reads it, not as `'é'`.
+    @Test func anEditWritesAOneCharacterValueAsItself() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      try tab.type(#"marble "é-b-7-|" | map { $0 + "!" }"#)
+      try tab.waitFor(
+        "showsEditorText() && document.querySelector('#result g.marble-input g.marble[data-value=\"b\"]')")
+      let point = try #require(
+        try tab.evaluate(
+          """
+          (() => {
+            const lane = document.querySelector('#result g.marble-input');
+            const b = lane.querySelector('g.marble[data-value="b"]').getBoundingClientRect();
+            const width = Number(lane.dataset.tickWidth) * lane.getScreenCTM().a;
+            return [b.left + b.width / 2 + 3 * width, b.top + b.height / 2];
+          })()
+          """) as? [Double])
+      try tab.mouse("mouseMoved", x: point[0], y: point[1])
+      try tab.mouse("mousePressed", x: point[0], y: point[1])
+      try tab.mouse("mouseReleased", x: point[0], y: point[1])
+      try tab.waitFor(
+        #"document.getElementById('editor').value === 'marble "é-b-7a|" | map { $0 + "!" }' && showsEditorText() && document.getElementById('result').dataset.status === '0'"#
+      )
+    }
+
     /// The ticks of the last lane's marbles, as drawn (their x positions).
     static let debouncedTicks = """
       [...document.querySelectorAll('#result svg g.lane')].at(-1).querySelectorAll('g.marble').length + ':' +
