@@ -500,8 +500,16 @@ extension Serve {
     }
 
     /// A run past the wall-clock cap is stopped with a message (the cap shortened for the test).
+    /// The run is a stand-in for pipesh that never ends: pipesh's `--page` stops a pipeline after
+    /// 10000 events, so no short script keeps it busy for long.
     @Test func aRunPastTheCapIsStoppedWithAMessage() throws {
-      let server = try Server(environment: ["PIPESH_SERVE_RUN_SECONDS": "1"])
+      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-serve-test-\(getpid())")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let slow = directory.appendingPathComponent("pipesh")
+      try Data("#!/bin/sh\nexec sleep 60\n".utf8).write(to: slow)
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: slow.path)
+      let server = try Server(pipesh: slow, environment: ["PIPESH_SERVE_RUN_SECONDS": "1"])
       let socket = try RawSocket(port: server.port)
       try socket.send(#"{"type":"run","id":1,"script":"range 1 1000000000 | count"}"#)
       let result = try socket.receiveJSON()

@@ -38,11 +38,15 @@ final class Server: @unchecked Sendable {
     return builtBesideTheTests("pipesh") ?? URL(fileURLWithPath: ".build/debug/pipesh")
   }
 
-  init(port: Int = 0, present: Bool = false, environment extra: [String: String] = [:]) throws {
+  init(
+    port: Int = 0, present: Bool = false, pipesh: URL = Server.pipesh, environment extra: [String: String] = [:]
+  )
+    throws
+  {
     let process = Process()
     self.process = process
     process.executableURL = Self.serve
-    process.arguments = ["--port", String(port), "--pipesh", Self.pipesh.path] + (present ? ["--present"] : [])
+    process.arguments = ["--port", String(port), "--pipesh", pipesh.path] + (present ? ["--present"] : [])
     var environment = ProcessInfo.processInfo.environment
     environment.merge(extra) { $1 }
     process.environment = environment
