@@ -81,17 +81,21 @@ actor Session {
       let swift = try await PipeshRun(pipesh: pipesh, arguments: ["--emit-swift"]).run(script)
       let test = try await PipeshRun(pipesh: pipesh, arguments: ["--emit-test"]).run(script)
       var messages: [String] = []
-      if swift.status != 0 || swift.stop != nil {
-        messages.append("no Swift export: " + Self.firstLines(swift.stderr))
-      }
+      let swiftWhy = swift.status != 0 || swift.stop != nil ? Self.firstLines(swift.stderr) : nil
       // pipesh writes a file with no @Test (and a comment saying why) for a script without expectations.
       let hasTest = test.status == 0 && test.stop == nil && test.stdout.contains("@Test")
-      if !hasTest {
-        let why = test.stdout.split(separator: "\n").last { $0.hasPrefix("// No expectation") }
-        messages.append(
-          "no exported test: "
-            + (why.map { String($0.dropFirst(3)) + " (write expect P == \"DIAGRAM\" or expect P prints V)" }
-              ?? Self.firstLines(test.stderr)))
+      let testWhy =
+        hasTest
+        ? nil
+        : test.stdout.split(separator: "\n").last { $0.hasPrefix("// No expectation") }.map {
+          String($0.dropFirst(3)) + " (write expect P == \"DIAGRAM\" or expect P prints V)"
+        } ?? Self.firstLines(test.stderr)
+      if let swiftWhy, swiftWhy == testWhy {
+        // The script's own errors stop both: said once.
+        messages.append("no Swift export and no exported test: " + swiftWhy)
+      } else {
+        if let swiftWhy { messages.append("no Swift export: " + swiftWhy) }
+        if let testWhy { messages.append("no exported test: " + testWhy) }
       }
       await send(
         .export(

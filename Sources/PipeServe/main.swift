@@ -96,14 +96,26 @@ func main() async -> Int32 {
 
   let presenter = options.present ? Presenter() : nil
   let router = Router(context: BasicWebSocketRequestContext.self)
+  let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
   let page = Page.html(present: options.present)
-  router.get("/") { _, _ in
-    Response(
+  router.get("/") { request, _ in
+    if let refusal = Guard.refusal(request) { return refusal }
+    return Response(
       status: .ok,
       headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
       body: .init(byteBuffer: ByteBuffer(string: page)))
   }
-  router.ws("/ws") { inbound, outbound, _ in
+  // A GET /ws that reaches the HTTP router was not upgraded: refused, or not asking to be.
+  router.get("/ws") { request, _ in
+    if let refusal = Guard.refusal(request) { return refusal }
+    return Guard.text(
+      .upgradeRequired, "pipesh serve: /ws is a WebSocket: connect with a WebSocket client (the page at / does)",
+      headers: [.upgrade: "websocket", .connection: "Upgrade"])
+  }
+  webSocketRouter.ws(
+    "/ws", shouldUpgrade: { request, _ in Guard.refusal(request) == nil ? .upgrade([:]) : .dontUpgrade }
+  ) {
+    inbound, outbound, _ in
     let connection = OpenConnections.shared.opened(outbound)
     defer { OpenConnections.shared.closed(connection) }
     if let presenter {
@@ -111,6 +123,7 @@ func main() async -> Int32 {
       return
     }
     let session = Session(pipesh: pipesh, outbound: outbound)
+    var failure: (any Error)?
     do {
       for try await message in inbound.messages(maxSize: Limits.hardMessageSize) {
         switch message {
@@ -121,9 +134,13 @@ func main() async -> Int32 {
         }
       }
     } catch {
-      // The connection broke (or sent a message over the hard limit): its session ends.
+      // The connection broke, or sent a message over the hard limit: its session ends.
+      failure = error
     }
     await session.close()
+    // Thrown on, so that the WebSocket closes with the error's status (1009 for a message over the
+    // limit) rather than 1000 as if all were well.
+    if let failure { throw failure }
   }
 
   var logger = Logger(label: "pipesh-serve")
@@ -131,12 +148,14 @@ func main() async -> Int32 {
   let app = Application(
     router: router,
     server: .http1WebSocketUpgrade(
-      webSocketRouter: router,
+      webSocketRouter: webSocketRouter,
       configuration: .init(
         ws: .init(maxFrameSize: Limits.hardMessageSize, autoPing: .disabled, closeTimeout: .seconds(1)))),
     configuration: .init(address: .hostname("127.0.0.1", port: options.port), serverName: "pipesh-serve"),
     onServerRunning: { channel in
-      say("pipesh serve: http://127.0.0.1:\(channel.localAddress?.port ?? options.port)/")
+      let port = channel.localAddress?.port ?? options.port
+      Guard.port.withLock { $0 = port }
+      say("pipesh serve: http://127.0.0.1:\(port)/")
       if let presenter {
         say("pipesh serve: presenting this shell's session read-only")
         Task {
@@ -179,6 +198,38 @@ func main() async -> Int32 {
   _ = signals
   PipeshRun.killAll()
   return stoppedBy.withLock { $0 } == SIGINT ? 130 : 0
+}
+
+/// Only pages this server served may talk to it: a request whose `Origin` is another site's (any
+/// web page can open a WebSocket to 127.0.0.1) or whose `Host` is not this server's address (a
+/// name rebound to 127.0.0.1 by another site's DNS) is refused. A request without `Origin` (a raw
+/// client, not a browser page) is let in.
+enum Guard {
+  /// The port the server listens on, once it does.
+  static let port = Mutex<Int>(0)
+
+  static func refusal(_ request: Request) -> Response? {
+    let port = Guard.port.withLock { $0 }
+    let hosts = ["127.0.0.1:\(port)", "localhost:\(port)"]
+    if let host = request.head.authority, !hosts.contains(host.lowercased()) {
+      return text(
+        .forbidden,
+        "pipesh serve: refused: the Host '\(host)' is not this server's address; open http://127.0.0.1:\(port)/")
+    }
+    if let origin = request.headers[.origin], !hosts.map({ "http://" + $0 }).contains(origin.lowercased()) {
+      return text(
+        .forbidden,
+        "pipesh serve: refused: a page from '\(origin)' may not connect; only the page at http://127.0.0.1:\(port)/ may"
+      )
+    }
+    return nil
+  }
+
+  static func text(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) -> Response {
+    var fields = headers
+    fields[.contentType] = "text/plain; charset=utf-8"
+    return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
+  }
 }
 
 enum Limits {

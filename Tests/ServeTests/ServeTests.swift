@@ -77,6 +77,50 @@ extension Serve {
       #expect(try tab.evaluate("document.getElementById('status').textContent.startsWith('failed')") as? Bool == true)
     }
 
+    /// A script over the 1 MB limit is refused: the status says so (not `running…` for good), and
+    /// the next run's result clears the refusal.
+    @Test func aScriptOverTheLimitIsRefusedAndTheNextRunClearsIt() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.status === '0'")
+      try tab.evaluate(
+        """
+        (() => { const editor = document.getElementById('editor');
+          editor.value = '# ' + 'x'.repeat(1100000) + '\\nmarble "ab|" | print';
+          editor.dispatchEvent(new Event('input')); return true; })()
+        """)
+      try tab.waitFor(
+        """
+        document.getElementById('status').textContent.startsWith('refused')
+          && document.getElementById('message').textContent.includes('over the limit of 1048576 bytes')
+        """)
+      try tab.type(#"marble "ab|" | print"#)
+      try tab.waitFor(
+        "showsEditorText() && document.getElementById('status').textContent.startsWith('ok')")
+      #expect(try tab.evaluate("document.getElementById('message').hidden") as? Bool == true)
+    }
+
+    /// Copy Swift on a script with an error: the diagnostic is shown once, not once for the
+    /// export and again for the test.
+    @Test func copySwiftOnAnErrorShowsTheDiagnosticOnce() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      try tab.type("timer 1 | mapp { $0 } | take 2")
+      try tab.waitFor("showsEditorText() && document.getElementById('result').dataset.status === '2'")
+      try tab.evaluate("document.getElementById('copy-swift').click(); true")
+      let message = try #require(
+        try tab.waitFor(
+          "document.getElementById('message').textContent.includes('mapp') && document.getElementById('message').textContent"
+        ) as? String)
+      #expect(message.components(separatedBy: "unknown operator 'mapp'").count == 2, "\(message)")
+      #expect(message.hasPrefix("no Swift export and no exported test: "), "\(message)")
+    }
+
     /// A share link opened in another tab shows the same script and the same picture.
     @Test func aShareLinkShowsTheSamePicture() throws {
       let server = try Server()
@@ -163,6 +207,53 @@ extension Serve {
         try tab.evaluate("location.hash") as? String == "#s=" + Self.base64url(#"marble "a---b-c^" | debounce 2"#))
     }
 
+    /// A marble drawn later than its tick (a flatMap below slows the demand, so `b` of tick 3 is
+    /// drawn at tick 4): a press with a nudge of a few pixels changes nothing, and a drag of one
+    /// tick moves it one tick from its own tick, not from where it is drawn.
+    @Test func draggingAMarbleDrawnLateMovesItFromItsOwnTick() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      let script = #"marble "-a-b|" | flatMap { marble "-x|" }"#
+      try tab.type(script)
+      try tab.waitFor(
+        "showsEditorText() && document.querySelector('#result g.marble-input g.marble[data-value=\"b\"]')")
+      let point = try #require(
+        try tab.evaluate(
+          """
+          (() => {
+            const lane = document.querySelector('#result g.marble-input');
+            const b = lane.querySelector('g.marble[data-value="b"]');
+            const box = b.getBoundingClientRect();
+            const width = Number(lane.dataset.tickWidth) * lane.getScreenCTM().a;
+            const drawnAt = (box.left + box.width / 2 - lane.getScreenCTM().e) / lane.getScreenCTM().a;
+            const drawnTick = Math.round((drawnAt - Number(lane.dataset.x0)) / Number(lane.dataset.tickWidth));
+            return [box.left + box.width / 2, box.top + box.height / 2, width, Number(b.dataset.tick), drawnTick];
+          })()
+          """) as? [Double])
+      let (x, y, width) = (point[0], point[1], point[2])
+      // The premise: b's tick in the literal is 3, and it is drawn at tick 4.
+      #expect(point[3] == 3)
+      #expect(point[4] == 4)
+      try tab.mouse("mouseMoved", x: x, y: y)
+      try tab.mouse("mousePressed", x: x, y: y)
+      try tab.mouse("mouseMoved", x: x + 3, y: y)
+      try tab.mouse("mouseReleased", x: x + 3, y: y)
+      #expect(try tab.evaluate("document.getElementById('editor').value") as? String == script)
+      #expect(try tab.evaluate("showsEditorText()") as? Bool == true)
+      try tab.mouse("mouseMoved", x: x, y: y)
+      try tab.mouse("mousePressed", x: x, y: y)
+      try tab.mouse("mouseMoved", x: x + width, y: y)
+      try tab.mouse("mouseReleased", x: x + width, y: y)
+      try tab.waitFor(
+        """
+        document.getElementById('editor').value === 'marble "-a--b|" | flatMap { marble "-x|" }'
+          && showsEditorText() && document.getElementById('result').dataset.status === '0'
+        """)
+    }
+
     /// A click on an empty tick of an input lane adds the next letter there; a double-click on a
     /// marble removes it; each edit rewrites the literal and redraws the lanes below.
     @Test func clickingALaneAddsAValueAndADoubleClickRemovesOne() throws {
@@ -204,6 +295,35 @@ extension Serve {
       }
       try tab.waitFor(
         "document.getElementById('editor').value === 'marble \"--b-c-|\" | map { $0 + \"!\" }' && showsEditorText() && document.querySelectorAll('#result svg g.lane')[1].querySelectorAll('g.marble').length === 2"
+      )
+    }
+
+    /// A one-character value that is not a letter of a to z (é) is written back as itself, as
+    /// pipesh reads it, not as `'é'`.
+    @Test func anEditWritesAOneCharacterValueAsItself() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      try tab.type(#"marble "é-b-7-|" | map { $0 + "!" }"#)
+      try tab.waitFor(
+        "showsEditorText() && document.querySelector('#result g.marble-input g.marble[data-value=\"b\"]')")
+      let point = try #require(
+        try tab.evaluate(
+          """
+          (() => {
+            const lane = document.querySelector('#result g.marble-input');
+            const b = lane.querySelector('g.marble[data-value="b"]').getBoundingClientRect();
+            const width = Number(lane.dataset.tickWidth) * lane.getScreenCTM().a;
+            return [b.left + b.width / 2 + 3 * width, b.top + b.height / 2];
+          })()
+          """) as? [Double])
+      try tab.mouse("mouseMoved", x: point[0], y: point[1])
+      try tab.mouse("mousePressed", x: point[0], y: point[1])
+      try tab.mouse("mouseReleased", x: point[0], y: point[1])
+      try tab.waitFor(
+        #"document.getElementById('editor').value === 'marble "é-b-7a|" | map { $0 + "!" }' && showsEditorText() && document.getElementById('result').dataset.status === '0'"#
       )
     }
 
@@ -275,16 +395,76 @@ extension Serve {
       }
     }
 
-    /// A frame over the hard limit (8 MB) closes that connection with a reason; the server goes on.
+    /// A frame or a message over the hard limit (8 MB) closes that connection with status 1009;
+    /// the server goes on.
     @Test func aGiganticFrameClosesOnlyItsConnection() throws {
       let server = try Server()
       let giant = try RawSocket(port: server.port)
       try? giant.send([UInt8](repeating: 0x61, count: 9 << 20))
       let closing = try? giant.receive()
       if let closing { #expect(closing.opcode == 8, "expected a close frame, got \(closing.opcode)") }
+      // Told by its head alone (a client still sending the rest may see the connection reset).
+      let announced = try RawSocket(port: server.port)
+      try announced.sendHead(length: 9 << 20)
+      let close = try announced.receive()
+      #expect(close.opcode == 8 && Array(close.payload.prefix(2)) == [0x03, 0xf1], "\(close)")
+      // A message over 8 MB in frames each under it: closed with 1009 too, not 1000.
+      let fragmented = try RawSocket(port: server.port)
+      try fragmented.send([UInt8](repeating: 0x61, count: 5 << 20), final: false)
+      try fragmented.send([UInt8](repeating: 0x61, count: 5 << 20), opcode: 0)
+      let fragmentedClose = try fragmented.receive()
+      #expect(
+        fragmentedClose.opcode == 8 && Array(fragmentedClose.payload.prefix(2)) == [0x03, 0xf1], "\(fragmentedClose)")
       let other = try RawSocket(port: server.port)
       try other.send(Self.run)
       #expect(try other.receiveJSON()["type"] as? String == "result")
+    }
+
+    /// Only this server's own page may connect: a WebSocket upgrade from another site's page (its
+    /// Origin) or for another name (a DNS rebinding: its Host) is refused, and so is the page for
+    /// such a Host; a client without an Origin, or with this server's, is let in.
+    @Test func anotherSitesPageCannotConnect() throws {
+      let server = try Server()
+      for headers in [["Origin: http://evil.example"], ["Origin: http://127.0.0.1:\(server.port + 1)"]] {
+        let refused = try RawSocket(
+          port: server.port,
+          request: "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" + headers[0] + "\r\n\r\n")
+        #expect(refused.head.hasPrefix("HTTP/1.1 400"), "\(headers): \(refused.head)")
+      }
+      let rebound = try RawSocket(
+        port: server.port,
+        request:
+          "GET /ws HTTP/1.1\r\nHost: evil.example:\(server.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+          + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+      #expect(rebound.head.hasPrefix("HTTP/1.1 400"), "\(rebound.head)")
+      let page = try RawSocket(
+        port: server.port, request: "GET / HTTP/1.1\r\nHost: evil.example:\(server.port)\r\nConnection: close\r\n\r\n")
+      #expect(page.head.hasPrefix("HTTP/1.1 403"), "\(page.head)")
+      #expect(page.body().contains("refused: the Host 'evil.example:\(server.port)' is not this server's address"))
+      let otherOrigin = try RawSocket(
+        port: server.port,
+        request:
+          "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nOrigin: http://evil.example\r\nConnection: close\r\n\r\n"
+      )
+      #expect(otherOrigin.head.hasPrefix("HTTP/1.1 403"), "\(otherOrigin.head)")
+      for origin in ["http://127.0.0.1:\(server.port)", "http://localhost:\(server.port)"] {
+        let socket = try RawSocket(port: server.port, headers: ["Origin: " + origin])
+        try socket.send(Self.run)
+        #expect(try socket.receiveJSON()["type"] as? String == "result")
+      }
+      let own = try RawSocket(
+        port: server.port, request: "GET / HTTP/1.1\r\nHost: localhost:\(server.port)\r\nConnection: close\r\n\r\n")
+      #expect(own.head.hasPrefix("HTTP/1.1 200"), "\(own.head)")
+    }
+
+    /// A plain GET of /ws (no upgrade asked) is told it is a WebSocket (426), not given an empty 200.
+    @Test func aPlainGetOfTheWebSocketIsUpgradeRequired() throws {
+      let server = try Server()
+      let plain = try RawSocket(
+        port: server.port, request: "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n")
+      #expect(plain.head.hasPrefix("HTTP/1.1 426"), "\(plain.head)")
+      #expect(plain.body().contains("/ws is a WebSocket"))
     }
 
     /// Forty sessions asking at once are all answered, each with its own run's output (the server
@@ -319,10 +499,17 @@ extension Serve {
       #expect(try socket.receiveJSON()["id"] as? Int == 3)
     }
 
-    /// A run past the wall-clock cap is stopped with a message (the cap shortened for the test). A
-    /// background job: a foreground pipeline would be drawn, and a page's draw stops at 10,000 events.
+    /// A run past the wall-clock cap is stopped with a message (the cap shortened for the test).
+    /// The run is a stand-in for pipesh that never ends: pipesh's `--page` stops a pipeline after
+    /// 10000 events, so no short script keeps it busy for long.
     @Test func aRunPastTheCapIsStoppedWithAMessage() throws {
-      let server = try Server(environment: ["PIPESH_SERVE_RUN_SECONDS": "1"])
+      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-serve-test-\(getpid())")
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let slow = directory.appendingPathComponent("pipesh")
+      try Data("#!/bin/sh\nexec sleep 60\n".utf8).write(to: slow)
+      try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: slow.path)
+      let server = try Server(pipesh: slow, environment: ["PIPESH_SERVE_RUN_SECONDS": "1"])
       let socket = try RawSocket(port: server.port)
       try socket.send(#"{"type":"run","id":1,"script":"range 1 1000000000 | count &"}"#)
       let result = try socket.receiveJSON()
@@ -397,6 +584,21 @@ extension Serve {
             == "draw timer 1 | take 2")
         #expect(try viewer.evaluate("document.getElementById('editor').offsetParent === null") as? Bool == true)
       }
+      // A top wider than its panel keeps its lines whole (its columns line up) and scrolls sideways.
+      let row = "1    running  " + String(repeating: "merge(timer 1, timer 2) | ", count: 6)
+      try Self.feed(server, #"{"type":"top","text":"JOB  STATE\n"# + row + #""}"#)
+      let lines = try first.waitFor(
+        """
+        document.getElementById('top').textContent.includes('merge') && (() => {
+          const range = document.createRange();
+          range.selectNodeContents(document.getElementById('top'));
+          return new Set([...range.getClientRects()].map(rect => Math.round(rect.top))).size;
+        })()
+        """)
+      #expect(lines as? Int == 2)
+      #expect(
+        try first.evaluate("(top => top.scrollWidth > top.clientWidth)(document.getElementById('top'))") as? Bool
+          == true)
       try server.feed.close()
       for viewer in [first, second] {
         try viewer.waitFor("document.getElementById('status').textContent === 'the presented shell has ended'")

@@ -38,11 +38,15 @@ final class Server: @unchecked Sendable {
     return builtBesideTheTests("pipesh") ?? URL(fileURLWithPath: ".build/debug/pipesh")
   }
 
-  init(port: Int = 0, present: Bool = false, environment extra: [String: String] = [:]) throws {
+  init(
+    port: Int = 0, present: Bool = false, pipesh: URL = Server.pipesh, environment extra: [String: String] = [:]
+  )
+    throws
+  {
     let process = Process()
     self.process = process
     process.executableURL = Self.serve
-    process.arguments = ["--port", String(port), "--pipesh", Self.pipesh.path] + (present ? ["--present"] : [])
+    process.arguments = ["--port", String(port), "--pipesh", pipesh.path] + (present ? ["--present"] : [])
     var environment = ProcessInfo.processInfo.environment
     environment.merge(extra) { $1 }
     process.environment = environment
@@ -97,7 +101,22 @@ final class RawSocket {
     let description: String
   }
 
-  init(port: Int) throws {
+  /// Connects and asks for the upgrade, with `headers` (lines like `Origin: …`) added; throws
+  /// if the server answers anything but 101.
+  convenience init(port: Int, headers: [String] = []) throws {
+    try self.init(
+      port: port,
+      request: "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        + headers.map { $0 + "\r\n" }.joined() + "\r\n")
+    guard head.hasPrefix("HTTP/1.1 101") else { throw Failure(description: "the upgrade was refused: \(head)") }
+  }
+
+  /// The answer's status line and headers.
+  private(set) var head = ""
+
+  /// Sends `request` (an HTTP request's text) and reads the answer's head.
+  init(port: Int, request: String) throws {
     descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -111,17 +130,21 @@ final class RawSocket {
     guard connected == 0 else { throw Failure(description: "cannot connect to port \(port): \(errno)") }
     var timeout = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    try write(
-      Array(
-        ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-          + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
+    try write(Array(request.utf8))
     while !buffer.containsHeaderEnd {
       try fill()
     }
     let end = try #require(buffer.headerEnd)
-    let head = String(decoding: buffer[..<end], as: UTF8.self)
+    head = String(decoding: buffer[..<end], as: UTF8.self)
     buffer.removeSubrange(..<(end + 4))
-    guard head.hasPrefix("HTTP/1.1 101") else { throw Failure(description: "the upgrade was refused: \(head)") }
+  }
+
+  /// What follows the head until the server closes the connection (or `length` bytes).
+  func body(length: Int? = nil) -> String {
+    while length.map({ buffer.count < $0 }) ?? true {
+      do { try fill() } catch { break }
+    }
+    return String(decoding: buffer, as: UTF8.self)
   }
 
   deinit {
@@ -146,9 +169,16 @@ final class RawSocket {
     buffer.append(contentsOf: chunk[0..<count])
   }
 
-  /// Sends one frame, masked as a client must (opcode 1 text, 2 binary).
-  func send(_ payload: [UInt8], opcode: UInt8 = 1) throws {
-    var frame: [UInt8] = [0x80 | opcode]
+  /// Sends only the head of a frame that says it carries `length` bytes.
+  func sendHead(length: Int, opcode: UInt8 = 1) throws {
+    try write(
+      [0x80 | opcode, 0x80 | 127] + (0..<8).reversed().map { UInt8((length >> ($0 * 8)) & 0xff) } + [1, 2, 3, 4])
+  }
+
+  /// Sends one frame, masked as a client must (opcode 1 text, 2 binary, 0 a continuation; not
+  /// `final`: more frames of the message follow).
+  func send(_ payload: [UInt8], opcode: UInt8 = 1, final: Bool = true) throws {
+    var frame: [UInt8] = [(final ? 0x80 : 0) | opcode]
     let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
     switch payload.count {
     case ..<126: frame.append(0x80 | UInt8(payload.count))
