@@ -7,7 +7,8 @@ import PipeSyntax
 /// printed as the fragment that goes inside the page's body (`Report.fragment`): what it printed,
 /// errors in red with their carets, and a picture for every `draw`, `trace` and `compare`. Every
 /// foreground pipeline statement is drawn as `draw P demand: true … to:` would draw it (bounded by
-/// draw's horizon, so one that never ends still gives its picture and ends), with what it prints;
+/// draw's horizon, so one that never ends still gives its picture and ends), with what it prints
+/// and its task tree as `tasks N` shows it;
 /// its `marble "…"` lanes are annotated for the page to edit (`EditableMarble`). Nothing in the
 /// script may read or write a file or the terminal (`PageSandbox`): a shared link cannot touch
 /// the user's files.
@@ -28,8 +29,12 @@ public enum Page {
     shell.report = report
     shell.page = source
     console.setLineWriter { text, stream in report.addLine(text, error: stream == .error) }
+    // Each pipeline's picture, then its task tree (`tasks N`): the tasks its operators started.
     shell.engine.drawForegroundPipelines { [weak shell] pipeline in
-      await shell?.draw(pipeline, demand: true, printing: true)
+      guard let shell else { return }
+      await shell.draw(pipeline, demand: true, printing: true)
+      guard let job = shell.engine.jobs.all.max(by: { $0.id < $1.id }) else { return }
+      for line in TaskView.lines(job) { shell.console.line(line) }
     }
     let status: Int32
     let (statements, _, diagnostics) = Engine.parseAndCheck(source, in: shell.engine.environment)

@@ -145,4 +145,17 @@ struct PageTests {
     #expect(result.stdout.contains("stopped the pipeline after 10000 events"))
     #expect(result.stdout.utf8.count < 4 << 20)
   }
+
+  /// Under each pipeline's picture, its task tree as `tasks N` prints it: the tasks its operators
+  /// started (merge's task and its two group children), who cancelled them and when they ended.
+  @Test func eachPipelineShowsTheTasksItsOperatorsStarted() throws {
+    let (document, result) = try Self.run("merge(timer 1, timer 2) | take 3\n")
+    #expect(result.status == 0)
+    let outputs = try document.nodes(forXPath: "//pre[@class='output']").compactMap(\.stringValue)
+    let tree = try #require(outputs.first { $0.hasPrefix("[1] finished: merge(timer 1, timer 2) | take 3") })
+    #expect(tree.contains("tasks: 0 running, 4 ended"))
+    #expect(tree.contains("└ 2    unstructured, by 1"))
+    #expect(tree.contains("  ├ 3  group child of 2"))
+    #expect(tree.contains("  └ 4  group child of 2"))
+  }
 }
