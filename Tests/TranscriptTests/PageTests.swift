@@ -159,3 +159,93 @@ struct PageTests {
     #expect(tree.contains("  └ 4  group child of 2"))
   }
 }
+
+/// A shared link's script reads no file, wherever the read stands: generated nestings of every
+/// place a pipeline can hold another (flatMap, flatMapLatest and spawn bodies, combinators' inputs,
+/// groups, `let` fragments, a channel's consumer, draw, trace and expect) around `lines` and
+/// `stdin` are each refused where they are written, before anything runs; the refusal reads the
+/// same whether the file exists or not, and nothing of the file reaches the page.
+@Suite("pipesh --page sandbox")
+struct PageSandboxTests {
+  /// Ways one source pipeline can be held inside another (`X` stands for it).
+  static let wrappers = [
+    "(X)", "merge(from \"a\", X)", "zip(from 1, X) | map { $0.1 }", "chain(from \"a\", X)",
+    "combineLatest(X, from 1) | map { $0.0 }", "from 1 | flatMap { X }", "from 1 | flatMapLatest { X }",
+    "from \"a\" | spawn { X }",
+    "from 1 | flatMap { X } concurrency: 2", "from \"a\" | flatMap { X | take 1 }",
+  ]
+
+  /// A script of generated statements, each with one file read somewhere inside it.
+  static func script(reading path: String) -> [String] {
+    let sources = ["lines \"\(path)\"", "stdin", "from \"\(path)\" | flatMap { lines $0 }"]
+    var pipelines = sources
+    for wrapper in wrappers {
+      for source in sources { pipelines.append(wrapper.replacingOccurrences(of: "X", with: source)) }
+    }
+    // Two levels: each wrapper around each wrapper of the first source.
+    for outer in wrappers {
+      for inner in wrappers {
+        let inside = inner.replacingOccurrences(of: "X", with: sources[0])
+        // An operator form nested in a combinator's input or group stands whole in it.
+        pipelines.append(outer.replacingOccurrences(of: "X", with: inside))
+      }
+    }
+    var statements: [String] = []
+    for (index, pipeline) in pipelines.enumerated() {
+      switch index % 5 {
+      case 0: statements.append(pipeline)
+      case 1: statements.append("\(pipeline) | drain &")
+      case 2: statements.append("draw \(pipeline)")
+      case 3: statements.append("trace \(pipeline) | take 1")
+      default: statements.append("expect \(pipeline) | take 1 prints \"a\"")
+      }
+    }
+    // A `let` that wraps a read, used later; a channel whose consumer reads.
+    statements.append("let f\(statements.count) = flatMap { lines \"\(path)\" }")
+    statements.append("from 1 | f\(statements.count - 1)")
+    statements.append("channel c of: Int | flatMap { lines \"\(path)\" } &")
+    statements.append("from 1 | into c")
+    return statements
+  }
+
+  @Test func everyNestedFileReadIsRefusedAndSaysNothingOfTheFile() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-sandbox-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let secret = directory.appendingPathComponent("secret.txt")
+    let statements = Self.script(reading: secret.path)
+    try (statements.joined(separator: "\n") + "\n").write(
+      to: directory.appendingPathComponent("script.pipe"), atomically: true, encoding: .utf8)
+    var outputs: [String] = []
+    // The same script, with the file there and then without it.
+    for exists in [true, false] {
+      if exists {
+        try "the-secret-line\n".write(to: secret, atomically: true, encoding: .utf8)
+      } else {
+        try FileManager.default.removeItem(at: secret)
+      }
+      let result = try Pipesh.run(["--virtual-time", "--page", "script.pipe"], directory: directory)
+      #expect(result.status == 2)
+      #expect(!result.stdout.contains("the-secret-line"))
+      #expect(!result.stdout.contains("error: cannot"))
+      #expect(!result.stdout.contains("<svg"), "nothing runs: no picture")
+      // Every statement that reads is refused at its own line (a let's stage where the let writes
+      // it, once; the channel's sender reads nothing).
+      let refused = Set(
+        result.stdout.split(separator: "\n").compactMap { line -> Int? in
+          guard line.contains("error: the page runs no file access") else { return nil }
+          let fields = line.split(separator: ":")
+          return fields.count > 1 ? Int(fields[1]) : nil
+        })
+      for (index, statement) in statements.enumerated()
+      where !statement.hasPrefix("from 1 | f") && !statement.hasPrefix("from 1 | into") {
+        #expect(refused.contains(index + 1), "not refused: \(statement)")
+      }
+      outputs.append(result.stdout)
+    }
+    // A refusal never tells whether the file exists.
+    let (first, second) = (outputs[0].split(separator: "\n"), outputs[1].split(separator: "\n"))
+    let parting = zip(first, second).first { $0 != $1 }
+    #expect(first.count == second.count && parting == nil, "\(parting.map { "\($0)\n\($1)" } ?? "")")
+  }
+}

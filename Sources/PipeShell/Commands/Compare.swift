@@ -78,13 +78,6 @@ extension Shell {
   }
 }
 
-extension CheckedPipeline {
-  /// Every stage, inner pipelines' included.
-  var allStages: [CheckedStage] {
-    stages.flatMap { [$0] + $0.inputs.flatMap(\.allStages) }
-  }
-}
-
 /// The rows of `compare`: AA's nodes and the Combine stages, paired by stage text in order (the
 /// pipelines a `flatMap` builds per element have AA rows only).
 struct ComparisonTable {
