@@ -1,7 +1,15 @@
+import Dispatch
+import Locking
 import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// `pipesh --page FILE`: what `pipesh serve`'s page shows of a script, run as `--html` runs it,
 /// printed as the fragment that goes inside the page's body (`Report.fragment`): what it printed,
@@ -18,6 +26,13 @@ public enum Page {
   /// server after 10.
   static let eventLimit = 10_000
 
+  /// The resident memory a page's run may reach (Docs/serve.md says it): a link's script
+  /// (`range 1 1000000000 | collect &`, then `wait`) must not take the server's machine with it.
+  static let memoryLimit = 512 << 20
+
+  static let memoryMessage =
+    "error: the page's run was stopped: it used more than \(memoryLimit >> 20) MB of memory (a pipeline that keeps every element, such as collect over an endless or huge source?); run it with pipesh FILE instead"
+
   /// Runs `source` and prints its fragment; returns the script's status (2 when it does not
   /// check, or asks for a file).
   public static func run(_ source: SourceFile, console: Console) async -> Int32 {
@@ -28,7 +43,13 @@ public enum Page {
     let report = Report(title: source.name ?? "pipesh")
     shell.report = report
     shell.page = source
-    console.setLineWriter { text, stream in report.addLine(text, error: stream == .error) }
+    // A run that reaches the page's memory bound is stopped as Ctrl-C stops it, and says so; what
+    // its jobs print as they end (a collect's partial array) is left out.
+    let memory = MemoryBound(bytes: memoryLimit) { _ = shell.engine.interrupt() }
+    console.setLineWriter { text, stream in
+      guard !memory.reached else { return }
+      report.addLine(text, error: stream == .error)
+    }
     // Each pipeline's picture, then its task tree (`tasks N`): the tasks its operators started.
     shell.engine.drawForegroundPipelines { [weak shell] pipeline in
       guard let shell else { return }
@@ -45,8 +66,14 @@ public enum Page {
     } else {
       let signal = InterruptSignal { shell.engine.interrupt() }
       let termination = TerminationSignals(flushing: console)
-      status = await shell.engine.runScript(source)
+      let ended = await shell.engine.runScript(source)
+      status = memory.reached ? 1 : ended
       withExtendedLifetime((signal, termination)) {}
+    }
+    memory.stop()
+    if memory.reached {
+      console.flush()
+      report.addLine(memoryMessage, error: true)
     }
     shell.engine.close()
     console.flush()
@@ -145,5 +172,55 @@ enum PageSandbox {
       index -= 1
     }
     return nil
+  }
+}
+
+/// Watches the process's peak resident memory (every 10 ms, on a queue of its own, so a job that
+/// holds the clock's thread cannot stop it): the first time it passes `bytes`, `onReached` is
+/// called to stop the run. If the process is still running 5 s later, or its memory reaches twice
+/// the bound, it writes the message as the page's fragment and exits with status 1: the bound
+/// holds even when stopping does not free memory.
+final class MemoryBound: Sendable {
+  nonisolated(unsafe) private let timer: any DispatchSourceTimer
+  private let state = Locked<(reached: Bool, since: ContinuousClock.Instant?)>((false, nil))
+
+  init(bytes: Int, onReached: @escaping @Sendable () -> Void) {
+    timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "pipesh.page.memory"))
+    timer.schedule(deadline: .now(), repeating: .milliseconds(10))
+    timer.setEventHandler { [state] in
+      let peak = Self.peakResidentBytes()
+      let now = ContinuousClock.now
+      let first = state.withLock { state -> Bool? in
+        if let since = state.since { return since.duration(to: now) > .seconds(5) || peak > 2 * bytes ? false : nil }
+        guard peak > bytes else { return nil }
+        state = (true, now)
+        return true
+      }
+      switch first {
+      case true?: onReached()
+      case false?:
+        Console.writeNow("<pre class=\"output\"><span class=\"error\">\(Page.memoryMessage)</span></pre>\n")
+        _exit(1)
+      case nil: break
+      }
+    }
+    timer.resume()
+  }
+
+  /// Whether the run reached the bound.
+  var reached: Bool { state.withLock { $0.reached } }
+
+  func stop() { timer.cancel() }
+
+  /// The process's peak resident set size (`getrusage`: kilobytes on Linux, bytes on Darwin).
+  static func peakResidentBytes() -> Int {
+    var usage = rusage()
+    #if canImport(Darwin)
+      guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
+      return Int(usage.ru_maxrss)
+    #else
+      guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+      return Int(usage.ru_maxrss) * 1024
+    #endif
   }
 }

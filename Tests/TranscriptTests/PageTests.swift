@@ -249,3 +249,22 @@ struct PageSandboxTests {
     #expect(first.count == second.count && parting == nil, "\(parting.map { "\($0)\n\($1)" } ?? "")")
   }
 }
+
+/// A page's run stays within its memory bound: `pipesh --page` stops a script that keeps
+/// a billion elements (it grew to 4.5 GB) and says why, whoever runs it.
+@Suite("pipesh --page memory")
+struct PageMemoryTests {
+  @Test func aRunThatKeepsEveryElementIsStoppedAtTheBoundWithAMessage() throws {
+    let (document, result) = try PageTests.run("range 1 1000000000 | collect &\nwait\nfrom \"after\"\n")
+    #expect(result.status == 1)
+    let text = try document.nodes(forXPath: "//pre[@class='output']").compactMap(\.stringValue).joined()
+    #expect(text.contains("error: the page's run was stopped: it used more than 512 MB of memory"))
+    // Stopped: the statement after the wait does not run, nor is the partial array printed.
+    #expect(!text.contains("after"))
+    #expect(!text.contains("[1, 2, 3"))
+    // No child of this test process (they run side by side) has passed the hard bound of 1 GB.
+    var usage = rusage()
+    #expect(getrusage(RUSAGE_CHILDREN.rawValue, &usage) == 0)
+    #expect(Int(usage.ru_maxrss) < 1 << 20)
+  }
+}
