@@ -262,8 +262,14 @@ public final class Engine: Sendable {
   /// nothing was running.
   @discardableResult
   public func interrupt() -> Bool {
-    interrupted.store(true, ordering: .relaxed)
-    interrupts.add(1, ordering: .relaxed)
+    let wasInterruptedBefore = interrupted.exchange(true, ordering: .relaxed)
+    let count = interrupts.add(1, ordering: .relaxed).newValue
+    // A script already stopping that is interrupted again ends now: a job that ignores its
+    // cancellation (work … cooperative: false) must not keep the user from the shell.
+    if !interactive, wasInterruptedBefore {
+      console.flush()
+      _exit(130)
+    }
     let job = foreground.withLock { $0 }
     job?.cancel()
     // A script ends on Ctrl-C: its jobs are cancelled now, from this thread, so a job that never
@@ -271,7 +277,28 @@ public final class Engine: Sendable {
     if !interactive { jobs.cancelAll() }
     let waiting = waitingTask.withLock { $0 }
     waiting?.cancel()
+    let again = interactive ? "Ctrl-C again gives the prompt back (the job goes on)" : "Ctrl-C again quits now"
+    // Said at the first Ctrl-C of a statement; the second does what it says.
+    if count == interruptsAtStatement.load(ordering: .relaxed) + 1 {
+      sayWhatIgnoresTheCancel(interactive ? job.map { [$0] } ?? [] : jobs.running, again: again)
+    }
     return job != nil || waiting != nil
+  }
+
+  /// After a cancel: the cancelled jobs that go on because a node of theirs ignores cancellation,
+  /// and `again`, how to stop waiting for them.
+  public func sayWhatIgnoresTheCancel(_ cancelled: [Job], again: String) {
+    for job in cancelled where job.state == .running {
+      let stubborn = Node.flattened(job.nodes).filter { node in
+        // Its state may say cancelled already (its consumer stopped), while its wait goes on.
+        node.facts?.ignoresCancellation == true && node.state != .finished && node.state != .failed
+      }
+      guard !stubborn.isEmpty else { continue }
+      let names = stubborn.map(\.text).joined(separator: ", ")
+      console.line(
+        "\npipesh: [\(job.id)] is cancelled but still runs: \(names) ignores cancellation and ends only when its wait does; \(again)",
+        to: .error)
+    }
   }
 
   public func clearInterrupt() { interrupted.store(false, ordering: .relaxed) }

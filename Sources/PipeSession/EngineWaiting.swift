@@ -204,9 +204,10 @@ extension Engine {
     return await task.value
   }
 
-  /// Waits for each job in turn; `deadlock` names the wait when it is one (`wait`).
+  /// Waits for each job in turn; `deadlock` names the wait when it is one (`wait`); `since`: the
+  /// Ctrl-Cs before it, which do not stop it (by default those before the statement).
   public func waitForAll(
-    _ jobs: [Job], interruptible: Bool = true, deadlock: String? = nil, stopped: String? = nil
+    _ jobs: [Job], interruptible: Bool = true, deadlock: String? = nil, stopped: String? = nil, since: Int? = nil
   ) async {
     var onDeadlock: (@Sendable () -> Void)?
     if let deadlock {
@@ -216,7 +217,7 @@ extension Engine {
       }
     }
     let reported = onDeadlock
-    await waitFor(interruptible: interruptible, onDeadlock: reported, stopped: stopped) {
+    await waitFor(interruptible: interruptible, onDeadlock: reported, since: since, stopped: stopped) {
       for job in jobs {
         await job.wait()
         if Task.isCancelled { return }

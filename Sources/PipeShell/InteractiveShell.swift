@@ -78,7 +78,9 @@ public final class InteractiveShell {
       await shell.engine.runLine(text, interruptsBefore: interrupts)
     }
     let running = shell.engine.jobs.cancelAll()
-    await shell.engine.waitForAll(shell.engine.jobs.all, interruptible: false)
+    // A job that ignores its cancellation (work … cooperative: false) is waited for until Ctrl-C.
+    shell.engine.sayWhatIgnoresTheCancel(shell.engine.jobs.all, again: "Ctrl-C quits now")
+    await shell.engine.waitForAll(shell.engine.jobs.all, since: shell.engine.interruptCount)
     shell.engine.close()
     shell.console.line("bye: cancelled \(running) running job\(running == 1 ? "" : "s")")
     return 0

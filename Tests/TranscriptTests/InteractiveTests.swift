@@ -16,6 +16,26 @@ struct InteractiveTests {
     try terminal.expectExit(0)
   }
 
+  /// A foreground job that ignores its cancellation (`work … cooperative: false`, 1000 s): the first
+  /// Ctrl-C says what still runs and why, the second gives the prompt back, the work going on.
+  @Test func twoCtrlCsGiveThePromptBackFromAJobThatIgnoresTheCancel() throws {
+    let terminal = try Terminal()
+    try terminal.expect("pipesh[0]> ")
+    terminal.type("merge(from \"ready\", from \"x\" | work 1000 cooperative: false) | print\r")
+    try terminal.expect("ready\n")
+    try terminal.interrupt(until: "is cancelled but still runs: work 1000 cooperative: false ignores cancellation")
+    try terminal.expect("Ctrl-C again gives the prompt back (the job goes on)")
+    terminal.type("\u{3}")
+    // The job's work still waits: the job has not ended (the prompt counts it).
+    try terminal.expect("pipesh[1]> ")
+    // Leaving waits for the work, and says so, until Ctrl-C.
+    terminal.type("\u{4}")
+    try terminal.expect("ends only when its wait does; Ctrl-C quits now")
+    terminal.type("\u{3}")
+    try terminal.expect("bye: cancelled 1 running job\n")
+    try terminal.expectExit(0)
+  }
+
   @Test func tabCompletesOperatorsAfterABarAndListsSeveral() throws {
     // On the virtual clock: the timer's line says +1.000s however loaded the machine is.
     let terminal = try Terminal(arguments: ["--virtual-time"])

@@ -60,6 +60,41 @@ struct InterruptTests {
     for line in told { #expect(result.stdout.contains(line + "\n"), "\(result.stdout)") }
   }
 
+  /// A job that ignores its cancellation (`work … cooperative: false`, waiting 1000 s) cannot keep
+  /// the user: the first Ctrl-C says what still runs and why, the second ends the script (130).
+  @Test func aSecondSigintEndsAScriptWhoseJobIgnoresTheCancel() throws {
+    // `ready` comes from the job itself, once it runs (a Ctrl-C before it would find none).
+    let script = "merge(from \"ready\", from \"x\" | work 1000 cooperative: false) | print"
+    let said = "pipesh: [1] is cancelled but still runs: work 1000 cooperative: false ignores cancellation"
+    let process = Process()
+    process.executableURL = Pipesh.executable
+    process.arguments = ["-c", script]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    var seen = ""
+    var interrupts = 0
+    let deadline = Date().addingTimeInterval(60)
+    while process.isRunning, Date() < deadline {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      seen += String(decoding: chunk, as: UTF8.self)
+      if interrupts == 0, seen.contains("ready\n") {
+        interrupts = 1
+        kill(process.processIdentifier, SIGINT)
+      } else if interrupts == 1, seen.contains(said) {
+        interrupts = 2
+        kill(process.processIdentifier, SIGINT)
+      }
+    }
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    #expect(interrupts == 2, "\(seen)")
+    #expect(seen.contains(said + " and ends only when its wait does; Ctrl-C again quits now"), "\(seen)")
+    #expect(process.terminationStatus == 130)
+  }
+
   /// A Ctrl-C as soon as pipesh takes SIGINT, even with SIGINT ignored by whoever started it (a
   /// job started with `&` by a script), and while it opens a script that is a FIFO with no writer
   /// (`pipesh FIFO`, `pipesh --check FIFO`): each ends it with status 130. pipesh takes SIGINT
