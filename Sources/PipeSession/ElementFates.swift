@@ -12,6 +12,11 @@ public struct ElementFates: Sendable {
     case lost(Loss, by: String?)
     /// Gathered with others into the element the node passed on (`chunks N`).
     case gathered(into: String)
+    /// Combined with other inputs' elements into the element the node passed on (`zip`,
+    /// `combineLatest`, `adjacentPairs`: the first it went into).
+    case combined(into: String)
+    /// Turned into a pipeline of its own, whose elements came out in its place (`flatMap`).
+    case expanded
     /// Inside the node when its job was cancelled, or failed.
     case inFlight(cancelled: Bool)
     /// Held by the node when its consumer stopped asking (it finished before): never asked for.
@@ -36,13 +41,16 @@ public struct ElementFates: Sendable {
     public let input: Int?
     /// Elements it passed on (a sink: that reached the end).
     public let output: Int
-    /// Inputs that came out (as themselves or changed; for `chunks`, gathered elements count here
-    /// not, but as lost `.gathered`).
+    /// Inputs that came out (as themselves or changed; gathered, combined or expanded elements
+    /// count here not, but as lost `.gathered`, `.combined`, `.expanded`).
     public let passed: Int
+    /// Elements it passed on that are none of its inputs': `interspersed`'s separators, the copies
+    /// a `share` passes to its readers after the first.
+    public let made: Int
     public let lost: [Lost]
-    /// Why its elements are counted, not followed (a combinator), or why pipesh could not follow
-    /// them (a bug); nil when every element is accounted for.
-    public let unfollowed: Unfollowed?
+    /// Why pipesh could not follow its elements (a bug of pipesh: please report it); nil when
+    /// every element is accounted for.
+    public let problem: String?
     /// How deep in the tree it stands (a combinator's inputs, a flatMap's pipelines, one deeper).
     public let depth: Int
     /// For a node that queues its input (`buffer`, `delay`): how many elements it held, from each
@@ -59,14 +67,6 @@ public struct ElementFates: Sendable {
       self.time = time
       self.held = held
     }
-  }
-
-  /// Why a node's elements are not followed one by one.
-  public enum Unfollowed: Sendable, Equatable {
-    /// It combines or expands elements (`zip`, `flatMap`, `share`…): its counts are given.
-    case combines
-    /// What pipesh read did not fit the operator's rule (a bug of pipesh: please report it).
-    case doesNotFit(String)
   }
 
   public let accounts: [Account]
@@ -100,8 +100,9 @@ public struct ElementFates: Sendable {
   /// One node's elements, read against its flow.
   private static func account(_ node: Node, upstream: [Node], history: DrawObserver, depth: Int) -> Account {
     let own = history.sequenced(for: node)
-    let inputs = upstream.flatMap { history.sequenced(for: $0) }.filter {
-      if case .element = $0.kind { true } else { false }
+    // Each element its inputs passed on, with the input it came from.
+    let inputs = upstream.enumerated().flatMap { index, input in
+      history.sequenced(for: input).filter { if case .element = $0.kind { true } else { false } }.map { ($0, index) }
     }
     let outputs = own.filter { if case .element = $0.kind { true } else { false } }.count
     let flow: ElementFlow =
@@ -110,46 +111,58 @@ public struct ElementFates: Sendable {
       case .group: .passesInputs
       case .sharedFragment: .source
       }
-    var reader = FlowReader(node: node, flow: flow)
+    var reader = FlowReader(node: node, flow: flow, inputCount: max(upstream.count, 1))
     if case .source = flow {
       return Account(
-        node: node, input: nil, output: outputs, passed: outputs, lost: [], unfollowed: nil, depth: depth,
+        node: node, input: nil, output: outputs, passed: outputs, made: 0, lost: [], problem: nil, depth: depth,
         holdings: nil)
     }
     // Every event of the node and every element its input passed on, in the order they happened.
-    let events = (own.map { ($0, true) } + inputs.map { ($0, false) }).sorted { $0.0.order < $1.0.order }
-    for (event, isOwn) in events {
+    let events = (own.map { ($0, nil as Int?) } + inputs.map { ($0.0, $0.1 as Int?) }).sorted {
+      $0.0.order < $1.0.order
+    }
+    for (event, input) in events {
       guard reader.problem == nil else { break }
-      if isOwn { reader.own(event) } else { reader.input(event) }
+      if let input { reader.input(event, from: input) } else { reader.own(event) }
       reader.noteHolding(at: event.time)
     }
     if reader.problem == nil { reader.end(node) }
-    if reader.problem == nil, !node.isSink, flow != .combines, inputs.count != reader.passed + reader.lost.count {
+    if reader.problem == nil, !node.isSink, inputs.count != reader.passed + reader.lost.count {
       reader.fail("\(inputs.count) went in, \(reader.passed) came out and \(reader.lost.count) were let go of")
     }
-    let unfollowed: Unfollowed? =
-      if case .combines = flow { .combines } else { reader.problem.map(Unfollowed.doesNotFit) }
+    let problem = reader.problem
     let passed = node.isSink ? inputs.count : reader.passed
     return Account(
       node: node, input: inputs.count, output: node.isSink ? inputs.count : outputs, passed: passed,
-      lost: unfollowed == nil ? reader.lost : [], unfollowed: unfollowed, depth: depth,
-      holdings: unfollowed == nil && reader.queues ? reader.holdings : nil)
+      made: node.isSink ? 0 : reader.made, lost: problem == nil ? reader.lost : [], problem: problem, depth: depth,
+      holdings: problem == nil && reader.queues ? reader.holdings : nil)
   }
 }
 
 /// Reads one node's events in order, by its flow: what went in, what came out, what was let go of.
 private struct FlowReader {
   typealias Event = DrawObserver.SequencedEvent
+  typealias Element = (value: String, time: Duration)
   let node: Node
   let flow: ElementFlow
   /// Elements read in the ask being answered (a pulling operator), or held (a queue, a debounce,
   /// a merge), oldest first.
-  var held: [(value: String, time: Duration)] = []
+  var held: [Element] = []
+  /// For a node that combines its inputs' elements (`zip`, `combineLatest`): what it read of each
+  /// input and has not combined yet, oldest first.
+  var heldByInput: [[Element]]
+  /// For `combineLatest`: each input's element it combined last (it stays in every tuple until a
+  /// newer one of that input comes).
+  var combinedByInput: [String?]
+  /// For `share`: the elements it passed on, which it passes on again to its other readers.
+  var shared: Set<String> = []
   /// Asks not yet answered.
   var asking = false
   /// A queue's element handed straight to a consumer that was waiting.
-  var handed: (value: String, time: Duration)?
+  var handed: Element?
   var passed = 0
+  /// Elements it passed on that are none of its inputs' (separators, a share's copies).
+  var made = 0
   var lost: [ElementFates.Lost] = []
   /// The last element passed on (`removeDuplicates` says which one an element duplicated).
   var lastPassed: String?
@@ -160,9 +173,11 @@ private struct FlowReader {
   /// consumer counts until it is answered: `delay` holds it for its interval).
   var holdings: [ElementFates.Holding] = []
 
-  init(node: Node, flow: ElementFlow) {
+  init(node: Node, flow: ElementFlow, inputCount: Int) {
     self.node = node
     self.flow = flow
+    heldByInput = Array(repeating: [], count: inputCount)
+    combinedByInput = Array(repeating: nil, count: inputCount)
   }
 
   mutating func fail(_ text: String) { if problem == nil { problem = text } }
@@ -182,12 +197,11 @@ private struct FlowReader {
     if count != holdings.last?.held ?? 0 { holdings.append(.init(time: time, held: count)) }
   }
 
-  mutating func input(_ event: Event) {
+  mutating func input(_ event: Event, from input: Int) {
     guard case .element(let value) = event.kind else { return }
     let element = (value: value.printed, time: event.time)
     switch flow {
-    case .source, .combines: return
-    case .sink: return
+    case .source, .sink: return
     case .answersWithLastRead, .answersWithFirstRead, .gathersReads:
       guard asking else { return fail("an element went in while nobody asked it") }
       held.append(element)
@@ -209,11 +223,12 @@ private struct FlowReader {
         lost.append(
           .init(value: element.value, time: element.time, at: event.time, fate: .lost(.bufferFull(policy), by: nil)))
       }
-    case .keepsNewest:
-      // Which one it kept is said when one comes out: one that came at the instant the quiet time
-      // ended may come after the element that goes out then.
-      held.append(element)
-    case .passesInputs:
+    case .zips, .combinesLatest:
+      guard heldByInput.indices.contains(input) else { return fail("an element came from an input it does not have") }
+      heldByInput[input].append(element)
+    // Which one a debounce kept is said when one comes out: one that came at the instant the quiet
+    // time ended may come after the element that goes out then.
+    case .keepsNewest, .passesInputs, .shares, .intersperses, .pairsAdjacent, .gathersChunks, .expands:
       held.append(element)
     }
   }
@@ -226,7 +241,7 @@ private struct FlowReader {
       return
     case .element(let value):
       asking = false
-      answered(with: value.printed, at: event.time)
+      answered(with: value, at: event.time)
     case .finished:
       asking = false
       ended = event.time
@@ -246,7 +261,7 @@ private struct FlowReader {
     }
   }
 
-  private mutating func letGo(_ elements: [(value: String, time: Duration)], _ loss: Loss, by: String?, at: Duration) {
+  private mutating func letGo(_ elements: [Element], _ loss: Loss, by: String?, at: Duration) {
     for element in elements {
       let by = loss == .duplicate ? lastPassed : by
       // A rule refuses an element as it reads it; a throttle lets it go when its window's element
@@ -256,9 +271,23 @@ private struct FlowReader {
     }
   }
 
-  private mutating func answered(with value: String, at time: Duration) {
+  /// The element a debounce passed on at `time`: the newest equal to it that had been the newest
+  /// for its quiet time then, or, at its input's end (which passes on what it keeps at once), the
+  /// newest equal to it.
+  private func debounced(_ value: String, at time: Duration, quiet: Duration?) -> Int? {
+    let equal = held.indices.filter { held[$0].value == value }
+    let quietEnded = equal.last { index in
+      guard let quiet else { return false }
+      let ends = held[index].time + quiet
+      return ends <= time && (index + 1 == held.count || held[index + 1].time >= ends)
+    }
+    return quietEnded ?? equal.last
+  }
+
+  private mutating func answered(with element: Value, at time: Duration) {
+    let value = element.printed
     switch flow {
-    case .source, .combines, .sink: return
+    case .source, .sink: return
     case .answersWithLastRead(let loss):
       guard let last = held.last else { return fail("it passed on an element it had not read") }
       if let loss {
@@ -292,8 +321,8 @@ private struct FlowReader {
         held.removeFirst()
       }
       passed += 1
-    case .keepsNewest:
-      guard let index = held.lastIndex(where: { $0.value == value }) else {
+    case .keepsNewest(let quiet):
+      guard let index = debounced(value, at: time, quiet: quiet) else {
         return fail("it passed on \(value), which it did not hold")
       }
       for (earlier, newer) in zip(held[..<index], held[1..<(index + 1)]) {
@@ -308,6 +337,69 @@ private struct FlowReader {
       }
       held.remove(at: index)
       passed += 1
+    case .shares:
+      // Equal elements cannot be told apart: the oldest it has not passed on is taken to be it.
+      if let first = held.first, first.value == value {
+        held.removeFirst()
+        shared.insert(value)
+        passed += 1
+      } else if shared.contains(value) {
+        made += 1
+      } else {
+        fail("it passed on \(value), which it had not read")
+      }
+    case .intersperses:
+      if let first = held.first, first.value == value {
+        held.removeFirst()
+        passed += 1
+      } else {
+        made += 1
+      }
+    case .zips:
+      guard case .tuple(let parts) = element, parts.count == heldByInput.count,
+        zip(parts, heldByInput).allSatisfy({ $0.printed == $1.first?.value })
+      else { return fail("it passed on \(value), not a tuple of each input's oldest element it had not paired") }
+      for input in heldByInput.indices {
+        let paired = heldByInput[input].removeFirst()
+        lost.append(.init(value: paired.value, time: paired.time, at: time, fate: .combined(into: value)))
+      }
+    case .combinesLatest:
+      guard case .tuple(let parts) = element, parts.count == heldByInput.count else {
+        return fail("it passed on \(value), not a tuple of its inputs' elements")
+      }
+      for (input, part) in parts.enumerated() {
+        let elements = heldByInput[input]
+        if let newest = elements.lastIndex(where: { $0.value == part.printed }) {
+          for (earlier, newer) in zip(elements[..<newest], elements[1..<(newest + 1)]) {
+            lost.append(
+              .init(value: earlier.value, time: earlier.time, at: newer.time, fate: .lost(.overtaken, by: newer.value)))
+          }
+          let combined = elements[newest]
+          lost.append(.init(value: combined.value, time: combined.time, at: time, fate: .combined(into: value)))
+          heldByInput[input].removeFirst(newest + 1)
+          combinedByInput[input] = part.printed
+        } else if combinedByInput[input] != part.printed {
+          return fail("it passed on \(value), with an element of input \(input + 1) it had not read")
+        }
+      }
+    case .pairsAdjacent:
+      guard case .tuple(let parts) = element, parts.count == 2, let newest = held.last,
+        newest.value == parts[1].printed
+      else { return fail("it passed on \(value), not a pair ending with the element it read last") }
+      for element in held {
+        lost.append(.init(value: element.value, time: element.time, at: time, fate: .combined(into: value)))
+      }
+      held = []
+    case .gathersChunks:
+      guard case .array(let parts) = element, !parts.isEmpty, parts.count <= held.count,
+        zip(parts, held).allSatisfy({ $0.printed == $1.value })
+      else { return fail("it passed on the chunk \(value), not of the oldest elements it read") }
+      for element in held.prefix(parts.count) {
+        lost.append(.init(value: element.value, time: element.time, at: time, fate: .gathered(into: value)))
+      }
+      held.removeFirst(parts.count)
+    case .expands:
+      return  // its pipelines' elements: what it read is settled at its end, by the pipelines it built
     }
   }
 
@@ -332,13 +424,70 @@ private struct FlowReader {
           .init(value: earlier.value, time: earlier.time, at: newer.time, fate: .lost(.replaced, by: newer.value)))
       }
       held = [last]
-    case .answersWithLastRead(nil), .source, .combines, .sink, .gathersReads, .queues, .passesInputs: return
+    case .answersWithLastRead(nil), .source, .sink, .gathersReads, .queues, .passesInputs, .shares, .intersperses,
+      .zips, .combinesLatest, .pairsAdjacent, .gathersChunks, .expands:
+      return
     }
+  }
+
+  /// At a combining or expanding node's end, what became of what it read and did not combine: a
+  /// `zip` that ended let go of what it read of its longer inputs, a `combineLatest` of what no
+  /// other input had an element for; a `flatMap` built a pipeline of each element it read. What
+  /// is left was in flight.
+  private mutating func settleInputs(_ node: Node) {
+    let at = ended
+    let finished = node.state == .finished
+    switch flow {
+    case .zips:
+      for element in heldByInput.joined() {
+        if finished {
+          lost.append(
+            .init(value: element.value, time: element.time, at: at ?? element.time, fate: .lost(.unpaired, by: nil)))
+        } else {
+          held.append(element)
+        }
+      }
+    case .combinesLatest:
+      for (input, elements) in heldByInput.enumerated() {
+        guard let newest = elements.last else { continue }
+        for (earlier, newer) in zip(elements.dropLast(), elements.dropFirst()) {
+          lost.append(
+            .init(value: earlier.value, time: earlier.time, at: newer.time, fate: .lost(.overtaken, by: newer.value)))
+        }
+        let alone = heldByInput.indices.contains {
+          $0 != input && heldByInput[$0].isEmpty && combinedByInput[$0] == nil
+        }
+        if finished, alone {
+          lost.append(
+            .init(value: newest.value, time: newest.time, at: at ?? newest.time, fate: .lost(.uncombined, by: nil)))
+        } else {
+          held.append(newest)
+        }
+      }
+    case .pairsAdjacent:
+      guard finished else { return }
+      for element in held {
+        lost.append(
+          .init(value: element.value, time: element.time, at: at ?? element.time, fate: .lost(.alone, by: nil)))
+      }
+      held = []
+    case .expands:
+      let built = (node.children?.all.count ?? 0) + (node.children?.earlier ?? 0)
+      for element in held.prefix(built) {
+        lost.append(.init(value: element.value, time: element.time, at: element.time, fate: .expanded))
+      }
+      held.removeFirst(min(built, held.count))
+    case .source, .sink, .answersWithLastRead, .answersWithFirstRead, .gathersReads, .queues, .keepsNewest,
+      .passesInputs, .shares, .intersperses, .gathersChunks:
+      return
+    }
+    heldByInput = heldByInput.map { _ in [] }
   }
 
   /// The node's end: what it still held was in flight (its job cancelled or failed) or never asked
   /// for (its consumer stopped asking).
   mutating func end(_ node: Node) {
+    settleInputs(node)
     settleHeld()
     let remaining = (handed.map { [$0] } ?? []) + held
     guard !remaining.isEmpty else { return }

@@ -124,7 +124,8 @@ public final class DrawObserver: NodeObserver {
 
   /// The tick to draw with: `tick`, or the first of its fractions (½, ¼, ⅕, ⅒ … 1/100) at which
   /// no column holds events of different instants (`timer 0.3` in columns of 1s would show five
-  /// events as one group). The first column also holds the start (time 0): not a collision.
+  /// events as one group). The first column holds the start (time 0) too: an element then and one
+  /// a tick later would share it (`from 1 2 3 | work 1`), so it counts.
   public func finestTick(_ tick: Duration) -> Duration {
     let times = events.withLock { events in
       events.byNode.values.map { recorded in recorded.events.map { time, kind in (time, TraceFile.EventKind(kind)) } }
@@ -138,7 +139,8 @@ public final class DrawObserver: NodeObserver {
       lane.compactMap { time, kind -> Duration? in
         switch kind {
         case .start, .asked, .sending: return nil
-        case .element, .finished, .failed, .cancelled: return time > .zero ? time : nil
+        // An event at the start is drawn in the first tick's column too: it counts.
+        case .element, .finished, .failed, .cancelled: return time
         }
       }
     }

@@ -56,6 +56,14 @@ public enum Loss: Sendable, Equatable {
   case replaced
   /// The buffer was full (`buffer N policy: newest` drops its oldest, `oldest` the new one).
   case bufferFull(BufferPolicy)
+  /// Read by `zip`, which ended before every other input had an element to pair it with.
+  case unpaired
+  /// A newer element of the same input came before `combineLatest` combined it.
+  case overtaken
+  /// `combineLatest` ended before every other input had an element to combine it with.
+  case uncombined
+  /// No element came after it to pair it with (`adjacentPairs` of a single element).
+  case alone
 }
 
 /// How elements go through an operator, as `why` follows them one by one: from its consumer's
@@ -76,13 +84,31 @@ public enum ElementFlow: Sendable, Equatable {
   /// already waiting is handed the element. Full (at the node's `dropsBeyond`), `policy` says
   /// which is dropped (`buffer`; `delay` and a bounded buffer keep every one).
   case queues(policy: BufferPolicy?)
-  /// Keeps only the newest element until it comes out (`debounce`).
-  case keepsNewest
+  /// Keeps only the newest element until it comes out (`debounce`), `quiet` after it came (or at
+  /// once, when its input ends); nil where the interval is worked out per element.
+  case keepsNewest(quiet: Duration?)
   /// Every element of every input comes out as it is (`merge`, `chain`, a group).
   case passesInputs
-  /// Elements are combined or expanded into others (`zip`, `combineLatest`, `flatMap`, `share`,
-  /// `chunks … every:`): counted, not followed one by one.
-  case combines
+  /// Each element comes out to every reader that reads it then (`share`): the first comes out as
+  /// the element, the others as copies of it.
+  case shares
+  /// Every element comes out as it is, with an element of its own between two (`interspersed`).
+  case intersperses
+  /// Each element it passes on is a tuple of the oldest unpaired element of each input (`zip`);
+  /// those read when an input ended are let go of.
+  case zips
+  /// Each element it passes on is a tuple of each input's newest element (`combineLatest`); one
+  /// that a newer one replaced before that is let go of.
+  case combinesLatest
+  /// Each element it passes on is a pair of the element before and the one just read
+  /// (`adjacentPairs`).
+  case pairsAdjacent
+  /// Each element it passes on is an array of the oldest elements read and not yet passed on
+  /// (`chunks … every:`, `chunked`): its clock may end a chunk while nobody asks.
+  case gathersChunks
+  /// Each element read becomes a pipeline of its own, whose elements come out in its place
+  /// (`flatMap`, `flatMapLatest`): its pipelines' nodes are followed as nodes of their own.
+  case expands
   /// A sink: what it reads reached the end of the pipeline.
   case sink
 }
@@ -174,15 +200,16 @@ extension Operation {
     case .channel, .stream, .subject: OperatorFacts(kind, endsWhenClosed: true, waitsOn: .send, flow: .source)
     case .never: OperatorFacts(kind, endless: true, waitsOn: .forever, flow: .source)
     case .zip:
-      OperatorFacts(kind, endsWithShortestInput: true, waitsOn: .upstream, tasks: .childPerInput, flow: .combines)
+      OperatorFacts(kind, endsWithShortestInput: true, waitsOn: .upstream, tasks: .childPerInput, flow: .zips)
     case .merge: OperatorFacts(kind, waitsOn: .upstream, tasks: .childPerInput, flow: .passesInputs)
     case .combineLatest:
-      OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming, tasks: .childPerInput, flow: .combines)
+      OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming, tasks: .childPerInput, flow: .combinesLatest)
     case .chain: OperatorFacts(kind, waitsOn: .upstream, flow: .passesInputs)
     case .map, .enumerated, .reductions, .tap, .mapError: OperatorFacts(kind, waitsOn: .upstream)
     // One element in makes two out (a separator), or one pair out of two elements.
-    case .interspersed, .adjacentPairs: OperatorFacts(kind, waitsOn: .upstream, flow: .combines)
-    case .share: OperatorFacts(kind, waitsOn: .upstream, tasks: .iteratingItsInput, flow: .combines)
+    case .interspersed: OperatorFacts(kind, waitsOn: .upstream, flow: .intersperses)
+    case .adjacentPairs: OperatorFacts(kind, waitsOn: .upstream, flow: .pairsAdjacent)
+    case .share: OperatorFacts(kind, waitsOn: .upstream, tasks: .iteratingItsInput, flow: .shares)
     case .filter: OperatorFacts(kind, waitsOn: .upstream, discards: .byRule, flow: .answersWithLastRead(.filtered))
     case .compactMap:
       OperatorFacts(kind, waitsOn: .upstream, discards: .byRule, flow: .answersWithLastRead(.mappedToNil))
@@ -198,27 +225,30 @@ extension Operation {
       OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstream, flow: .answersWithLastRead(.endedTake))
     // AA's `_throttle` reads the clock's time and sleeps only after its input has ended; one ask
     // reads until the window has passed, and answers with the newest read (latest) or the first.
-    // `latest:` is a Bool once resolved; written per element (`$0`), which one comes out is not
-    // known here, and `why` counts the node's elements without following them.
+    // `latest:` is a Bool once resolved; written per element (`$0`), it is not known here, but a
+    // node is built only from a resolved stage: AA's default stands in for it.
     case .throttle(_, let latest):
       OperatorFacts(
         kind, waitsOn: .upstream, discards: .byTiming,
-        flow: (latest as? Bool).map { $0 ? .answersWithLastRead(.throttled) : .answersWithFirstRead(.throttled) }
-          ?? .combines)
-    case .debounce:
-      OperatorFacts(kind, waitsOn: .upstreamAndClock, discards: .byTiming, tasks: .inputAndClock, flow: .keepsNewest)
+        flow: (latest as? Bool) == false ? .answersWithFirstRead(.throttled) : .answersWithLastRead(.throttled))
+    case .debounce(let interval):
+      OperatorFacts(
+        kind, waitsOn: .upstreamAndClock, discards: .byTiming, tasks: .inputAndClock,
+        flow: .keepsNewest(quiet: interval as? Duration))
     case .chunks(_, let every):
       every == nil
         ? OperatorFacts(kind, waitsOn: .upstream, flow: .gathersReads)
-        : OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .combines)
-    case .chunked: OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .combines)
+        : OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .gathersChunks)
+    case .chunked: OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .gathersChunks)
     case .delay:
       OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .iteratingItsInput, flow: .queues(policy: nil))
     case .work(_, let cooperative):
       OperatorFacts(
         kind, waitsOn: .upstreamAndClock, pacesItsUpstream: true, ignoresCancellation: Form.isFalse(cooperative))
-    // It fails the job when its input pauses; an input that never pauses it never ends.
-    case .timeout: OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .inputAndClock)
+    // It fails the job when its input pauses; an input that never pauses it never ends. Its pump
+    // task reads the next element while the last one waits to be taken: a queue.
+    case .timeout:
+      OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .inputAndClock, flow: .queues(policy: nil))
     // A full buffer that does not wait drops (an unbounded one is never full).
     case .buffer(_, let policy):
       OperatorFacts(
@@ -227,11 +257,11 @@ extension Operation {
     // One element's pipeline after another in the consumer's task; with `concurrency:`, a task group
     // with a child per element's pipeline.
     case .flatMap(_, let concurrency):
-      OperatorFacts(kind, waitsOn: .upstream, tasks: concurrency == nil ? .none : .perElement, flow: .combines)
+      OperatorFacts(kind, waitsOn: .upstream, tasks: concurrency == nil ? .none : .perElement, flow: .expands)
     // It passes each element on as it came; the task it starts for it is nobody's child.
     case .spawn: OperatorFacts(kind, waitsOn: .upstream, tasks: .outlivingPerElement)
     case .flatMapLatest:
-      OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming, tasks: .perElement, flow: .combines)
+      OperatorFacts(kind, waitsOn: .upstream, discards: .byTiming, tasks: .perElement, flow: .expands)
     case .first: OperatorFacts(kind, endsInputEarly: true, waitsOn: .upstream, flow: .sink)
     case .last: OperatorFacts(kind, waitsOn: .upstream, discards: .byRule, flow: .sink)
     case .print, .count, .sum, .min, .max, .collect, .reduce, .drain, .diagram:

@@ -84,7 +84,7 @@ public enum CommandKind: String, CaseIterable, Sendable {
       CommandSignature(
         self, .job, usage: "why N",
         summary:
-          "for job N, which has ended and was watched (run by draw or trace, or stepped): every element that went into a node and did not come out of it, and what became of it, at which node and when: filtered, dropped by throttle (and which element won the window), replaced in debounce, dropped by a buffer's policy, removed as a duplicate, gathered into a chunk, in flight when the job was cancelled or failed, never asked for; per node, in = out + each kind of loss; a combinator's elements (zip, combineLatest, flatMap, share…) are counted, not followed"
+          "for job N, which has ended and was watched (run by draw or trace, or stepped): every element that went into a node and did not come out of it, and what became of it, at which node and when: filtered, dropped by throttle (and which element won the window), replaced in debounce, dropped by a buffer's policy, removed as a duplicate, gathered into a chunk, combined into a zip's or combineLatest's tuple (or read by zip and never paired), turned into a flatMap's pipeline, in flight when the job was cancelled or failed, never asked for; per node, in = out + each kind of loss"
       )
     case .compare:
       CommandSignature(

@@ -54,7 +54,7 @@ struct FateLines {
     for account in fates.accounts {
       let label = Format.pad(String(repeating: "  ", count: account.depth) + account.node.text, width)
       lines.append(label + "  " + Self.counts(account))
-      if case .doesNotFit(let reason) = account.unfollowed {
+      if let reason = account.problem {
         problems.append(
           "why: pipesh could not follow \(account.node.text)'s elements: \(reason) (a bug: please report it)")
       }
@@ -84,11 +84,7 @@ struct FateLines {
   static func counts(_ account: ElementFates.Account) -> String {
     guard let input = account.input else { return "out \(account.output)" }
     if account.node.isSink { return "in \(input): reached the sink" }
-    switch account.unfollowed {
-    case .combines?: return "in \(input), out \(account.output): combined into others, not followed one by one"
-    case .doesNotFit?: return "in \(input), out \(account.output): not followed"
-    case nil: break
-    }
+    if account.problem != nil { return "in \(input), out \(account.output): not followed" }
     var kinds: [(String, Int)] = []
     for lost in account.lost {
       let name = Self.kind(lost.fate)
@@ -97,7 +93,16 @@ struct FateLines {
     // A chunk's elements came out inside it: what it passed on is then not what went in.
     let terms = (account.passed > 0 || kinds.isEmpty ? ["out \(account.passed)"] : []) + kinds.map { "\($0.0) \($0.1)" }
     let out = account.passed == account.output ? "" : ", out \(account.output)"
-    return "in \(input) = " + terms.joined(separator: " + ") + out
+    let made = account.made == 0 ? "" : Self.made(account)
+    return "in \(input) = " + terms.joined(separator: " + ") + out + made
+  }
+
+  /// What a node passed on that none of its inputs was: a share's copies, separators.
+  static func made(_ account: ElementFates.Account) -> String {
+    switch account.node.facts?.flow {
+    case .shares?: " (with \(account.made) copies for its other readers)"
+    default: " (with \(account.made) separators between them)"
+    }
   }
 
   /// A kind of loss as its count says it.
@@ -114,8 +119,14 @@ struct FateLines {
       case .endedTake: "ended takeWhile"
       case .replaced: "replaced"
       case .bufferFull: "dropped by the policy"
+      case .unpaired: "unpaired"
+      case .overtaken: "replaced"
+      case .uncombined: "never combined"
+      case .alone: "never paired"
       }
     case .gathered: "gathered"
+    case .combined: "combined"
+    case .expanded: "expanded"
     case .inFlight: "in flight"
     case .neverAskedFor: "never asked for"
     }
@@ -142,8 +153,15 @@ struct FateLines {
           case .oldest, .bounded: "on arrival, the buffer being full (policy: oldest)"
           }
         return "dropped by the buffer: \(which)"
+      case .unpaired: return "read by zip and never paired: an input ended first"
+      case .overtaken:
+        return "replaced" + (by.map { " by \($0)" } ?? "") + " before combineLatest combined it"
+      case .uncombined: return "never combined: another input had no element to combine it with"
+      case .alone: return "never paired: no element came after it"
       }
     case .gathered(let chunk): return "gathered into the chunk \(chunk)"
+    case .combined(let into): return "combined into \(into)"
+    case .expanded: return "became a pipeline of its own, whose elements came out in its place"
     case .inFlight(let cancelled): return "in flight when the job was \(cancelled ? "cancelled" : "failed")"
     case .neverAskedFor: return "held, never asked for: its consumer had stopped asking"
     }
