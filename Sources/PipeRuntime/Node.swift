@@ -348,21 +348,22 @@ public final class Node: Sendable {
   /// operator may stop asking its input before it records its own end.
   private func describe(_ cause: CancelCause) -> String {
     switch cause {
-    case .jobCancelled: return "job cancelled"
-    case .newerElement: return "newer element"
-    case .siblingFinished: return "sibling finished"
-    case .siblingFailed: return "sibling failed"
-    case .noReaders: return "no readers left"
+    case .jobCancelled: return CancelReason.jobCancelled.rawValue
+    case .newerElement: return CancelReason.newerElement.rawValue
+    case .siblingFinished: return CancelReason.siblingFinished.rawValue
+    case .siblingFailed: return CancelReason.siblingFailed.rawValue
+    case .noReaders: return CancelReason.noReadersLeft.rawValue
     case .downstream:
-      guard let downstream else { return "downstream finished" }
+      guard let downstream else { return CancelReason.downstreamFinished.rawValue }
       switch downstream.record.withLock({ ($0.state, $0.cause) }) {
-      case (.finished, _): return "downstream finished"
-      case (.failed, _): return "downstream failed"
-      case (.cancelled, .jobCancelled?): return "job cancelled"
-      case (.cancelled, _): return "downstream cancelled"
+      case (.finished, _): return CancelReason.downstreamFinished.rawValue
+      case (.failed, _): return CancelReason.downstreamFailed.rawValue
+      case (.cancelled, .jobCancelled?): return CancelReason.jobCancelled.rawValue
+      case (.cancelled, _): return CancelReason.downstreamCancelled.rawValue
       // Still running: a sink stops asking once it has what it needs (`first`); any other node
       // only when it is being cancelled itself.
-      case (.idle, _), (.running, _): return downstream.isSink ? "downstream finished" : "downstream cancelled"
+      case (.idle, _), (.running, _):
+        return downstream.isSink ? CancelReason.downstreamFinished.rawValue : CancelReason.downstreamCancelled.rawValue
       }
     }
   }

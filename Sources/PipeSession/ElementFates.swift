@@ -342,7 +342,7 @@ private struct FlowReader {
     settleHeld()
     let remaining = (handed.map { [$0] } ?? []) + held
     guard !remaining.isEmpty else { return }
-    let cancelled = node.state == .cancelled && node.reason == "job cancelled"
+    let cancelled = node.state == .cancelled && node.reason == CancelReason.jobCancelled.rawValue
     let fate: ElementFates.Fate
     switch node.state {
     case .failed: fate = .inFlight(cancelled: false)
