@@ -70,9 +70,6 @@ extension SwiftProgramWriter {
   ) throws(ExportProblem) -> SequenceCode {
     let type = SwiftExpression.typeName(stage.outputType == .never ? (wanted ?? .never) : stage.outputType)
     switch stage.node {
-    case .group:
-      guard let inner = stage.inputs.first else { throw problem(stage, "a group without a pipeline") }
-      return try sequence(inner, declarations: &declarations, wanted: wanted)
     case .shared(let id):
       return SequenceCode(lines: [try sharedName(id, stage)], throwing: sharedThrowing[id] ?? false)
     case .operation(let operation):

@@ -107,7 +107,6 @@ public struct ElementFates: Sendable {
     let flow: ElementFlow =
       switch node.kind {
       case .operation(let facts): facts.flow
-      case .group: .passesInputs
       case .sharedFragment: .source
       }
     var reader = FlowReader(node: node, flow: flow)
