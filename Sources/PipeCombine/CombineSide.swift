@@ -128,12 +128,6 @@ public enum CombineSide {
         let built: ValuePublisher?
         let recorded: Recorded
         switch stage.node {
-        case .group:
-          built = build(stage.inputs[0])
-          // A group whose inner pipeline has no publisher (a stage in it has no counterpart)
-          // has no input, as any later stage then has none.
-          recorded = Recorded(
-            stage, tick: tick, counterpart: "the inner pipeline's publisher", outcome: built == nil ? .notRun : nil)
         case .shared(let id):
           if let hot = shared[id] {
             built = hot

@@ -70,9 +70,6 @@ extension SwiftProgramWriter {
   ) throws(ExportProblem) -> SequenceCode {
     let type = SwiftExpression.typeName(stage.outputType == .never ? (wanted ?? .never) : stage.outputType)
     switch stage.node {
-    case .group:
-      guard let inner = stage.inputs.first else { throw problem(stage, "a group without a pipeline") }
-      return try sequence(inner, declarations: &declarations, wanted: wanted)
     case .shared(let id):
       return SequenceCode(lines: [try sharedName(id, stage)], throwing: sharedThrowing[id] ?? false)
     case .operation(let operation):
@@ -254,9 +251,19 @@ extension SwiftProgramWriter {
       } else {
         code.lines.append(".chunks(ofCount: \(size))")
       }
-    case .chunked(let interval):
+    case .chunked(.every(let interval)):
       let every = try duration(interval, Parameters.Chunked.interval, stage)
       code.lines.append(".chunked(by: .repeating(every: \(every), clock: \(clockName)))")
+    case .chunked(.belongTogether(let expr)):
+      let (written, throwing) = try closure(expr, stage, method: "chunked(by:)")
+      // AA's closure cannot throw: one that can fail here has no Swift of AA's to become.
+      guard !throwing else {
+        throw problem(
+          stage,
+          "its closure can fail (overflow, division by zero), and AA's chunked(by:) takes one that cannot: compare without such arithmetic ({ $0 <= $1 })"
+        )
+      }
+      code.lines.append(written)
     case .buffer(let size, let policy):
       code.lines.append(".buffer(policy: \(try bufferPolicy(size, policy, stage)))")
     case .share:
@@ -374,7 +381,7 @@ extension SwiftProgramWriter {
   mutating func closure(
     _ expr: TypedExpr, initial: CheckedArgument? = nil, _ stage: CheckedStage, method: String
   ) throws(ExportProblem) -> (String, Bool) {
-    let arity = ["reduce", "reductions"].contains(method) ? 2 : 1
+    let arity = ["reduce", "reductions", "chunked(by:)"].contains(method) ? 2 : 1
     let used = expr.argumentsUsed
     var writer = SwiftExpression(plain: plainArithmetic)
     var head = ""

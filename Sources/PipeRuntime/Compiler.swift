@@ -69,10 +69,6 @@ struct PipelineCompiler {
       var fragment: [Node] = []
       let sequence: ValueSequence
       switch stage.node {
-      case .group:
-        let (inner, innerNodes) = try build(stage.inputs[0])
-        inputNodes = [innerNodes]
-        sequence = inner
       case .shared(let bindingID):
         var built = false
         (sequence, fragment) = try context.fragments.shared(bindingID, name: stage.text) { fragmentOwner in

@@ -89,8 +89,6 @@ public final class ObserverPair: NodeObserver {
 public enum NodeKind: Sendable, Equatable {
   /// An operator of the catalogue (a source, combinator, operator or sink), with its facts.
   case operation(OperatorFacts)
-  /// `( PIPELINE )` as a source: its input's nodes say what it does.
-  case group
   /// A job's reading of a `share` fragment: the fragment's nodes say what it does.
   case sharedFragment
 
@@ -98,7 +96,6 @@ public enum NodeKind: Sendable, Equatable {
   init(_ stage: CheckedStage) {
     switch stage.node {
     case .operation(let written): self = .operation(stage.operation?.facts ?? written.facts)
-    case .group: self = .group
     case .shared: self = .sharedFragment
     }
   }
@@ -115,7 +112,7 @@ public enum NodeWait: Sendable, Equatable {
   case slowestReader(held: Int)
   /// Where its operator waits when asked.
   case operation(WaitPlace)
-  /// A group or a shared fragment's reading: its inputs' nodes say where.
+  /// A shared fragment's reading: its inputs' nodes say where.
   case inputs
 }
 
@@ -123,15 +120,15 @@ public enum NodeWait: Sendable, Equatable {
 public final class Node: Sendable {
   public let id: Int
   public let text: String
-  /// What it stands for: an operator with its facts, a group, or a shared fragment's reading.
+  /// What it stands for: an operator with its facts, or a shared fragment's reading.
   public let kind: NodeKind
 
   /// What views need to know of its operator (what it waits on, whether it ends by itself); nil
-  /// for a node that stands for a group or a shared fragment.
+  /// for a node that stands for a shared fragment.
   public var facts: OperatorFacts? {
     switch kind {
     case .operation(let facts): facts
-    case .group, .sharedFragment: nil
+    case .sharedFragment: nil
     }
   }
 
@@ -142,7 +139,7 @@ public final class Node: Sendable {
     if let held = shareLedger?.held, held > 0 { return .slowestReader(held: held) }
     return switch kind {
     case .operation(let facts): .operation(facts.waitsOn)
-    case .group, .sharedFragment: .inputs
+    case .sharedFragment: .inputs
     }
   }
   /// The channel, stream or subject a source reads or an `into` sends to.
@@ -233,7 +230,7 @@ public final class Node: Sendable {
   public let fragment: [Node]
   /// What the node is built on, where the stage's text does not say it (`AsyncThrowingChannel`).
   public let detail: String?
-  /// The nodes of each input pipeline of a combinator, group or shared fragment.
+  /// The nodes of each input pipeline of a combinator or shared fragment.
   public let inputs: [[Node]]
   /// The pipelines `flatMap { … }` built so far, one per element.
   public let children: ChildPipelines?
@@ -348,21 +345,22 @@ public final class Node: Sendable {
   /// operator may stop asking its input before it records its own end.
   private func describe(_ cause: CancelCause) -> String {
     switch cause {
-    case .jobCancelled: return "job cancelled"
-    case .newerElement: return "newer element"
-    case .siblingFinished: return "sibling finished"
-    case .siblingFailed: return "sibling failed"
-    case .noReaders: return "no readers left"
+    case .jobCancelled: return CancelReason.jobCancelled.rawValue
+    case .newerElement: return CancelReason.newerElement.rawValue
+    case .siblingFinished: return CancelReason.siblingFinished.rawValue
+    case .siblingFailed: return CancelReason.siblingFailed.rawValue
+    case .noReaders: return CancelReason.noReadersLeft.rawValue
     case .downstream:
-      guard let downstream else { return "downstream finished" }
+      guard let downstream else { return CancelReason.downstreamFinished.rawValue }
       switch downstream.record.withLock({ ($0.state, $0.cause) }) {
-      case (.finished, _): return "downstream finished"
-      case (.failed, _): return "downstream failed"
-      case (.cancelled, .jobCancelled?): return "job cancelled"
-      case (.cancelled, _): return "downstream cancelled"
+      case (.finished, _): return CancelReason.downstreamFinished.rawValue
+      case (.failed, _): return CancelReason.downstreamFailed.rawValue
+      case (.cancelled, .jobCancelled?): return CancelReason.jobCancelled.rawValue
+      case (.cancelled, _): return CancelReason.downstreamCancelled.rawValue
       // Still running: a sink stops asking once it has what it needs (`first`); any other node
       // only when it is being cancelled itself.
-      case (.idle, _), (.running, _): return downstream.isSink ? "downstream finished" : "downstream cancelled"
+      case (.idle, _), (.running, _):
+        return downstream.isSink ? CancelReason.downstreamFinished.rawValue : CancelReason.downstreamCancelled.rawValue
       }
     }
   }

@@ -33,6 +33,22 @@ public enum TextFile {
     }
   }
 
+  /// The last `limit` bytes of the file at `path` (all of it when it is no longer), and how many
+  /// bytes before them were left out: a file of any size, read from where its tail starts.
+  public static func readTail(_ path: String, keeping limit: Int) -> Result<(text: String, leftOut: Int), Failure> {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return .failure(failure(path, errno)) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return .failure(failure(path, errno)) }
+    if (status.st_mode & S_IFMT) == S_IFDIR { return .failure(failure(path, EISDIR)) }
+    let leftOut = max(0, Int(status.st_size) - limit)
+    if leftOut > 0, lseek(descriptor, off_t(leftOut), SEEK_SET) < 0 { return .failure(failure(path, errno)) }
+    // Twice the limit: room for what a process still writing adds, without reading without end.
+    return read(descriptor: descriptor, maximumBytes: 2 * limit, what: "the tail of a file").map { ($0, leftOut) }
+      .mapError { Failure(description: "cannot read '\(path)': \($0)") }
+  }
+
   /// Everything that can be read from `descriptor`, up to `maximumBytes`.
   public static func read(
     descriptor: Int32, maximumBytes: Int = maximumBytes, what: String = "a script"

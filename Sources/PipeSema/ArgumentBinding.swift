@@ -8,10 +8,16 @@ extension Checker {
     let labelled = signature.parameters.filter { $0.label != nil }
     var repeated: [Argument] = []
     var ok = true
-    // An optional positional before a closure (reductions [INIT] {e}) is skipped when only the closure is given.
-    let positionalGiven = arguments.filter { $0.label == nil }.count
-    if positionalGiven < positional.count, let optional = positional.firstIndex(where: \.isOptional) {
-      positional.remove(at: optional)
+    // With one positional too few, an optional one is left out: one that is no closure when the
+    // last given is a closure (reductions [INIT] {e}), else a closure (chunked INTERVAL | chunked {e}).
+    let given = arguments.filter { $0.label == nil }
+    if given.count < positional.count {
+      let closureGiven = given.last.map { if case .closure = $0.value.kind { true } else { false } } ?? false
+      if let optional = positional.firstIndex(where: { $0.isOptional && ($0.kind == .closure) != closureGiven })
+        ?? positional.firstIndex(where: \.isOptional)
+      {
+        positional.remove(at: optional)
+      }
     }
     var nextPositional = 0
     for (index, argument) in arguments.enumerated() {

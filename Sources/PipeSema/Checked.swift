@@ -6,8 +6,6 @@ public struct CheckedStage: Sendable {
   public enum Node: Sendable {
     /// A source, combinator, operator or sink of the catalogue, with its arguments as written.
     case operation(Operation<Written>)
-    /// `( PIPELINE )` as a source.
-    case group
     /// The hot part of a `let` fragment containing `share`, built once per binding id.
     case shared(Int)
   }
@@ -22,7 +20,7 @@ public struct CheckedStage: Sendable {
   public let range: SourceRange
   /// The checked arguments by parameter name, read through the operator's definition only.
   let arguments: [String: CheckedArgument]
-  /// A combinator's inputs, a group's pipeline, a shared fragment's hot part.
+  /// A combinator's inputs, a shared fragment's hot part.
   public let inputs: [CheckedPipeline]
   public let inputType: ValueType?
   public let outputType: ValueType
@@ -50,7 +48,7 @@ public struct CheckedStage: Sendable {
     self.body = body
   }
 
-  /// A group or a shared fragment.
+  /// A shared fragment.
   init(
     node: Node, text: String, range: SourceRange, inputs: [CheckedPipeline], outputType: ValueType
   ) {
@@ -119,7 +117,6 @@ public struct CheckedStage: Sendable {
   public var name: String {
     switch node {
     case .operation(let operation): operation.kind.name
-    case .group: "(group)"
     case .shared: "(shared)"
     }
   }
@@ -247,7 +244,10 @@ public struct Environment: Sendable {
         commands.all.compactMap { command in
           if case .expectation = command.form { (command.name, Set(CheckedExpectation.Claim.words)) } else { nil }
         }, uniquingKeysWith: { first, _ in first }),
-      stages: Set(operators.names))
+      stages: Set(operators.names),
+      stageLabels: Dictionary(
+        operators.all.map { ($0.name, Set($0.parameters.compactMap(\.label))) }, uniquingKeysWith: { first, _ in first }
+      ))
   }
 }
 

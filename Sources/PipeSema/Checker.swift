@@ -223,10 +223,9 @@ public struct Checker {
     case .missing:
       return nil
     case .group(let inner):
-      guard let checked = checkPipeline(inner, input: nil, allowSink: false) else { return nil }
-      return [
-        CheckedStage(node: .group, text: text, range: stage.range, inputs: [checked], outputType: checked.elementType)
-      ]
+      // `( PIPELINE )` as a source only sets its options apart (`draw (marble "ab|" tick: 2) | …`):
+      // its stages are the pipeline's, so no node stands for the parentheses.
+      return checkPipeline(inner, input: nil, allowSink: false)?.stages
     case .combinator(let name, let inputs):
       guard let signature = environment.operators[name.name], signature.role == .combinator else {
         if environment.operators[name.name] == nil, environment.binding(named: name.name) == nil {

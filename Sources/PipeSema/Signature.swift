@@ -301,8 +301,9 @@ public struct StageTyping {
         SemaMessages.closureParameterCount(names, expected: argumentTypes.count, first.range.union(last.range)))
       return nil
     }
+    // `_` names no parameter, so it may stand for several (`{ _, _ in true }`, as in Swift).
     if let duplicate = names.enumerated().first(where: { index, name in
-      names.prefix(index).contains { $0.name == name.name }
+      name.name != "_" && names.prefix(index).contains { $0.name == name.name }
     }) {
       diagnostics.append(SemaMessages.duplicateClosureParameter(duplicate.element.name, duplicate.element.range))
       return nil

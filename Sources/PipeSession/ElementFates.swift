@@ -108,7 +108,6 @@ public struct ElementFates: Sendable {
     let flow: ElementFlow =
       switch node.kind {
       case .operation(let facts): facts.flow
-      case .group: .passesInputs
       case .sharedFragment: .source
       }
     var reader = FlowReader(node: node, flow: flow, inputCount: max(upstream.count, 1))
@@ -491,7 +490,7 @@ private struct FlowReader {
     settleHeld()
     let remaining = (handed.map { [$0] } ?? []) + held
     guard !remaining.isEmpty else { return }
-    let cancelled = node.state == .cancelled && node.reason == "job cancelled"
+    let cancelled = node.state == .cancelled && node.reason == CancelReason.jobCancelled.rawValue
     let fate: ElementFates.Fate
     switch node.state {
     case .failed: fate = .inFlight(cancelled: false)

@@ -6,6 +6,14 @@ public enum DiagnosticMessages {
     Diagnostic(id: .unexpectedCharacter, message: "unexpected character '\(text)'", range: range)
   }
 
+  /// `@MainActor`: Swift's attribute, which pipesh has no place for; `help` knows the Swift words.
+  public static func attribute(_ text: String, _ range: SourceRange) -> Diagnostic {
+    let name = text.dropFirst()
+    return Diagnostic(
+      id: .unexpectedCharacter, message: "'\(text)' is a Swift attribute: pipesh has none", range: range,
+      notes: ["'help \(name)' says what pipesh has for Swift's words (without the '@')"])
+  }
+
   public static func invalidDollar(_ range: SourceRange) -> Diagnostic {
     Diagnostic(
       id: .invalidDollar, message: "'$' must be followed by a number", range: range,

@@ -27,14 +27,19 @@ public struct Grammar: Sendable {
   /// stage gets no "write it without parentheses": the checker says what the word is (Combine's
   /// `prefix(1)` is `take 1`) instead of a rewrite into a stage that does not exist.
   public let stages: Set<String>?
+  /// The labels each stage takes (`marble`: `tick`, `dialect`), so that a command option written
+  /// after a stage that takes it too (`draw marble "ab|" tick: 2 | map …`) is left to the checker's
+  /// one error, not followed by another for the stages after it.
+  public let stageLabels: [String: Set<String>]
 
   public init(
     commands: Set<String>, pipelineCommands: [String: Set<String>], combinators: [String],
     commandsAlsoStages: Set<String>, pipelineClosures: Set<String> = [], backgroundNotes: [String: String] = [:],
     verbatimBlocks: Set<String> = [],
-    claimWords: [String: Set<String>] = [:], stages: Set<String>? = nil
+    claimWords: [String: Set<String>] = [:], stages: Set<String>? = nil, stageLabels: [String: Set<String>] = [:]
   ) {
     self.stages = stages
+    self.stageLabels = stageLabels
     self.verbatimBlocks = verbatimBlocks
     self.claimWords = claimWords
     self.commands = commands

@@ -125,6 +125,13 @@ public struct Lexer {
       }
       while let digit = peek(), Self.isDigit(digit) { index += 1 }
       return make(.dollar)
+    case UInt8(ascii: "@") where peek(1).map(Self.isIdentifierStart) == true:
+      // A Swift attribute (`@MainActor`), one token, so that what follows is not read as a word.
+      index += 1
+      while let byte = peek(), Self.isIdentifierPart(byte) { index += 1 }
+      let token = make(.invalid)
+      diagnostics.append(DiagnosticMessages.attribute(token.text, token.range))
+      return token
     case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
       index += 1
       depth += 1

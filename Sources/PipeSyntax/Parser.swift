@@ -162,6 +162,13 @@ public struct Parser {
         }
         claimWords = []
         arguments += parseArguments()
+        if current.isPunctuation("|"), lastStageTakesAnOption(arguments, of: pipeline) {
+          // `draw marble "ab|" tick: 2 | map …`: the checker says whose `tick:` it could be; the
+          // stages after it are not read, so that this is the one error.
+          let end = previousEnd
+          skipStatement()
+          return Statement(.command(name, arguments, pipeline), SourceRange(start, end))
+        }
         return Statement(.command(name, arguments, pipeline), SourceRange(start, previousEnd))
       }
       if grammar.verbatimBlocks.contains(name.name), current.isPunctuation("{") {
@@ -175,6 +182,14 @@ public struct Parser {
     let pipeline = parsePipeline()
     let background = consume("&") != nil
     return Statement(.run(pipeline, background: background), SourceRange(start, previousEnd))
+  }
+
+  /// Whether the pipeline's last stage takes a label one of the command's options has.
+  private func lastStageTakesAnOption(_ options: [Argument], of pipeline: Pipeline) -> Bool {
+    guard case .call(let stage, _)? = pipeline.stages.last?.kind, let labels = grammar.stageLabels[stage.name] else {
+      return false
+    }
+    return options.contains { $0.label.map { labels.contains($0.name) } ?? false }
   }
 
   // MARK: pipelines

@@ -61,7 +61,7 @@ struct WhyCatalogueTests {
     case .adjacentPairs: .stages(["adjacentPairs"])
     case .reductions: .stages(["reductions 0 { $0 + $1 }"])
     case .chunks: .stages(["chunks 2", "chunks 2 every: 1"])
-    case .chunked: .stages(["chunked 1.5"])
+    case .chunked: .stages(["chunked 1.5", "chunked { $0 <= $1 }"])
     case .buffer: .stages(["buffer 1 policy: newest | work 2", "buffer 1 policy: oldest | work 2", "buffer 2"])
     case .share: .stages(["share", "share | take 1"])
     case .enumerated: .stages(["enumerated"])

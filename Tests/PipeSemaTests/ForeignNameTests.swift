@@ -28,4 +28,26 @@ struct ForeignNameTests {
     // And help explains it.
     #expect(check("help \(name)").isEmpty)
   }
+
+  /// The names the seed articles use (issue 48): each maps to what pipesh has, and none is
+  /// mistaken for a pipesh word (`help Task` once suggested `tasks`).
+  @Test(arguments: [
+    "CombineLatest", "CombineLatest3", "CombineLatest4", "Zip", "Zip3", "Merge", "Merge3", "MergeMany", "Task",
+    "TaskGroup", "AsyncStream", "AsyncThrowingStream", "MainActor", "AnyCancellable",
+  ])
+  func aSeedArticlesNameIsMapped(_ name: String) throws {
+    let foreign = try #require(ForeignName.named(name), "'help \(name)' finds nothing")
+    #expect(!foreign.api.isEmpty && !foreign.swift.isEmpty)
+    #expect(check("help \(name)").isEmpty)
+  }
+
+  /// `help @MainActor`: one error, at the attribute, that says which help to ask for.
+  @Test func anAttributeIsOneErrorThatPointsAtItsHelp() throws {
+    let diagnostics = check("help @MainActor")
+    #expect(diagnostics.count == 1)
+    let diagnostic = try #require(diagnostics.first)
+    #expect(diagnostic.message == "'@MainActor' is a Swift attribute: pipesh has none")
+    #expect(diagnostic.range == SourceRange(5, 15))
+    #expect(diagnostic.notes.joined().contains("'help MainActor'"))
+  }
 }

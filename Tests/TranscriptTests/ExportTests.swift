@@ -324,6 +324,8 @@ struct ExportTests {
     "from 1 nil 2 | compacted | last", "timer 0.1 | throttle 1 latest: false | debounce 0.5 | take 2",
     "from 1 1 2 | removeDuplicates | interspersed 0 | adjacentPairs | collect",
     "from 1 2 3 | reductions { $0 + $1 } | chunks 2 | print", "timer 0.1 | chunked 1 | take 2",
+    "from 10 20 30 10 40 40 10 20 | chunked { $0 <= $1 } | print", "from 1 2 3 | chunked { _, _ in true } | collect",
+    "range 1 5 | buffer 0 policy: oldest | collect",
     "timer 0.1 | chunks 3 every: 1 | take 1", "range 1 100 | buffer 3 policy: newest | take 5",
     "timer 1 | share | take 2", "from \"a\" \"b\" | enumerated | print",
     "from 1 2 | delay 1 | work 0.5 | timeout 2 | tap \"seen\" | drain",

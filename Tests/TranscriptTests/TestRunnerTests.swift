@@ -119,6 +119,24 @@ struct TestRunnerTests {
     #expect(Self.attribute(error, "message") == "stopped after 0.5 s, the --timeout limit")
   }
 
+  /// A file that printed more than a script may hold (16 MiB) before it was stopped: the JUnit file
+  /// keeps the last 64 kB of its output, from the first whole line, and says how much went before.
+  @Test func aFloodingTestKeepsTheEndOfItsOutput() throws {
+    // 1,100 lines of 16 kB: 17.6 MB in about a second, then a job that runs until the time limit.
+    let long = String(repeating: "x", count: 16_000)
+    let root = try Self.tree(["flood.pipe": "range 1 1100 | map { \"\(long)\\($0)\" } | print\ntimer 1 | print &\n"])
+    defer { try? FileManager.default.removeItem(at: root) }
+    let (document, result) = try Self.junit(root, ["--timeout", "3"])
+    #expect(result.status == 1)
+    #expect(Self.lines(result.stdout).first == "FAIL  flood.pipe (stopped after 3 s, the --timeout limit)")
+    let output = try #require(try document.nodes(forXPath: "//testsuite[@name='flood.pipe']/system-out").first)
+    let text = try #require(output.stringValue)
+    #expect(!text.contains("cannot read"), "\(text.prefix(200))")
+    #expect(text.hasPrefix("(the ") && text.contains(" bytes before these were left out)\n"), "\(text.prefix(200))")
+    #expect(text.contains(long + "1100\n"))
+    #expect(text.utf8.count <= 65_536 + 100)
+  }
+
   /// Ctrl-C sent to pipesh test alone (as a CI system cancelling a job may): it passes it on to the
   /// tests running, starts no other, prints what ran and ends with 130.
   @Test func anInterruptIsPassedOnToTheTestsRunningAndEndsTheRunWith130() throws {

@@ -35,7 +35,7 @@ public enum Operators {
     case .adjacentPairs: AdjacentPairs.run()
     case .reductions(let initial, let next): Reductions.run(initial: initial, next: next)
     case .chunks(let count, let every): Chunks.run(count: count, every: every)
-    case .chunked(let interval): Chunked.run(interval: interval)
+    case .chunked(let boundary): Chunked.run(by: boundary)
     case .buffer(let size, let policy): Buffer.run(size: size, policy: policy)
     case .share: Share.run()
     case .enumerated: Enumerated.run()

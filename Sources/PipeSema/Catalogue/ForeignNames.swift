@@ -198,6 +198,93 @@ public struct ForeignName: Sendable {
       "flatMap { … } concurrency: N runs up to N pipelines at once in a task group, results as they finish",
       alias: true),
     ForeignName(
+      "Task", "Swift Task { … } (an unstructured task)", pipesh: ["spawn", "cancel", "tasks"],
+      swift: "Task { for await value in sequence { … } }, and its cancel()",
+      "a pipesh job runs in a task of its own (P & in the background, 'cancel N' is its cancel()); spawn { P }"
+        + " starts an unstructured task per element, as a Task { } in a loop does, which cancelling the job does not"
+        + " reach; 'tasks N' shows a job's tasks and those AA's operators start"),
+    ForeignName(
+      "TaskGroup", "Swift TaskGroup (withTaskGroup(of:))", pipesh: ["flatMap"], swift: "withTaskGroup(of:)",
+      "flatMap { … } concurrency: N runs up to N pipelines at once as child tasks, results as they finish",
+      alias: true),
+    ForeignName(
+      "ThrowingTaskGroup", "Swift ThrowingTaskGroup (withThrowingTaskGroup(of:))", pipesh: ["flatMap"],
+      swift: "withThrowingTaskGroup(of:)",
+      "flatMap { … } concurrency: N: a child's failure cancels the others and fails the job", alias: true),
+    ForeignName(
+      "withThrowingTaskGroup", "Swift task groups that throw", pipesh: ["flatMap"],
+      swift: "withThrowingTaskGroup(of:)",
+      "flatMap { … } concurrency: N: a child's failure cancels the others and fails the job", alias: true),
+    ForeignName(
+      "AsyncThrowingStream", "Swift AsyncThrowingStream", pipesh: ["stream"],
+      swift: "AsyncThrowingStream.makeStream(bufferingPolicy:)",
+      "yield never waits; a full buffer drops by its policy; to end consumers with an error use a channel NAME"
+        + " throws and 'fail NAME \"MESSAGE\"'", alias: true),
+    ForeignName(
+      "MainActor", "Swift @MainActor", pipesh: [],
+      swift: "@MainActor on the type, the function or the Task that iterates",
+      "no equivalent: pipesh has no actors and no UI; a job's sink handles its elements one at a time, in order, as"
+        + " a for-await loop on the main actor does; to touch the UI, iterate in a @MainActor Task (or .task { })"),
+    ForeignName(
+      "CombineLatest", "Combine Publishers.CombineLatest", pipesh: ["combineLatest"],
+      swift: "AsyncAlgorithms combineLatest(_:_:)", "combineLatest(P, Q) is a.combineLatest(b)", alias: true),
+    ForeignName(
+      "CombineLatest3", "Combine Publishers.CombineLatest3", pipesh: ["combineLatest"],
+      swift: "AsyncAlgorithms combineLatest(_:_:_:)", "combineLatest(P, Q, R) is a.combineLatest(b, c)", alias: true),
+    ForeignName(
+      "CombineLatest4", "Combine Publishers.CombineLatest4", pipesh: ["combineLatest"],
+      swift: "AsyncAlgorithms combineLatest(_:_:_:) nested (it takes at most three)",
+      "combineLatest takes two or three inputs, as AA's: nest them, combineLatest(combineLatest(P, Q), R, S)",
+      alias: true),
+    ForeignName(
+      "Zip", "Combine Publishers.Zip", pipesh: ["zip"], swift: "AsyncAlgorithms zip(_:_:)",
+      "zip(P, Q) is a.zip(b)", alias: true),
+    ForeignName(
+      "Zip3", "Combine Publishers.Zip3", pipesh: ["zip"], swift: "AsyncAlgorithms zip(_:_:_:)",
+      "zip(P, Q, R) is a.zip(b, c)", alias: true),
+    ForeignName(
+      "Zip4", "Combine Publishers.Zip4", pipesh: ["zip"],
+      swift: "AsyncAlgorithms zip(_:_:_:) nested (it takes at most three)",
+      "zip takes two or three inputs, as AA's: nest them, zip(zip(P, Q), R, S)", alias: true),
+    ForeignName(
+      "Merge", "Combine Publishers.Merge (Merge3 … Merge8, MergeMany)", pipesh: ["merge"],
+      swift: "AsyncAlgorithms merge(_:_:) and merge(_:_:_:)",
+      "merge(P, Q, …) takes any number of inputs: elements as they come, finished when all have", alias: true),
+    ForeignName(
+      "Merge3", "Combine Publishers.Merge3", pipesh: ["merge"],
+      swift: "AsyncAlgorithms merge(_:_:_:), nested beyond three",
+      "merge(P, Q, …) takes any number of inputs: elements as they come, finished when all have", alias: true),
+    ForeignName(
+      "Merge4", "Combine Publishers.Merge4", pipesh: ["merge"],
+      swift: "AsyncAlgorithms merge(_:_:_:), nested beyond three",
+      "merge(P, Q, …) takes any number of inputs: elements as they come, finished when all have", alias: true),
+    ForeignName(
+      "Merge5", "Combine Publishers.Merge5", pipesh: ["merge"],
+      swift: "AsyncAlgorithms merge(_:_:_:), nested beyond three",
+      "merge(P, Q, …) takes any number of inputs: elements as they come, finished when all have", alias: true),
+    ForeignName(
+      "Merge6", "Combine Publishers.Merge6", pipesh: ["merge"],
+      swift: "AsyncAlgorithms merge(_:_:_:), nested beyond three",
+      "merge(P, Q, …) takes any number of inputs: elements as they come, finished when all have", alias: true),
+    ForeignName(
+      "Merge7", "Combine Publishers.Merge7", pipesh: ["merge"],
+      swift: "AsyncAlgorithms merge(_:_:_:), nested beyond three",
+      "merge(P, Q, …) takes any number of inputs: elements as they come, finished when all have", alias: true),
+    ForeignName(
+      "Merge8", "Combine Publishers.Merge8", pipesh: ["merge"],
+      swift: "AsyncAlgorithms merge(_:_:_:), nested beyond three",
+      "merge(P, Q, …) takes any number of inputs: elements as they come, finished when all have", alias: true),
+    ForeignName(
+      "MergeMany", "Combine Publishers.MergeMany", pipesh: ["merge"],
+      swift: "AsyncAlgorithms merge(_:_:_:) nested, or a task group",
+      "merge(P, Q, …) takes any number of inputs: elements as they come, finished when all have", alias: true),
+    ForeignName(
+      "Empty", "Combine Empty", pipesh: ["empty"], swift: "an empty AsyncStream, or [].async (AsyncAlgorithms)",
+      "empty finishes at once", alias: true),
+    ForeignName(
+      "Fail", "Combine Fail", pipesh: ["fail"], swift: "AsyncThrowingStream { $0.finish(throwing: error) }",
+      "fail \"MSG\" fails at once with MSG", alias: true),
+    ForeignName(
       "maxPublishers", "Combine flatMap(maxPublishers:)", pipesh: ["flatMap"], swift: "a task group",
       "flatMap { … } concurrency: N is flatMap(maxPublishers: .max(N))", alias: true),
   ]

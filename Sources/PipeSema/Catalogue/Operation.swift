@@ -38,7 +38,7 @@ public enum Operation<Form: ArgumentForm>: Sendable {
   case adjacentPairs
   case reductions(initial: Form.Constant?, next: TypedExpr)
   case chunks(count: Form.Integer, every: Form.Interval?)
-  case chunked(interval: Form.Interval)
+  case chunked(by: ChunkBoundary<Form>)
   case buffer(size: Form.Size, policy: BufferPolicy)
   case share
   case enumerated
@@ -124,4 +124,13 @@ public enum Operation<Form: ArgumentForm>: Sendable {
     case .into: .into
     }
   }
+}
+
+/// Where `chunked` ends a chunk: AA's `chunked(by:)` with a timer or with a closure.
+public enum ChunkBoundary<Form: ArgumentForm>: Sendable {
+  /// `chunked INTERVAL`: at each tick of a timer (`chunked(by: .repeating(every:clock:))`).
+  case every(Form.Interval)
+  /// `chunked { $0 <= $1 }`: between two neighbours the closure is false for
+  /// (`chunked(by:)` with an `(Element, Element) -> Bool` closure).
+  case belongTogether(TypedExpr)
 }

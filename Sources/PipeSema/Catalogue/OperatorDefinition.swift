@@ -109,6 +109,12 @@ public struct ArgumentReader<Form: ArgumentForm> {
     return expr
   }
 
+  /// A closure that may be left out, as the other form of an operator (`chunked INTERVAL`) has none.
+  public func optionalClosure(_ parameter: Parameter) -> TypedExpr? {
+    guard case .closure(let expr) = arguments[parameter.name] else { return nil }
+    return expr
+  }
+
   /// The pipeline `flatMap { … }` runs per element.
   public func body(_ parameter: Parameter) throws(MissingArgument) -> CheckedPipeline {
     guard let body else { throw MissingArgument(parameter: parameter.name) }

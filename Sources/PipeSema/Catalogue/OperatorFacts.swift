@@ -239,7 +239,9 @@ extension Operation {
       every == nil
         ? OperatorFacts(kind, waitsOn: .upstream, flow: .gathersReads)
         : OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .gathersChunks)
-    case .chunked: OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .gathersChunks)
+    case .chunked(.every): OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .gathersChunks)
+    // It reads one element past each chunk before it emits it: what it holds is known only then.
+    case .chunked(.belongTogether): OperatorFacts(kind, waitsOn: .upstream, flow: .gathersReads)
     case .delay:
       OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .iteratingItsInput, flow: .queues(policy: nil))
     case .work(_, let cooperative):

@@ -279,6 +279,8 @@ extension Checker {
   private mutating func checkTopic(_ reading: inout CommandReading) -> CommandArguments? {
     let arguments = reading.arguments
     guard let first = arguments.first else { return .topic(nil) }
+    // The lexer has said what is wrong with it (`help @MainActor`).
+    if arguments.count == 1, case .missing = first.value.kind { return nil }
     guard arguments.count == 1, let topic = CommandReading.word(first) else {
       return reading.fail("name one command or operator")
     }

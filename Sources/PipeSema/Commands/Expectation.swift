@@ -16,6 +16,12 @@ public struct CheckedExpectation: Sendable {
 
     /// The words that start a claim.
     public static let words = ["==", "prints", "fails", "ends"]
+
+    /// The ends `ends "NODE" "REASON"` takes without parentheses: the three states and every
+    /// reason a node is cancelled for; `failed (MESSAGE)` and `cancelled (REASON)` besides.
+    public static var endReasons: [String] {
+      ["finished", "failed", "cancelled"] + CancelReason.allCases.map(\.rawValue)
+    }
   }
 
   public let pipeline: CheckedPipeline
@@ -108,12 +114,41 @@ extension Checker {
           "ends takes a node's label and how it ends, as in ends \"timer 1\" \"downstream finished\"",
           values.first?.range ?? first.range)
       }
+      if let refusal = Self.endReasonRefusal(reason, at: values[values.startIndex + 1].range, usage: reading) {
+        reading.diagnostics.append(refusal)
+        return nil
+      }
       claim = .ends(node: node, reason: reason)
     }
     guard let checked else { return nil }
     return .expectation(
       CheckedExpectation(
         pipeline: checked, claim: claim, options: options, text: source.displayText(of: reading.range)))
+  }
+
+  /// The error for a REASON no node can end with (`"finshed"`), with the closest one; nil for one
+  /// it can: a word of `endReasons`, `failed (MESSAGE)` or `cancelled (REASON)`.
+  private static func endReasonRefusal(
+    _ reason: String, at range: SourceRange, usage reading: CommandReading
+  )
+    -> Diagnostic?
+  {
+    let known = CheckedExpectation.Claim.endReasons
+    if known.contains(reason) { return nil }
+    if reason.hasPrefix("failed ("), reason.hasSuffix(")") { return nil }
+    let reasons = CancelReason.allCases.map(\.rawValue)
+    var suggestion = NameSuggester.note(for: reason, in: known)
+    if reason.hasPrefix("cancelled ("), reason.hasSuffix(")") {
+      let inner = String(reason.dropFirst("cancelled (".count).dropLast())
+      if reasons.contains(inner) { return nil }
+      suggestion = NameSuggester.suggestion(for: inner, in: reasons).map { "did you mean 'cancelled (\($0))'?" }
+    }
+    let list =
+      "a node ends finished, failed, failed (MESSAGE), cancelled, or cancelled for one of: "
+      + reasons.joined(separator: ", ")
+    return Diagnostic(
+      id: .badCommand, message: "\(reading.signature.name): a node cannot end '\(reason)'", range: range,
+      notes: [suggestion, list].compactMap { $0 })
   }
 
   /// A plain string argument (no interpolation) and its range.

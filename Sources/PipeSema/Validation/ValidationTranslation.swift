@@ -32,7 +32,8 @@ public enum ValidationOperators {
     ("_throttle(for:clock:latest:)", "throttle"), ("debounce(for:clock:)", "debounce"),
     ("buffer(policy:)", "buffer"), ("chunks(ofCount:)", "chunks"),
     ("chunks(ofCount:or: .repeating(…))", "chunks … every:"),
-    ("chunked(by: .repeating(every:clock:))", "chunked"), ("removeDuplicates()", "removeDuplicates"),
+    ("chunked(by: .repeating(every:clock:))", "chunked"), ("chunked(by:) with a closure", "chunked { … }"),
+    ("removeDuplicates()", "removeDuplicates"),
     ("compacted()", "compacted"), ("adjacentPairs()", "adjacentPairs"), ("prefix(_:)", "take"),
     ("dropFirst(_:)", "drop"), ("prefix(while:)", "takeWhile"), ("drop(while:)", "dropWhile"),
     ("map", "map"), ("filter", "filter"), ("compactMap", "compactMap"), ("interspersed(with:)", "interspersed"),
@@ -284,9 +285,7 @@ struct ValidationTranslation {
           instead: "chunked(by: .repeating(every: .steps(N), clock: \(parameter).clock)) (pipesh's chunked INTERVAL)")
       }
       if case .closure = arguments[0].value.kind {
-        return refuse(
-          "chunked(by:) with a closure (chunks of neighbours the closure keeps together)", range,
-          instead: "chunked(by: .repeating(every: .steps(N), clock: \(parameter).clock)) (pipesh's chunked INTERVAL)")
+        return closureStage("chunked", name, arguments[0].value, range)
       }
       guard let every = repeating(arguments[0].value, what: "chunked(by:)") else { return nil }
       return [call("chunked", name.range, [(nil, every)], range)]
@@ -348,12 +347,6 @@ struct ValidationTranslation {
       return nil
     }
     guard labels(arguments, [nil], word.name, policy.range), let count = integer(arguments[0].value) else { return nil }
-    if case .integer(0) = count.kind {
-      _ = fail(
-        "pipesh has no buffer of 0: AA's \(word.name)(0) holds nothing and passes elements straight through",
-        policy.range, notes: ["leave the buffer out for the same behaviour; pipesh's buffer holds 1 or more"])
-      return nil
-    }
     return call(
       "buffer", name.range, [(nil, count), ("policy", Expr(.name(pipeshPolicy), word.range))], range)
   }

@@ -224,21 +224,24 @@ public enum TestRunner {
       error: scratch.path(index, "err"))
   }
 
+  /// How much of a file's standard output and error the report and the JUnit file keep: the end.
+  static let outputKept = 65_536
+
   /// The result of the test of `file`, from what its process left in the scratch directory.
   private static func collect(
     _ file: TestFile, ending: TestProcess.Ending, duration: UInt64, stoppedAfter: Double?, index: Int,
     scratch: ScratchDirectory
   ) -> TestResult {
     func read(_ kind: String) -> String {
-      switch TextFile.read(scratch.path(index, kind), what: "a test's output") {
-      case .success(let text):
-        // An endless job can print without end until the time limit: the report and the JUnit
-        // file keep its last 64 kB.
-        let limit = 65_536
-        guard text.utf8.count > limit else { return text }
-        let tail = String(decoding: text.utf8.suffix(limit), as: UTF8.self)
-        let start = tail.firstIndex(of: "\n").map { tail.index(after: $0) } ?? tail.startIndex
-        return "(the \(text.utf8.count - limit) bytes before these were left out)\n" + tail[start...]
+      // An endless job can print without end until the time limit, far more than a script may
+      // hold: the report and the JUnit file keep its last 64 kB, read from where they start.
+      switch TextFile.readTail(scratch.path(index, kind), keeping: outputKept) {
+      case .success(let (text, leftOut)):
+        guard leftOut > 0 else { return text }
+        // From the first whole line (the cut may fall inside a line, or inside a character).
+        let start = text.utf8.firstIndex(of: UInt8(ascii: "\n")).map { text.utf8.index(after: $0) } ?? text.startIndex
+        let dropped = leftOut + text.utf8.distance(from: text.startIndex, to: start)
+        return "(the \(dropped) bytes before these were left out)\n" + text[start...]
       case .failure(let failure): return "(\(failure))\n"
       }
     }

@@ -19,9 +19,10 @@ extension Catalogue {
         return nil
       }
       switch typing.value(size)?.0 {
-      case .int(let count) where count >= 1: return typing.input
+      // 0 is AA's too: `bufferingOldest(0)` holds nothing and passes elements straight through.
+      case .int(let count) where count >= 0: return typing.input
       case .string(BufferSize.unboundedWord): return typing.input
-      case .int: typing.error("the size must be at least 1", at: size)
+      case .int: typing.error("the size must be 0 or more", at: size)
       case nil where typing.isDeferred(size): return typing.input
       default: typing.error("the size must be a number, or unbounded", at: size)
       }
