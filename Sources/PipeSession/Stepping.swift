@@ -123,6 +123,9 @@ final class StepLog: NodeObserver {
     }
   }
 
+  /// Whether the step in progress has shown nothing yet.
+  var shownNothing: Bool { state.withLock { !$0.shown } }
+
   /// Ends the wait for a first event.
   func wake() {
     let waiter = state.withLock { state in
@@ -151,6 +154,11 @@ public enum StepReport: Sendable {
   case stalled(String)
   /// Ctrl-C stopped it.
   case stopped
+  /// Nothing can ever happen for the jobs it steps by themselves: why (the clock did not move).
+  case never(String)
+  /// Nothing happened for the jobs it steps in the window a step searches: the clock stands at
+  /// its end.
+  case quiet(until: Duration)
 }
 
 /// Step mode (`step`, `run`): the session's virtual clock held between statements and while a line
@@ -243,7 +251,9 @@ extension Engine {
       return .failure(StepRefusal(message: "step: job \(job.id) has ended: \(Self.endNotice(job))", argument: 0))
     }
     if until == nil, stepped.isEmpty { return .success(.nothingRuns(at: now)) }
+    if until == nil, let why = Self.nothingWillHappen(for: stepped) { return .success(.never(why)) }
     let stalled = Locked(false)
+    let windowPassed = Locked(false)
     let before = interruptsAtStatement.load(ordering: .relaxed)
     stepLog.startShowing(jobID, show)
     await waitFor(runningClock: false, stopped: "step: stopped (Ctrl-C)") { [stepLog] in
@@ -252,7 +262,18 @@ extension Engine {
           if let until {
             try? await driver.sleep(until: PipeInstant(offset: until))
           } else {
-            await stepLog.firstEvent()
+            // The first event, or the end of the window a step searches: timers that fire and
+            // produce nothing (a chunks every: with no input) would otherwise move time for ever.
+            await withTaskGroup(of: Void.self) { group in
+              group.addTask { await stepLog.firstEvent() }
+              group.addTask {
+                let end = PipeInstant(offset: now + Self.stepWindow)
+                guard (try? await driver.sleep(until: end, isHorizon: true)) != nil else { return }
+                windowPassed.withLock { $0 = true }
+              }
+              await group.next()
+              group.cancelAll()
+            }
           }
         },
         onStall: {
@@ -265,11 +286,39 @@ extension Engine {
     if !interrupted { await waitFor(runningClock: false) { await driver.settle() } }
     stepLog.stopShowing()
     if interrupted { return .success(.stopped) }
+    if windowPassed.withLock({ $0 }), stepLog.shownNothing { return .success(.quiet(until: now + Self.stepWindow)) }
     if stalled.withLock({ $0 }) {
       stepped = stepped.filter { $0.state == .running }
       return .success(.stalled(waitingPlaces(stepped, naming: true)))
     }
     return .success(.shown)
+  }
+}
+
+extension Engine {
+  /// How far a `step` without `until:` looks for the next event before it says none came.
+  public static let stepWindow = Duration.seconds(3600)
+
+  /// Why nothing can ever happen for `jobs` by themselves, if so: every source of theirs waits for
+  /// nothing that will come (`never`) and none of their nodes acts on a deadline of its own with
+  /// nothing to pass on (`timeout` fails the job): their operators' timers (`chunks … every:`)
+  /// fire with nothing to pass on. Only a `cancel` ends them.
+  static func nothingWillHappen(for jobs: [Job]) -> String? {
+    var reasons: [String] = []
+    for job in jobs {
+      let nodes = Node.flattened(job.nodes)
+      let sources = nodes.filter { $0.facts?.flow == .source }
+      guard !sources.isEmpty, sources.allSatisfy({ $0.facts?.waitsOn == .forever }),
+        !nodes.contains(where: { $0.facts?.kind == .timeout })
+      else { return nil }
+      let timed = nodes.filter { $0.facts?.waitsOn == .upstreamAndClock }.map { "\($0.text)'s" }
+      let timers =
+        timed.isEmpty ? "" : " (\(timed.joined(separator: ", ")) waits on the clock end with nothing to pass on)"
+      reasons.append(
+        "job \(job.id) reads only \(sources.map(\.text).joined(separator: ", ")), which produces nothing, so nothing of it will ever happen\(timers); cancel \(job.id) ends it"
+      )
+    }
+    return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
   }
 }
 

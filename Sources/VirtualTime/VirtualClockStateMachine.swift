@@ -11,6 +11,8 @@ struct VirtualClockStateMachine {
     let deadline: PipeInstant
     let sequence: Int
     let continuation: UnsafeContinuation<Void, any Error>
+    /// How far a search looks (a `step`'s window), not a task's deadline: no reason for time to move.
+    var isHorizon = false
   }
 
   /// What the driver thread does next.
@@ -98,6 +100,13 @@ struct VirtualClockStateMachine {
     let earliest = sleepers.values.min(by: { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) })
     // Everything due at this instant has happened: a settle ends here, before time moves.
     if !settling.isEmpty, earliest.map({ $0.deadline > now }) ?? true { return endSettles() }
+    // Only a search's horizon sleeps: nothing can happen before it, a stall, said before time moves.
+    if let earliest, earliest.isHorizon, earliest.deadline > now, !stallReported, !runs.isEmpty,
+      sleepers.values.allSatisfy(\.isHorizon)
+    {
+      stallReported = true
+      return .reportStall(runs.keys.sorted().compactMap { runs[$0] ?? nil })
+    }
     if let earliest, !runs.isEmpty || earliest.deadline <= now {
       if now < earliest.deadline { now = earliest.deadline }
       let due = sleepers.values.filter { $0.deadline <= now }.sorted { $0.sequence < $1.sequence }
@@ -171,10 +180,12 @@ struct VirtualClockStateMachine {
 
   /// A task sleeps until `deadline`; returns false when the deadline has passed already.
   mutating func slept(
-    until deadline: PipeInstant, sequence: Int, continuation: UnsafeContinuation<Void, any Error>
+    until deadline: PipeInstant, sequence: Int, continuation: UnsafeContinuation<Void, any Error>,
+    isHorizon: Bool = false
   ) -> Bool {
     guard now < deadline else { return false }
-    sleepers[sequence] = Sleeper(deadline: deadline, sequence: sequence, continuation: continuation)
+    sleepers[sequence] = Sleeper(
+      deadline: deadline, sequence: sequence, continuation: continuation, isHorizon: isHorizon)
     return true
   }
 

@@ -171,13 +171,17 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   // MARK: the clock
 
   // Not inlined into `PipeClock.sleep`, whose frame every waiting timer of a real-clock job keeps.
+  /// With `isHorizon`, the deadline is how far a search looks (a `step`'s window): while only
+  /// horizons sleep, a run stalls (its `onStall` is called) before time moves to one.
   @inline(never)
-  public func sleep(until deadline: PipeInstant) async throws {
+  public func sleep(until deadline: PipeInstant, isHorizon: Bool = false) async throws {
     try Task.checkCancellation()
     let sequence = update { $0.sleepSequence() }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-        let sleeping = update { $0.slept(until: deadline, sequence: sequence, continuation: continuation) }
+        let sleeping = update {
+          $0.slept(until: deadline, sequence: sequence, continuation: continuation, isHorizon: isHorizon)
+        }
         if !sleeping { continuation.resume() }
       }
     } onCancel: {

@@ -240,8 +240,8 @@ extension Operation {
         ? OperatorFacts(kind, waitsOn: .upstream, flow: .gathersReads)
         : OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .gathersChunks)
     case .chunked(.every): OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .gathersChunks)
-    // It reads one element past each chunk before it emits it: what it holds is known only then.
-    case .chunked(.belongTogether): OperatorFacts(kind, waitsOn: .upstream, flow: .gathersReads)
+    // It reads one element past each chunk before it emits it: each chunk is of the oldest it holds.
+    case .chunked(.belongTogether): OperatorFacts(kind, waitsOn: .upstream, flow: .gathersChunks)
     case .delay:
       OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .iteratingItsInput, flow: .queues(policy: nil))
     case .work(_, let cooperative):

@@ -22,6 +22,13 @@ extension Commands {
         shell.console.line(
           "step: no job runs; the virtual clock is held at \(now.stampText): a job started with & now waits "
             + "for step (run lets the clock go)")
+      case .success(.never(let why)):
+        shell.console.line("step: nothing will happen: \(why)")
+      case .success(.quiet(let end)):
+        let whose = job.map { " for job \($0)" } ?? ""
+        shell.console.line(
+          "step: nothing happened\(whose) in the next \(Engine.stepWindow.secondsText) (a step looks that far): the clock stands at \(end.stampText); step again to look further"
+        )
       case .success(.stalled(let places)):
         shell.console.line("step: nothing more can happen: \(places) while \(Engine.nothingCanRun)")
       }
