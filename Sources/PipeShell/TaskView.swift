@@ -7,12 +7,15 @@ import PipeSyntax
 enum TaskView {
   /// `tasks N`: the job's line, then a row per task, each under its parent (a structured child)
   /// or under the task that made it (an unstructured one), in the order they were made.
-  static func lines(_ job: Job) -> [String] {
+  /// The tasks of pipesh's own workarounds and stops of an operator's input are folded into one
+  /// counted line unless `everyTask` (`tasks N all`): they are not what the operators do.
+  static func lines(_ job: Job, everyTask: Bool = false) -> [String] {
     let tasks = job.context.tasks
     let records = tasks.records
+    let shown = everyTask ? records : records.filter { !isBookkeeping($0) }
     let colour = Paint.isOn(for: 1)
     var rows: [[String]] = [["TASK", "KIND", "NODE", "STARTED", "CANCELLED", "ENDED"]]
-    for (record, lead) in tree(records) {
+    for (record, lead) in tree(shown, all: records) {
       rows.append([
         lead + "\(record.id)", record.kindText + lifetime(record), record.node?.text ?? "-", record.created.stampText,
         record.cancellation.map(cancellation) ?? "-",
@@ -23,16 +26,41 @@ enum TaskView {
     var header = "[\(job.id)] \(Paint.state(job.state.rawValue, on: colour)): \(job.text)"
     header += " · tasks: \(tasks.live) running, \(tasks.earlier + records.count - tasks.live) ended"
     var lines = [Format.shortened(header, to: width)] + Format.table(rows, fitting: width, shrinking: 2)
+    let folded = records.count - shown.count
+    if folded > 0 {
+      let running = records.filter { isBookkeeping($0) && $0.end == nil }.count
+      lines.append(
+        "(\(folded) task\(folded == 1 ? "" : "s") of pipesh's own not shown, \(running) running: its workarounds of "
+          + "swift-async-algorithms' bugs and stops of an operator's input; tasks \(job.id) all shows them)")
+    }
     if tasks.earlier > 0 { lines.append("(\(tasks.earlier) earlier tasks ended and are not kept)") }
     return lines
   }
 
-  /// The records in tree order, with the lead that draws the tree (`├ `, `│ └ `).
-  private static func tree(_ records: [TaskRecord]) -> [(TaskRecord, String)] {
-    let ids = Set(records.map(\.id))
-    let under = Dictionary(grouping: records) { record in
-      (record.parent ?? record.creator).flatMap { ids.contains($0) ? $0 : nil }
+  /// A task of pipesh's own bookkeeping: a workaround of an AA bug, or the stop of an operator's
+  /// input; not spawn's, nor those of the operators pipesh implements (flatMap's, timeout's).
+  static func isBookkeeping(_ record: TaskRecord) -> Bool {
+    switch record.madeBy {
+    case .debounceWorkaround?, .shareWorkaround?, .upstreamStop?, .bufferWorkaround?: true
+    case .spawn?, .concurrentFlatMap?, .timeout?, .flatMapLatest?, nil: false
     }
+  }
+
+  /// The records in tree order, with the lead that draws the tree (`├ `, `│ └ `).
+  /// A task whose parent or creator is not shown stands under the nearest one that is.
+  private static func tree(_ records: [TaskRecord], all: [TaskRecord]) -> [(TaskRecord, String)] {
+    let ids = Set(records.map(\.id))
+    let byID = Dictionary(all.map { ($0.id, $0) }) { first, _ in first }
+    func owner(_ record: TaskRecord) -> Int? {
+      var next = record.parent ?? record.creator
+      var steps = 0
+      while let id = next, !ids.contains(id), steps < all.count {
+        next = byID[id].flatMap { $0.parent ?? $0.creator }
+        steps += 1
+      }
+      return next.flatMap { ids.contains($0) ? $0 : nil }
+    }
+    let under = Dictionary(grouping: records, by: owner)
     var rows: [(TaskRecord, String)] = []
     func walk(_ owner: Int?, _ lead: String) {
       let children = under[owner] ?? []

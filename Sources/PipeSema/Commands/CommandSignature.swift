@@ -44,6 +44,8 @@ public enum CommandArguments: Sendable {
   case none
   case jobs([Int])
   case allJobs
+  /// `tasks N… all`: the jobs, with every task of pipesh's own shown (not folded into a count).
+  case jobsWithEveryTask([Int])
   case pipeline(CheckedPipeline, options: CommandOptions)
   /// A saved trace's file where a pipeline could stand, and the options after it.
   case savedTrace(String, options: CommandOptions)
@@ -320,6 +322,12 @@ struct CommandReading {
   mutating func jobs(all: Bool, missing: String?) -> CommandArguments? {
     if all, arguments.count == 1, Self.word(arguments[0]) == "all" { return .allJobs }
     if let missing, arguments.isEmpty { return fail(missing) }
+    // `tasks N… all` shows pipesh's own tasks too.
+    if signature.kind == .tasks, arguments.count > 1, let last = arguments.last, Self.word(last) == "all" {
+      var rest = CommandReading(signature: signature, arguments: Array(arguments.dropLast()), range: range)
+      defer { diagnostics += rest.diagnostics }
+      return rest.integers().map { .jobsWithEveryTask($0) }
+    }
     return integers().map { .jobs($0) }
   }
 

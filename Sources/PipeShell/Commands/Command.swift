@@ -73,6 +73,20 @@ struct Command: Sendable {
       }, run)
   }
 
+  /// `tasks`: job numbers (nil: the running jobs), and whether every task of pipesh's own is shown
+  /// (`tasks N… all`).
+  static func taskJobs(_ kind: CommandKind, run: @escaping @Sendable (Shell, [Int]?, Bool) async -> Void) -> Command {
+    reading(
+      kind, form: { if case .jobs = $0 { true } else { false } },
+      { arguments -> ([Int]?, Bool)? in
+        switch arguments {
+        case .jobs(let ids): (ids.isEmpty ? nil : ids, false)
+        case .jobsWithEveryTask(let ids): (ids, true)
+        default: nil
+        }
+      }, { shell, chosen in await run(shell, chosen.0, chosen.1) })
+  }
+
   /// A command on one job.
   static func job(_ kind: CommandKind, run: @escaping @Sendable (Shell, Int) async -> Void) -> Command {
     reading(
