@@ -356,7 +356,8 @@ extension RecordedRun.Stop {
 
 /// A saved trace's node events as lanes: one per node, in the order of the labels its job was
 /// traced with (a node `trace` did not name, such as a `flatMap`'s inner pipeline's, after
-/// them), the jobs in the order they came; times from the first event.
+/// them), the jobs in the order they came; times from the first event. A job's implicit sink
+/// (`"implicitSink":true`) is left out, as `draw P` leaves it out.
 struct TraceLanes {
   struct Row {
     let label: String
@@ -381,12 +382,15 @@ struct TraceLanes {
   init(_ recording: TraceFile.Recording, until: Duration?) {
     let origin = recording.events.first?.time ?? .zero
     var labels: [Int: [String]] = [:]
+    var implicitSinks: Set<Int> = []
     var byNode: [[Int]: Int] = [:]
     var nodes: [TracedNode] = []
     var events: [[(Duration, TraceFile.EventKind)]] = []
     for event in recording.events {
       switch event.what {
-      case .job(_, let jobLabels): labels[event.job] = jobLabels
+      case .job(_, let jobLabels, let implicitSink):
+        labels[event.job] = jobLabels
+        if implicitSink { implicitSinks.insert(event.job) }
       case .output, .task: continue
       case .node(let id, let label, let kind, let built):
         let time = event.time - origin
@@ -405,13 +409,20 @@ struct TraceLanes {
     var order: [(index: Int, depth: Int)] = []
     var pictureOrder: [(index: Int, depth: Int)] = []
     for job in jobs {
-      let ofJob = nodes.indices.filter { nodes[$0].job == job }.sorted { nodes[$0].id < nodes[$1].id }
+      let jobLabels = labels[job] ?? recording.labels
+      var ofJob = nodes.indices.filter { nodes[$0].job == job }.sorted { nodes[$0].id < nodes[$1].id }
+      // The implicit sink is the last label's node, of the pipeline's own (no flatMap built it).
+      if labels[job] == nil ? recording.implicitSink : implicitSinks.contains(job),
+        let sink = ofJob.last(where: { nodes[$0].built == nil && nodes[$0].label == jobLabels.last })
+      {
+        ofJob.removeAll { $0 == sink }
+      }
       if ofJob.contains(where: { nodes[$0].built != nil }) {
-        let (text, picture) = Self.ordered(ofJob, nodes, labels: labels[job] ?? recording.labels)
+        let (text, picture) = Self.ordered(ofJob, nodes, labels: jobLabels)
         order += text
         pictureOrder += picture
       } else {
-        let text = Self.orderedByLabel(ofJob, nodes, labels: labels[job] ?? recording.labels)
+        let text = Self.orderedByLabel(ofJob, nodes, labels: jobLabels)
         order += text
         pictureOrder += text
       }
