@@ -27,7 +27,10 @@ public final class TraceRecorder: SessionRecorder {
 
   /// A job of a recorded session: `replay` shows its events with its own labels' width.
   public func started(job: Int, _ pipeline: CheckedPipeline, time: Duration) {
-    save(TraceFile.job(job, pipeline: pipeline.text, labels: Inspector.labels(pipeline), time: time))
+    save(
+      TraceFile.job(
+        job, pipeline: pipeline.text, labels: Inspector.labels(pipeline), implicitSink: pipeline.hasImplicitSink,
+        time: time))
   }
 
   public func printed(_ line: String, time: Duration, jobID: Int) {

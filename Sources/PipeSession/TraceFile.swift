@@ -5,7 +5,11 @@ import PipeSyntax
 /// A saved trace (`trace P to: "F.trace"`): JSON lines, for `replay` and for other tools. The
 /// first line says what was traced:
 ///
-///     {"pipesh":"trace","version":1,"pipeline":"from 1 2 | print","clock":"virtual","labels":["from 1 2","print"]}
+///     {"pipesh":"trace","version":1,"pipeline":"from 1 2","clock":"virtual","labels":["from 1 2","print"],"implicitSink":true}
+///
+/// (`implicitSink` when the pipeline ends in the `print` pipesh added, none being written: its
+/// node is the last label's, and `draw "F.trace"` leaves its lane out as `draw P` does; absent,
+/// as in files written before, it is false.)
 ///
 /// and each line after it is one event of one node, at its time in nanoseconds since the session
 /// started (`ns`), with `value` (the element as `print` shows it) or `reason` where it has one,
@@ -15,7 +19,7 @@ import PipeSyntax
 ///
 ///     {"ns":0,"job":1,"node":1,"label":"from 1 2","event":"element","value":"1"}
 ///     {"ns":0,"job":1,"event":"output","text":"1"}
-///     {"ns":0,"job":2,"event":"job","pipeline":"timer 1 | print","labels":["timer 1","print"]}
+///     {"ns":0,"job":2,"event":"job","pipeline":"timer 1","labels":["timer 1","print"],"implicitSink":true}
 ///     {"ns":0,"job":1,"event":"task","task":2,"label":"merge(timer 1, timer 2)","what":"started","kind":"unstructured, by 1"}
 ///     {"ns":0,"job":1,"event":"task","task":3,"label":"merge(timer 1, timer 2)","what":"cancelled","by":"with its parent 2 (inferred)"}
 ///     {"ns":0,"job":1,"event":"task","task":3,"label":"merge(timer 1, timer 2)","what":"ended","threw":false}
@@ -109,8 +113,9 @@ public enum TraceFile {
     public enum What: Equatable, Sendable {
       case node(id: Int, label: String, EventKind, built: Built? = nil)
       case output(String)
-      /// A job started (in a recording of a whole session), its lines aligned to `labels`.
-      case job(pipeline: String, labels: [String])
+      /// A job started (in a recording of a whole session), its lines aligned to `labels`;
+      /// `implicitSink` when it ends in the `print` pipesh added (the last label's node).
+      case job(pipeline: String, labels: [String], implicitSink: Bool = false)
       /// A task of the job started, was cancelled or ended; `label` is the node whose code made it
       /// (empty for the job's own task).
       case task(id: Int, label: String, TaskEventKind)
@@ -153,14 +158,22 @@ public enum TraceFile {
     public let pipeline: String
     public let clock: String
     public let labels: [String]
+    /// Whether the traced pipeline ends in the `print` pipesh added, none being written (false in a
+    /// recording of a session, whose jobs say it each, and in files written before it was saved).
+    public let implicitSink: Bool
     public let events: [Event]
   }
 
   // MARK: writing
 
-  public static func header(pipeline: String, virtualClock: Bool, labels: [String]) -> String {
+  /// The first line; `implicitSink` is written only when true, so a reader of the files written
+  /// before reads it as false.
+  public static func header(
+    pipeline: String, virtualClock: Bool, labels: [String], implicitSink: Bool = false
+  ) -> String {
     "{\"pipesh\":\"trace\",\"version\":\(version),\"pipeline\":\(quoted(pipeline)),"
-      + "\"clock\":\"\(virtualClock ? "virtual" : "real")\",\"labels\":[\(labels.map(quoted).joined(separator: ","))]}"
+      + "\"clock\":\"\(virtualClock ? "virtual" : "real")\",\"labels\":[\(labels.map(quoted).joined(separator: ","))]"
+      + (implicitSink ? ",\"implicitSink\":true}" : "}")
   }
 
   public static func line(_ event: NodeEvent) -> String {
@@ -180,10 +193,13 @@ public enum TraceFile {
   }
 
   /// A job started in a recorded session (`pipesh --record`), with the labels its lines are
-  /// aligned to.
-  public static func job(_ id: Int, pipeline: String, labels: [String], time: Duration) -> String {
+  /// aligned to, and `implicitSink` (only when true) as in the header.
+  public static func job(
+    _ id: Int, pipeline: String, labels: [String], implicitSink: Bool = false, time: Duration
+  ) -> String {
     "{\"ns\":\(time.wholeNanoseconds),\"job\":\(id),\"event\":\"job\",\"pipeline\":\(quoted(pipeline)),"
-      + "\"labels\":[\(labels.map(quoted).joined(separator: ","))]}"
+      + "\"labels\":[\(labels.map(quoted).joined(separator: ","))]"
+      + (implicitSink ? ",\"implicitSink\":true}" : "}")
   }
 
   /// A task's event: `"event":"task"`, its number, the node whose code made it, and `started`
@@ -256,7 +272,8 @@ public enum TraceFile {
       return .success(
         Recording(
           pipeline: try header.string("pipeline"), clock: try header.string("clock"),
-          labels: try header.strings("labels"), events: events))
+          labels: try header.strings("labels"), implicitSink: try header.optionalBool("implicitSink"),
+          events: events))
     } catch {
       return .failure(error)
     }
@@ -273,7 +290,9 @@ public enum TraceFile {
     if event == "job" {
       return Event(
         time: time, job: try fields.integer("job"),
-        what: .job(pipeline: try fields.string("pipeline"), labels: try fields.strings("labels")))
+        what: .job(
+          pipeline: try fields.string("pipeline"), labels: try fields.strings("labels"),
+          implicitSink: try fields.optionalBool("implicitSink")))
     }
     if event == "task" {
       let kind: TaskEventKind
@@ -340,6 +359,11 @@ public enum TraceFile {
     public func bool(_ name: String) throws(Diagnostic) -> Bool {
       guard case .bool(let value) = object[name] else { throw problem("expected \"\(name)\" to be true or false") }
       return value
+    }
+
+    /// A flag that files written before it was saved do not hold: absent is false.
+    public func optionalBool(_ name: String) throws(Diagnostic) -> Bool {
+      object[name] == nil ? false : try bool(name)
     }
 
     public func integer(_ name: String) throws(Diagnostic) -> Int {

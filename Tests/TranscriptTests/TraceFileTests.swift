@@ -56,6 +56,15 @@ struct TraceFileTests {
     #expect(header["pipeline"] as? String == pipeline)
     #expect(header["clock"] as? String == "virtual")
     #expect(header["labels"] as? [String] == ["from 1 2 3", "map { 10 / ($0 - 2) }", "print"])
+    // Its print is written: not implicit, and the field is written only when true.
+    #expect(header["implicitSink"] == nil)
+    let implicitFile = directory.appendingPathComponent("implicit.trace").path
+    _ = try Pipesh.run(["--virtual-time", "-c", "trace from 1 2 3 to: \"\(implicitFile)\""])
+    let implicitHeader = try String(contentsOfFile: implicitFile, encoding: .utf8).split(separator: "\n").first
+    let implicit = try #require(
+      try JSONSerialization.jsonObject(with: Data((implicitHeader ?? "").utf8)) as? [String: Any])
+    #expect(implicit["implicitSink"] as? Bool == true && implicit["pipeline"] as? String == "from 1 2 3")
+    #expect(implicit["labels"] as? [String] == ["from 1 2 3", "print"])
     var events: [String] = []
     for object in objects.dropFirst() {
       let event = try #require(object["event"] as? String)
@@ -150,6 +159,11 @@ struct TraceFileTests {
       "from 1 2 | map { $0 * 2 } | flatMap { from $0 | map { $0 * 2 } } | drain",
       "from 1 2 | flatMap { from $0 | flatMap { from $0 ($0 + 1) | map { $0 * 2 } } } | map { $0 * 2 } | drain",
       "from 1 2 | flatMap { merge(from $0, from 5 | map { $0 * 2 }) | map { $0 * 2 } } concurrency: 2 | drain",
+      // Without a sink: draw P draws no lane for the print pipesh adds, and the trace says it is
+      // implicit (issue 48, item 12: draw "F.trace" drew it).
+      "from 1 2 | map { $0 * 2 }",
+      "merge(timer 1 | take 2, from 5)",
+      "from 1 2 | flatMap { from $0 | map { $0 * 2 } }",
     ]
     for (index, pipeline) in pipelines.enumerated() {
       let file = directory.appendingPathComponent("\(index).trace").path
@@ -188,6 +202,23 @@ struct TraceFileTests {
     let oldDrawn = try Pipesh.run(["-c", "draw \"\(old)\""])
     #expect(oldDrawn.status == 0)
     #expect(oldDrawn.stdout.split(separator: "\n").map { $0.prefix(3) } == ["   ", "fro", "fro", "fla"])
+    // A written print has its lane; so has one in a trace written before traces said a sink was
+    // implicit (no "implicitSink": false).
+    let written = directory.appendingPathComponent("written.trace").path
+    _ = try Pipesh.run(["--virtual-time", "-c", "trace from 1 | print to: \"\(written)\""])
+    let writtenDrawn = try Pipesh.run(["-c", "draw \"\(written)\""])
+    #expect(writtenDrawn.stdout.split(separator: "\n").map { $0.prefix(5) } == ["     ", "from ", "print"])
+    // In a recording of a session, each job says whether its sink is implicit.
+    let script = directory.appendingPathComponent("sinks.pipe")
+    try "from 1 2\nfrom 3 | print\n".write(to: script, atomically: true, encoding: .utf8)
+    let recording = directory.appendingPathComponent("sinks.trace").path
+    _ = try Pipesh.run(["--virtual-time", "--record", recording, script.path])
+    let recordingDrawn = try Pipesh.run(["-c", "draw \"\(recording)\""])
+    #expect(
+      recordingDrawn.stdout.split(separator: "\n").map { $0.prefix(9) } == [
+        "         ", "[1] from ", "[2] from ", "[2] print",
+      ],
+      "\(recordingDrawn.stdout)")
     let empty = directory.appendingPathComponent("empty.trace").path
     try "{\"pipesh\":\"trace\",\"version\":1,\"pipeline\":\"x\",\"clock\":\"real\",\"labels\":[]}\n".write(
       toFile: empty, atomically: true, encoding: .utf8)

@@ -31,7 +31,7 @@ extension Shell {
     let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
     let drawn = await drawnRun(pipeline, horizon: horizon, refining: chosen == nil, printing: printing)
     let width = Format.screenWidth
-    let (rows, marks) = demand ? drawn.rowsWithDemand : (drawn.rows, [])
+    let (rows, marks, key) = demand ? drawn.rowsWithDemand : (drawn.rows, [], DemandKey())
     func picture() -> MarblePicture {
       var lanes = demand ? drawn.pictureLanesWithDemand : drawn.pictureLanes
       var end = drawn.end
@@ -49,14 +49,14 @@ extension Shell {
     }
     if file != nil || report != nil {
       let picture = picture()
-      let text = Self.drawing(rows, tick: drawn.tick, width: 100_000, marks: marks).lines
+      let text = Self.drawing(rows, tick: drawn.tick, width: 100_000, marks: marks).lines + key.lines(width: 100_000)
       writePicture(
         file, command: "draw", svg: picture.svg, title: "draw " + pipeline.text, text: text)
       if let stop = drawn.stop { note(stop.message("draw", horizon), width: width) }
       return
     }
     let (lines, cut) = Self.drawing(rows, tick: drawn.tick, width: width, marks: marks)
-    for line in lines { console.line(line) }
+    for line in lines + key.lines(width: width) { console.line(line) }
     presentFeed?.picture(title: "draw " + pipeline.text, svg: picture().svg)
     if drawn.tick != horizon.tick { note(Self.finerNote("draw", drawn.tick, horizon.tick), width: width) }
     if cut { note(Self.cutNote("draw", width: width), width: width) }
@@ -104,10 +104,11 @@ extension Shell {
     let width = Format.screenWidth
     var rows: [(text: String, line: String)] = []
     var marks: Set<Int> = []
+    var key = DemandKey()
     for row in lanes.rows {
       rows.append((row.label, DrawObserver.line(row.events, tick: tick)))
       guard demand else { continue }
-      for line in Self.demandRows(Demand(row.all, tick: tick), holdings: nil, drops: []) {
+      for line in Self.demandRows(Demand(row.all, tick: tick), holdings: nil, drops: [], key: &key) {
         marks.insert(rows.count)
         rows.append(line)
       }
@@ -123,12 +124,12 @@ extension Shell {
     }
     if file != nil || report != nil {
       let picture = picture()
-      let text = Self.drawing(rows, tick: tick, width: 100_000, marks: marks).lines
+      let text = Self.drawing(rows, tick: tick, width: 100_000, marks: marks).lines + key.lines(width: 100_000)
       writePicture(file, command: "draw", svg: picture.svg, title: "draw " + path, text: text)
       return
     }
     let (lines, cut) = Self.drawing(rows, tick: tick, width: width, marks: marks)
-    for line in lines { console.line(line) }
+    for line in lines + key.lines(width: width) { console.line(line) }
     presentFeed?.picture(title: "draw " + path, svg: picture().svg)
     if chosen == nil, tick != .seconds(1) { note(Self.finerNote("draw", tick, .seconds(1)), width: width) }
     if cut { note(Self.cutNote("draw", width: width), width: width) }
@@ -171,14 +172,24 @@ extension Shell {
   }
 
   /// A lane's demand lines, labelled: its consumer's requests, an `into`'s sends, and what a queue
-  /// held (`holdings`, with the instants its policy dropped an element).
+  /// held (`holdings`, with the instants its policy dropped an element); `key` notes the marks used.
   static func demandRows(
-    _ demand: Demand, holdings: [ElementFates.Holding]?, drops: [Duration]
+    _ demand: Demand, holdings: [ElementFates.Holding]?, drops: [Duration], key: inout DemandKey
   ) -> [(text: String, line: String)] {
     var rows: [(text: String, line: String)] = []
-    if let line = demand.askLine { rows.append(("  asked", line)) }
-    if let line = demand.sendLine { rows.append(("  sending to " + demand.channels.joined(separator: ", "), line)) }
-    if let holdings { rows.append(("  held", demand.heldLine(holdings, dropped: drops))) }
+    if let line = demand.askLine {
+      rows.append(("  asked", line))
+      key.add(line, .asked)
+    }
+    if let line = demand.sendLine {
+      rows.append(("  sending to " + demand.channels.joined(separator: ", "), line))
+      key.add(line, .sending)
+    }
+    if let holdings {
+      let line = demand.heldLine(holdings, dropped: drops)
+      rows.append(("  held", line))
+      key.add(line, .held)
+    }
     return rows
   }
 
@@ -247,22 +258,24 @@ extension Shell {
       return lanes(recorded.roots, depth: 0, short: false)
     }
 
-    /// The rows with each lane's demand lines under it, and which rows those are.
-    var rowsWithDemand: (rows: [(text: String, line: String)], marks: Set<Int>) {
+    /// The rows with each lane's demand lines under it, which rows those are, and the key to their
+    /// marks.
+    var rowsWithDemand: (rows: [(text: String, line: String)], marks: Set<Int>, key: DemandKey) {
       let accounts = self.accounts
       var out: [(text: String, line: String)] = []
       var marks: Set<Int> = []
+      var key = DemandKey()
       for (node, row) in zip(recorded.nodes, rows) {
         out.append(row)
         let account = accounts[ObjectIdentifier(node)]
         let demand = Demand(recorded.observer.demand(for: node), tick: tick)
         let holdings = account?.holdings ?? shareHoldings(node)
-        for line in Shell.demandRows(demand, holdings: holdings, drops: account?.dropTimes ?? []) {
+        for line in Shell.demandRows(demand, holdings: holdings, drops: account?.dropTimes ?? [], key: &key) {
           marks.insert(out.count)
           out.append(line)
         }
       }
-      return (out, marks)
+      return (out, marks, key)
     }
 
     /// What a `share` held for its readers, from what was recorded: the elements its input passed
@@ -356,7 +369,8 @@ extension RecordedRun.Stop {
 
 /// A saved trace's node events as lanes: one per node, in the order of the labels its job was
 /// traced with (a node `trace` did not name, such as a `flatMap`'s inner pipeline's, after
-/// them), the jobs in the order they came; times from the first event.
+/// them), the jobs in the order they came; times from the first event. A job's implicit sink
+/// (`"implicitSink":true`) is left out, as `draw P` leaves it out.
 struct TraceLanes {
   struct Row {
     let label: String
@@ -381,12 +395,15 @@ struct TraceLanes {
   init(_ recording: TraceFile.Recording, until: Duration?) {
     let origin = recording.events.first?.time ?? .zero
     var labels: [Int: [String]] = [:]
+    var implicitSinks: Set<Int> = []
     var byNode: [[Int]: Int] = [:]
     var nodes: [TracedNode] = []
     var events: [[(Duration, TraceFile.EventKind)]] = []
     for event in recording.events {
       switch event.what {
-      case .job(_, let jobLabels): labels[event.job] = jobLabels
+      case .job(_, let jobLabels, let implicitSink):
+        labels[event.job] = jobLabels
+        if implicitSink { implicitSinks.insert(event.job) }
       case .output, .task: continue
       case .node(let id, let label, let kind, let built):
         let time = event.time - origin
@@ -405,13 +422,20 @@ struct TraceLanes {
     var order: [(index: Int, depth: Int)] = []
     var pictureOrder: [(index: Int, depth: Int)] = []
     for job in jobs {
-      let ofJob = nodes.indices.filter { nodes[$0].job == job }.sorted { nodes[$0].id < nodes[$1].id }
+      let jobLabels = labels[job] ?? recording.labels
+      var ofJob = nodes.indices.filter { nodes[$0].job == job }.sorted { nodes[$0].id < nodes[$1].id }
+      // The implicit sink is the last label's node, of the pipeline's own (no flatMap built it).
+      if labels[job] == nil ? recording.implicitSink : implicitSinks.contains(job),
+        let sink = ofJob.last(where: { nodes[$0].built == nil && nodes[$0].label == jobLabels.last })
+      {
+        ofJob.removeAll { $0 == sink }
+      }
       if ofJob.contains(where: { nodes[$0].built != nil }) {
-        let (text, picture) = Self.ordered(ofJob, nodes, labels: labels[job] ?? recording.labels)
+        let (text, picture) = Self.ordered(ofJob, nodes, labels: jobLabels)
         order += text
         pictureOrder += picture
       } else {
-        let text = Self.orderedByLabel(ofJob, nodes, labels: labels[job] ?? recording.labels)
+        let text = Self.orderedByLabel(ofJob, nodes, labels: jobLabels)
         order += text
         pictureOrder += text
       }
@@ -501,5 +525,60 @@ struct TraceLanes {
   private static func stage(of label: String) -> String? {
     guard let suffix = label.ranges(of: " ($0 = ").last else { return nil }
     return String(label[..<suffix.lowerBound])
+  }
+}
+
+/// The key `draw … demand: true` prints once under its drawing: what the marks of its demand lines
+/// mean (`Demand.Mark`), only those the drawing used, as the picture's legend lists only the marks
+/// it drew.
+struct DemandKey {
+  enum Line { case asked, sending, held }
+
+  private var used: [Line: Set<Character>] = [:]
+
+  /// Notes the marks of one demand line of kind `kind`.
+  mutating func add(_ line: String, _ kind: Line) {
+    used[kind, default: []].formUnion(line)
+  }
+
+  /// Each kind of line drawn, with what its marks mean; none when no demand line was drawn.
+  var rows: [[String]] {
+    var rows: [[String]] = []
+    func row(_ kind: Line, _ label: String, _ meanings: [(marks: Set<Character>, words: String)]) {
+      guard let used = used[kind] else { return }
+      let said = meanings.filter { !$0.marks.isDisjoint(with: used) }.map(\.words)
+      if !said.isEmpty { rows.append([label, said.joined(separator: "; ")]) }
+    }
+    row(
+      .asked, "asked",
+      [
+        ([Demand.Mark.asked], "\(Demand.Mark.asked) its consumer's request (next()) outstanding at the column's end"),
+        ([Demand.Mark.answered], "\(Demand.Mark.answered) answered in the column, none outstanding at its end"),
+        ([Demand.Mark.notAsked], "\(Demand.Mark.notAsked) not asked at any instant of the column"),
+      ])
+    row(
+      .sending, "sending to",
+      [
+        (
+          [Demand.Mark.waiting], "\(Demand.Mark.waiting) into waiting for a consumer of the channel at the column's end"
+        ),
+        ([Demand.Mark.answered], "\(Demand.Mark.answered) its element taken in the column"),
+      ])
+    row(
+      .held, "held",
+      [
+        (Set("0123456789"), "a digit: how many elements it held at the column's end"),
+        ([Demand.Mark.many], "\(Demand.Mark.many) ten or more"),
+        ([Demand.Mark.dropped], "\(Demand.Mark.dropped) its policy dropped an element in the column"),
+      ])
+    return rows
+  }
+
+  /// The key in `width` columns: `key:` then a line a kind, its meanings wrapped under themselves.
+  func lines(width: Int) -> [String] {
+    let rows = self.rows
+    guard !rows.isEmpty else { return [] }
+    let labelled = rows.enumerated().map { index, row in [(index == 0 ? "key: " : "     ") + row[0]] + row.dropFirst() }
+    return Format.wrappedTable(labelled, width: width)
   }
 }

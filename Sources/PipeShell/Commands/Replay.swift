@@ -70,7 +70,7 @@ final class ReplayPrinter: Sendable {
       let printer = jobs.withLock { $0[event.job] } ?? printer
       printer.show(time: event.time, job: event.job, task: id, label: label, kind)
     case .output(let text): console.line(text)
-    case .job(_, let labels):
+    case .job(_, let labels, _):
       jobs.withLock { $0[event.job] = TraceObserver(console: console, labels: labels) }
     }
   }

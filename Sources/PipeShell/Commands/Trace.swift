@@ -71,7 +71,8 @@ extension Commands {
       let virtual = shell.engine.virtualTime
       let recorder = TraceRecorder(
         printer: TraceObserver(console: shell.console, labels: labels),
-        header: TraceFile.header(pipeline: pipeline.text, virtualClock: virtual, labels: labels))
+        header: TraceFile.header(
+          pipeline: pipeline.text, virtualClock: virtual, labels: labels, implicitSink: pipeline.hasImplicitSink))
       if let feed = shell.presentFeed {
         // A presented session shows the chart `to: "F.svg"` would draw.
         let events = DrawObserver()
