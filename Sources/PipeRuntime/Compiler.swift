@@ -66,6 +66,7 @@ struct PipelineCompiler {
       var children: ChildPipelines?
       var inputFinishing = InputFinishing.endsNothing
       var shareLedger: ShareLedger?
+      var streamLedger: StreamLedger?
       var fragment: [Node] = []
       let sequence: ValueSequence
       switch stage.node {
@@ -100,13 +101,14 @@ struct PipelineCompiler {
         detail = input.detail.withLock { $0 }
         children = input.children.withLock { $0 }
         shareLedger = input.shareLedger.withLock { $0 }
+        streamLedger = input.streamLedger.withLock { $0 }
       }
       let node = Node(
         id: id, text: stage.text, kind: NodeKind(stage), channelName: stage.channelName,
         inputs: inputNodes, detail: detail,
         children: children,
         inputFinishing: inputFinishing, dropsBeyond: stage.operation?.dropsBeyond, shareLedger: shareLedger,
-        fragment: fragment)
+        streamLedger: streamLedger, fragment: fragment)
       nodes.last?.downstream = node
       nodes.append(node)
       upstream = sequence.recorded(

@@ -10,6 +10,8 @@ import PipeSema
 public final class StreamEndpoint: Sendable {
   let name: String
   public let buffering: StreamBuffering
+  /// What it holds for its consumers (`inspect` shows it on the nodes that read it).
+  public let ledger = StreamLedger()
   private let continuation: AsyncStream<Value>.Continuation
   /// The stream until its first consumer takes it, then (weakly) what its consumers hold.
   private let state: Locked<(stream: AsyncStream<Value>?, consumed: Weak)>
@@ -17,10 +19,12 @@ public final class StreamEndpoint: Sendable {
   /// The stream as its consumers hold it, with how many iterate it now.
   final class Consumed: Sendable {
     let stream: AsyncStream<Value>
+    let ledger: StreamLedger
     let consumers = Locked(0)
 
-    init(_ stream: AsyncStream<Value>) {
+    init(_ stream: AsyncStream<Value>, ledger: StreamLedger) {
       self.stream = stream
+      self.ledger = ledger
     }
   }
 
@@ -53,11 +57,21 @@ public final class StreamEndpoint: Sendable {
 
   /// Yields `value`; never waits.
   public func yield(_ value: Value) -> Yielded {
+    // Counted before it is yielded: a consumer waiting in next() may take it before yield returns.
+    ledger.sent()
     switch continuation.yield(value) {
-    case .enqueued: .enqueued
-    case .dropped(let dropped): .dropped(dropped)
-    case .terminated: .ended
-    @unknown default: .ended
+    case .enqueued:
+      return .enqueued
+    case .dropped(let dropped):
+      // One element left the buffer (the oldest held, or this one) for the one that came in.
+      ledger.lost()
+      return .dropped(dropped)
+    case .terminated:
+      ledger.lost()
+      return .ended
+    @unknown default:
+      ledger.lost()
+      return .ended
     }
   }
 
@@ -74,7 +88,7 @@ public final class StreamEndpoint: Sendable {
     let consumed = state.withLock { state -> Consumed? in
       if let consumed = state.consumed.consumed { return consumed }
       guard let stream = state.stream else { return nil }
-      let consumed = Consumed(stream)
+      let consumed = Consumed(stream, ledger: ledger)
       state = (nil, Weak(consumed: consumed))
       return consumed
     }
@@ -88,6 +102,21 @@ public final class StreamEndpoint: Sendable {
             + "close '\(name)' and read 'stream \(name)' again for a new one",
           nodeID: nodeID)))
   }
+}
+
+/// What a `stream` holds: the elements sent to it that no consumer has taken yet (its buffering
+/// policy's drops left out), as `inspect` shows it.
+public final class StreamLedger: Sendable {
+  private let count = Locked(0)
+
+  /// Elements sent and not yet taken (an element a consumer waiting in `next()` is being handed
+  /// counts until it has it).
+  public var held: Int { count.withLock { $0 } }
+
+  func sent() { count.withLock { $0 += 1 } }
+  /// An element sent left it without a consumer taking it: dropped by its policy, or it had ended.
+  func lost() { count.withLock { $0 -= 1 } }
+  func taken() { count.withLock { $0 -= 1 } }
 }
 
 /// One consumer of a stream: it holds the stream while it may iterate, and counts itself among its
@@ -109,7 +138,9 @@ struct StreamConsumer: AsyncSequence, Sendable {
     }
 
     func next() async -> Value? {
-      await base.next(isolation: nil)
+      let value = await base.next(isolation: nil)
+      if value != nil { consumed.ledger.taken() }
+      return value
     }
 
     deinit {

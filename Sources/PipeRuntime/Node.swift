@@ -222,6 +222,8 @@ public final class Node: Sendable {
 
   /// For a `share`: what it holds for consumers that have not taken it yet.
   public let shareLedger: ShareLedger?
+  /// For a node reading a `stream`: what the stream holds for its consumers.
+  public let streamLedger: StreamLedger?
   /// For a `share`: its readers' boxes still alive (it stops when the last one goes).
   let readers = Atomic<Int>(0)
   /// For a job's reading of a `share` fragment (`t` of `let t = timer 1 | share`): the fragment's
@@ -284,10 +286,11 @@ public final class Node: Sendable {
     id: Int, text: String, kind: NodeKind, channelName: String? = nil, inputs: [[Node]],
     isSink: Bool = false, detail: String? = nil,
     children: ChildPipelines? = nil, inputFinishing: InputFinishing = .endsNothing, dropsBeyond: Int? = nil,
-    shareLedger: ShareLedger? = nil, fragment: [Node] = []
+    shareLedger: ShareLedger? = nil, streamLedger: StreamLedger? = nil, fragment: [Node] = []
   ) {
     self.id = id
     self.shareLedger = shareLedger
+    self.streamLedger = streamLedger
     self.fragment = fragment
     self.kind = kind
     self.channelName = channelName

@@ -60,10 +60,13 @@ final class TraceObserver: NodeObserver {
 }
 
 extension Inspector {
-  /// What a running share holds for readers that have not taken it yet.
+  /// What a running share holds for readers that have not taken it yet; what the stream a running
+  /// node reads holds, sent and not yet taken (before the node's detail, which a narrow screen cuts).
   private static func held(_ node: Node) -> String {
-    guard let held = node.shareLedger?.held, node.state == .running, held > 0 else { return "" }
-    return " (holds \(held) for its slowest reader)"
+    guard node.state == .running else { return "" }
+    if let held = node.shareLedger?.held, held > 0 { return " (holds \(held) for its slowest reader)" }
+    if let held = node.streamLedger?.held, held > 0 { return " (holds \(held) unread)" }
+    return ""
   }
 
   static func lines(_ job: Job) -> [String] {
@@ -84,7 +87,7 @@ extension Inspector {
       case .node(let node, let lead, let input, let output):
         let state = Paint.state(
           node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue, on: colour)
-        let text = node.text + (node.detail.map { " (\($0))" } ?? "") + held(node)
+        let text = node.text + held(node) + (node.detail.map { " (\($0))" } ?? "")
         rows.append([lead + text, state, input.map(String.init) ?? "-", String(output)])
         let indent = String(lead.map { $0 == "├" || $0 == "│" ? "│" : " " })
         taskRows(

@@ -10,6 +10,7 @@ extension Operators {
         build: { input in
           let channel = input.context.channel(name)
           input.detail.withLock { $0 = channel.implementation }
+          if case .stream(let stream) = channel { input.streamLedger.withLock { $0 = stream.ledger } }
           return channel.elements(for: input.context.jobID, stage: input.stage.text, nodeID: input.nodeID)
         })
     }

@@ -47,6 +47,8 @@ struct StageInput {
   let children = Locked<ChildPipelines?>(nil)
   /// A `share`'s ledger of what it holds, for its node.
   let shareLedger = Locked<ShareLedger?>(nil)
+  /// What a `stream` the node reads holds, for its node.
+  let streamLedger = Locked<StreamLedger?>(nil)
 
   var clock: PipeClock { context.clock }
 
