@@ -100,7 +100,8 @@ let package = Package(
       swiftSettings: strict
     ),
     .executableTarget(
-      name: "PipeFuzz", dependencies: ["PipeSyntax", "PipeSema", "PipeSession", "PipeShell"], swiftSettings: strict),
+      name: "PipeFuzz", dependencies: ["PipeSyntax", "PipeSema", "PipeSession", "PipeShell", "PipeExport"],
+      swiftSettings: strict),
     // `pipesh serve`'s server: the page, its WebSocket sessions and the presented shell. It runs
     // pipesh as a process per edit and links no engine module; nothing depends on it.
     .target(name: "ServeProtocol", swiftSettings: strict),

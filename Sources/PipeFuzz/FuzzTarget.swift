@@ -1,3 +1,4 @@
+import PipeExport
 import PipeSema
 import PipeSession
 import PipeShell
@@ -11,8 +12,10 @@ import PipeSyntax
 
 /// One input through everything pipesh does with text before running it: the continuation check
 /// the shell makes on every line, the lexer, the parser, the checker, and the diagnostics' text;
-/// and as a saved trace, through `replay`'s reader and its error's text. Any trap here is a bug:
-/// user input must only ever produce diagnostics.
+/// a script that checks, through what `--emit-swift` (plain and not) and `--emit-test` make of it
+/// and the passes of `--page` that need no run (its sandbox, its marble annotation); and as a
+/// saved trace, through `replay`'s reader and its error's text. Any trap here is a bug: user input
+/// must only ever produce diagnostics.
 func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
   let text = String(decoding: bytes, as: UTF8.self)
   if let problem = TraceFile.problem(in: text) {
@@ -21,8 +24,14 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
   _ = Lexer.needsContinuation(text)
   let source = SourceFile(name: "fuzz.pipe", text: text)
   let script = Parser.parse(source, grammar: .pipesh)
-  let (_, _, diagnostics) = Checker.check(script, in: Environment())
+  let (statements, environment, diagnostics) = Checker.check(script, in: Environment())
   _ = DiagnosticFormatter.render(diagnostics, in: source)
+  guard diagnostics.isEmpty else { return }
+  for plain in [false, true] {
+    _ = SwiftExport.program(statements, environment: environment, source: source, plain: plain)
+  }
+  _ = SwiftExport.tests(statements, environment: environment, source: source)
+  _ = DiagnosticFormatter.render(Page.passesBeforeRunning(statements, in: source), in: source)
 }
 
 #if FUZZING

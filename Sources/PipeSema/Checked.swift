@@ -179,6 +179,8 @@ public struct Binding: Sendable {
   let stageCount: Int
   /// 1, plus the depth of the deepest fragment it uses.
   let depth: Int
+  /// How deep pipelines nest in it, its fragments' included (`Expansion.levels`).
+  let levels: Int
 }
 
 /// What the checker knows between statements: `let` bindings and channel types.

@@ -107,7 +107,7 @@ public struct Checker {
     let binding = Binding(
       name: name.name, id: environment.nextBindingID, pipeline: pipeline, source: source, isSource: isSource,
       elementType: elementType, isBroken: broken, stageCount: expansion.stages,
-      depth: expansion.depth + 1)
+      depth: expansion.depth + 1, levels: expansion.levels)
     environment.nextBindingID += 1
     environment.bind(binding)
     return broken ? nil : .binding(binding)

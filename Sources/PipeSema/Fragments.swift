@@ -54,6 +54,10 @@ struct Expansion {
   var stages = 0
   /// How deep fragments use fragments: a fragment that uses none is 1.
   var depth = 0
+  /// How deep pipelines nest in each other (groups, combinators' inputs, flatMap bodies), a use of
+  /// a fragment counted as its own: a pipeline with none of them is 1. One statement's syntax is
+  /// bounded by the parser; fragments that nest in fragments are bounded here.
+  var levels = 1
   /// Whether it uses a fragment whose definition was reported: nothing more is said then.
   var usesBroken = false
 }
@@ -63,14 +67,20 @@ extension Checker {
   public static let maximumStages = 10_000
   /// The deepest chain of fragments using fragments (each level is checked inside the last).
   public static let maximumFragmentDepth = 64
+  /// The deepest pipelines may nest in each other, fragments included: as deep as the syntax of
+  /// one statement may nest (`Parser.maximumNesting`), so that checking, running, drawing and
+  /// exporting a fragment that nests fragments stay within the stack as one statement does.
+  public static let maximumLevels = Parser.maximumNesting
   /// The deepest element type: tuples, arrays and optionals within each other.
   public static let maximumTypeDepth = 64
 
   func expansion(of pipeline: Pipeline) -> Expansion {
     var total = Expansion()
-    func add(_ inner: Expansion) {
+    /// Adds what `inner` expands to, nested `deeper` levels below this pipeline.
+    func add(_ inner: Expansion, deeper: Int = 0) {
       total.stages = min(total.stages + inner.stages, Self.maximumStages * 1000)
       total.depth = max(total.depth, inner.depth)
+      total.levels = max(total.levels, min(inner.levels + deeper, Self.maximumStages))
       total.usesBroken = total.usesBroken || inner.usesBroken
     }
     for stage in pipeline.stages {
@@ -79,18 +89,20 @@ extension Checker {
         add(Expansion(stages: 1))
       case .group(let inner):
         add(Expansion(stages: 1))
-        add(expansion(of: inner))
+        add(expansion(of: inner), deeper: 1)
       case .combinator(_, let inputs):
         add(Expansion(stages: 1))
-        for input in inputs { add(expansion(of: input)) }
+        for input in inputs { add(expansion(of: input), deeper: 1) }
       case .call(let name, let arguments):
         if let binding = environment.binding(named: name.name) {
-          add(Expansion(stages: binding.stageCount, depth: binding.depth, usesBroken: binding.isBroken))
+          add(
+            Expansion(
+              stages: binding.stageCount, depth: binding.depth, levels: binding.levels, usesBroken: binding.isBroken))
         } else {
           add(Expansion(stages: 1))
         }
         for argument in arguments {
-          if case .pipeline(let body) = argument.value.kind { add(expansion(of: body)) }
+          if case .pipeline(let body) = argument.value.kind { add(expansion(of: body), deeper: 1) }
         }
       }
     }
@@ -108,6 +120,10 @@ extension Checker {
     }
     if expansion.depth > Self.maximumFragmentDepth {
       report(SemaMessages.fragmentsTooDeep(expansion.depth, pipeline.range))
+      return false
+    }
+    if expansion.levels > Self.maximumLevels {
+      report(SemaMessages.pipelinesTooDeep(expansion.levels, pipeline.range))
       return false
     }
     return true

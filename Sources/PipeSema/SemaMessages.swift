@@ -50,6 +50,17 @@ enum SemaMessages {
       range: range, notes: ["write the innermost fragments out in the one that uses them"])
   }
 
+  static func pipelinesTooDeep(_ levels: Int, _ range: SourceRange) -> Diagnostic {
+    Diagnostic(
+      id: .nestingTooDeep,
+      message: "this nests pipelines \(levels) levels deep, counting those inside the fragments it uses",
+      range: range,
+      notes: [
+        "groups, combinators' inputs and flatMap bodies nest at most \(Checker.maximumLevels) levels, fragments included: "
+          + "nest fewer fragments within each other, or write the pipeline with fewer levels"
+      ])
+  }
+
   static func typeTooDeep(_ type: ValueType, _ range: SourceRange) -> Diagnostic {
     Diagnostic(
       id: .typeTooDeep,

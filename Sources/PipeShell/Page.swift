@@ -83,6 +83,25 @@ public enum Page {
   }
 }
 
+extension Page {
+  /// The page's passes over a checked script that need no run: its sandbox's refusals, and the
+  /// marble stages its annotation pass finds in each pipeline. The fuzzer (`PipeFuzz`) takes user
+  /// input through them, as through every other pass.
+  public static func passesBeforeRunning(_ statements: [CheckedStatement], in source: SourceFile) -> [Diagnostic] {
+    for statement in statements {
+      switch statement {
+      case .run(let pipeline, _): _ = Shell.annotatingMarbles([], of: pipeline, in: source)
+      case .command(let command, _):
+        if case .pipeline(let pipeline, _) = command.arguments {
+          _ = Shell.annotatingMarbles([], of: pipeline, in: source)
+        }
+      case .binding: break
+      }
+    }
+    return PageSandbox.refusals(statements, in: source)
+  }
+}
+
 /// What `pipesh --page` refuses before anything runs: every statement that would read or write a
 /// file or the terminal, and `clock real`. Each is a diagnostic where it is written, as the
 /// checker's are.

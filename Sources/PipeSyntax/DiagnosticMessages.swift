@@ -92,7 +92,10 @@ public enum DiagnosticMessages {
   public static func nestingTooDeep(_ limit: Int, _ range: SourceRange) -> Diagnostic {
     Diagnostic(
       id: .nestingTooDeep, message: "this is nested too deeply", range: range,
-      notes: ["brackets, closures, operators and unary operators nest at most \(limit) levels in one statement"])
+      notes: [
+        "brackets, closures, string interpolations, operators and unary operators nest at most \(limit) levels "
+          + "in one statement: write it with fewer levels, or split it into stages"
+      ])
   }
 
   public static func expected(_ what: String, found: Token) -> Diagnostic {

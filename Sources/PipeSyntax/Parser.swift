@@ -37,7 +37,9 @@ public struct Parser {
       let statement = parser.parseStatement()
       if parser.tooDeep {
         // What the unwinding reported after the one diagnostic is noise.
-        parser.diagnostics.removeSubrange((reported + 1)...)
+        let first =
+          parser.diagnostics[reported...].firstIndex { $0.id == .nestingTooDeep } ?? reported
+        parser.diagnostics.removeSubrange((first + 1)...)
         parser.tooDeep = false
         parser.nesting = 0
       } else if let statement {

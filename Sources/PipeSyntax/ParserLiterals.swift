@@ -45,6 +45,7 @@ extension Parser {
           if !text.isEmpty { parts.append(.text(String(decoding: text, as: UTF8.self))) }
           text.removeAll()
           parts.append(.interpolation(parseInterpolation(innerRange)))
+          if tooDeep { return parts }
         }
         index = end
         continue
@@ -63,7 +64,17 @@ extension Parser {
     let (tokens, lexical) = Lexer.tokenize(source, range: range)
     var inner = Parser(grammar: grammar, source: source, tokens: tokens, diagnostics: lexical)
     inner.closureDepth = closureDepth
+    // An interpolation nests in the string around it: it goes on counting from this level, so
+    // `"\("\(…)")"` thousands deep is the one nesting error, not a stack overflow.
+    inner.nesting = nesting
     let expr = inner.parseExpression()
+    if inner.tooDeep {
+      // Only the nesting error: what the inner parser said while unwinding is noise.
+      diagnostics.append(contentsOf: inner.diagnostics.filter { $0.id == .nestingTooDeep }.prefix(1))
+      tooDeep = true
+      skipStatement()
+      return Expr(.missing, range)
+    }
     if inner.current.kind != .end {
       inner.diagnostics.append(DiagnosticMessages.unexpectedToken(inner.current, after: "in interpolation"))
     }

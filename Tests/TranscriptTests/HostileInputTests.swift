@@ -41,27 +41,119 @@ struct HostileInputTests {
       "from 1 | map { " + Array(repeating: "$0", count: 50_000).joined(separator: " + ") + " }"
     case "10,000 unclosed (": String(repeating: "(", count: 10_000) + "from 1"
     case "10,000 nested closures": "from 1 | map " + String(repeating: "{ ", count: 10_000) + "$0"
+    case "a 3,750-deep interpolation": "from 1 | map { " + interpolation(3750) + " }"
+    case "a 3,750-deep interpolation in an expect":
+      "expect marble \"a-b|\" | map { " + interpolation(3750) + " } == \"a-b|\""
+    case "a 3,750-deep interpolation drawn": "draw marble \"a-b|\" | map { " + interpolation(3750) + " }"
+    case "3,750 nested merges of marbles":
+      "draw " + String(repeating: "merge(", count: 3750) + "marble \"a|\""
+        + String(repeating: ", marble \"b|\")", count: 3750)
+    case "fragments nesting 30 flatMaps each, 64 deep": nestedFragments(64, each: 30)
     default: "from (1, 2) | map { $0" + String(repeating: ".0", count: 100_000) + " }"
     }
   }
 
+  /// `"\("\(… $0 …)")"`, `depth` strings deep.
+  static func interpolation(_ depth: Int) -> String {
+    var text = "$0"
+    for _ in 0..<depth { text = "\"\\(" + text + ")\"" }
+    return text
+  }
+
+  /// `let p0 = marble "a|"`, then `depth - 1` fragments, each nesting the last in `each` flatMaps:
+  /// every statement is shallow, what the last expands to is not.
+  static func nestedFragments(_ depth: Int, each: Int) -> String {
+    var lines = ["let p0 = marble \"a|\""]
+    for level in 1..<depth {
+      lines.append(
+        "let p\(level) = " + String(repeating: "marble \"a|\" | flatMap { ", count: each) + "p\(level - 1)"
+          + String(repeating: " }", count: each))
+    }
+    return (lines + ["expect p\(depth - 1) | count == \"(1|)\""]).joined(separator: "\n")
+  }
+
   static let deepInputs = [
     "8,000 nested (", "10,000 [", "100,000 !", "a 50,000-term + chain", "10,000 unclosed (", "10,000 nested closures",
-    "a 100,000-member chain",
+    "a 100,000-member chain", "a 3,750-deep interpolation", "a 3,750-deep interpolation in an expect",
+    "a 3,750-deep interpolation drawn", "3,750 nested merges of marbles", "fragments nesting 30 flatMaps each, 64 deep",
   ]
+
+  /// Every pass pipesh makes of a script: running it (inline and from a file), `--check`,
+  /// `--emit-swift` (plain too), `--emit-test`, and the page (`--page`, its marble annotation
+  /// included), which says its errors in the fragment it prints.
+  static func everyPass(_ text: String) throws -> [[String]] {
+    let path = try file(text)
+    // A command line holds at most 128 KiB in one argument: longer texts go as files only.
+    let inline = text.utf8.count < 100_000 ? [["-c", text]] : []
+    return inline + [
+      [path], ["--check", path], ["--emit-swift", path], ["--emit-swift", "--plain", path], ["--emit-test", path],
+      ["--virtual-time", "--page", path],
+    ]
+  }
 
   @Test("deep nesting is an error, not a stack overflow", arguments: deepInputs)
   func deepNesting(_ name: String) throws {
     let text = Self.deepInput(name)
-    // A command line holds at most 128 KiB in one argument: longer texts go as files only.
-    let inline = text.utf8.count < 100_000 ? [["-c", text]] : []
-    for arguments in inline + [[try Self.file(text)], ["--check", try Self.file(text)]] {
+    for arguments in try Self.everyPass(text) {
       let result = try Pipesh.run(arguments, limit: 60)
-      #expect(!result.timedOut, "\(name) did not end")
-      #expect(result.status == 2, "\(name): \(result.stderr.prefix(300))")
-      #expect(result.stderr.contains("error: "), "\(name)")
-      #expect(result.stderr.count < 20_000, "\(name): one diagnostic, not one per level")
+      let said = arguments.contains("--page") ? result.stdout : result.stderr
+      #expect(!result.timedOut, "\(name) did not end: \(arguments.dropLast())")
+      #expect(result.status == 2, "\(name), \(arguments.dropLast()): \(said.prefix(300))")
+      #expect(said.contains("error: "), "\(name), \(arguments.dropLast())")
+      #expect(said.contains("nest"), "\(name), \(arguments.dropLast()): \(said.prefix(300))")
+      #expect(said.count < 20_000, "\(name), \(arguments.dropLast()): one diagnostic, not one per level")
     }
+  }
+
+  /// Just within the limits, every pass still works: an interpolation 90 deep, fragments whose
+  /// merges nest exactly as deep as a statement may, and a flatMap 20 deep drawn on the page (its
+  /// lanes' labels are indented no further than the label column allows).
+  static let withinTheLimits: [(text: String, pageStatus: Int32)] = [
+    (
+      "expect marble \"a-b|\" | map { " + interpolation(90) + " } == \"a-b|\"\nmarble \"a-b|\" | map { "
+        + interpolation(90) + " }", 0
+    ),
+    (String(repeating: "from 1 | flatMap { ", count: 20) + "marble \"a|\"" + String(repeating: " }", count: 20), 0),
+    (nestedMerges(levels: 100), 1),
+  ]
+
+  @Test(arguments: 0..<3)
+  func deepButWithinTheLimitsWorks(_ index: Int) throws {
+    let (text, pageStatus) = Self.withinTheLimits[index]
+    for arguments in try Self.everyPass(text) {
+      let result = try Pipesh.run(arguments, limit: 60)
+      #expect(!result.timedOut, "\(arguments.dropLast())")
+      guard arguments.contains("--page") else {
+        #expect(result.status == 0, "\(arguments.dropLast()): \(result.stderr.prefix(300))")
+        continue
+      }
+      // The page's run stops at its 10,000 events: 100 merges of marbles drawn with their demand
+      // reach them, and the expectation says it could not be judged (status 1), with no trap.
+      #expect(result.status == pageStatus, "\(result.stdout.prefix(300))")
+      #expect(result.stdout.contains(pageStatus == 0 ? "<svg" : "error: expectation failed"))
+    }
+  }
+
+  /// Fragments of merges of marbles that, used in one another, nest pipelines `levels` deep; a
+  /// level more is an error that says so.
+  static func nestedMerges(levels: Int) -> String {
+    var lines = ["let p0 = marble \"a|\""]
+    var total = 1
+    while total < levels {
+      let more = min(12, levels - total)
+      lines.append(
+        "let p\(lines.count) = " + String(repeating: "merge(", count: more) + "p\(lines.count - 1)"
+          + String(repeating: ", marble \"b|\")", count: more))
+      total += more
+    }
+    return (lines + ["expect p\(lines.count - 1) | count == \"-['\(levels)'|]\""]).joined(separator: "\n")
+  }
+
+  @Test func fragmentsNestingPastTheLimitAreAnError() throws {
+    let result = try Pipesh.run(["--check", try Self.file(Self.nestedMerges(levels: 101))])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("error: this nests pipelines 101 levels deep, counting those inside the fragments"))
+    #expect(result.stderr.contains("note: groups, combinators' inputs and flatMap bodies nest at most 100 levels"))
   }
 
   @Test func nestingUpToTheLimitStillWorks() throws {

@@ -95,11 +95,10 @@ struct LifetimeChart {
 
   private func draw(_ row: Row, y: Int, scale: MarblePicture.Scale) -> [String] {
     let escaped = MarblePicture.escaped
-    let room = 32 - 2 * row.depth
-    let shown = row.label.count > room ? String(row.label.prefix(room - 1)) + "…" : row.label
+    let shown = MarblePicture.shortened(row.label, depth: row.depth)
     var out = [
       "<g class=\"node\">",
-      "<text class=\"label\" x=\"\(MarblePicture.margin + row.depth * Self.indent)\" y=\"\(y + 5)\">"
+      "<text class=\"label\" x=\"\(MarblePicture.margin + MarblePicture.indentLevels(row.depth) * Self.indent)\" y=\"\(y + 5)\">"
         + "<title>\(escaped(row.label))</title>\(escaped(shown))</text>",
     ]
     let ending = row.ending

@@ -74,6 +74,16 @@ struct MarblePicture {
 
   static let labelWidth = 250
   static let margin = 20
+
+  /// How many levels a label is indented: a lane built by a flatMap nested in flatMaps, however
+  /// deep, keeps a label column of at least 16 characters.
+  static func indentLevels(_ depth: Int) -> Int { min(max(depth, 0), 8) }
+
+  /// `label` cut to the room its indentation leaves.
+  static func shortened(_ label: String, depth: Int) -> String {
+    let room = 32 - 2 * indentLevels(depth)
+    return label.count > room ? String(label.prefix(room - 1)) + "…" : label
+  }
   static let laneHeight = 70
   static let rulerHeight = 40
   static let stackStep = 22
@@ -312,10 +322,9 @@ struct MarblePicture {
           + "height=\"\(Self.laneHeight - 4 + valueLines.count * Self.valuesLineHeight)\" fill=\"#fff3c4\"/>")
     }
     let label = (lane.mark.isEmpty ? "" : lane.mark + " ") + lane.label
-    let room = 32 - 2 * lane.depth
-    let shown = label.count > room ? String(label.prefix(room - 1)) + "…" : label
+    let shown = Self.shortened(label, depth: lane.depth)
     out.append(
-      "<text class=\"label\" x=\"\(Self.margin + 14 * lane.depth)\" y=\"\(y + 5)\"><title>\(Self.escaped(lane.label))</title>"
+      "<text class=\"label\" x=\"\(Self.margin + 14 * Self.indentLevels(lane.depth))\" y=\"\(y + 5)\"><title>\(Self.escaped(lane.label))</title>"
         + "\(Self.escaped(shown))</text>")
     if let side = lane.side {
       let cut = side.count > 38 ? String(side.prefix(37)) + "…" : side
