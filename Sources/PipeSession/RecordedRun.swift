@@ -46,13 +46,14 @@ extension Engine {
   /// cancels it as it does a foreground job. With `quiet`, its failure and what it prints are the
   /// caller's to report. With `printing`, an implicit sink prints as it does in a statement
   /// (`pipesh --page` draws a bare pipeline and shows what it prints); it still has no lane.
+  /// The clock stops with the job: tasks it leaves behind (`spawn`'s) run as far as they can at its
+  /// end, what they then wait on ends, and all that is recorded before this returns.
   public func recordedRun(
     _ pipeline: CheckedPipeline, horizon: Duration, quiet: Bool = false, printing: Bool = false
   ) async -> RecordedRun {
     let observer = DrawObserver()
     let drained = printing ? pipeline : pipeline.withQuietSinkIfImplicit()
     let clock = VirtualDriver()
-    defer { clock.shutdown() }
     let job = jobs.start(
       drained, background: false, clock: .virtual(clock), observer: observer, ownShares: true,
       output: quiet ? DiscardedOutput() : nil)
@@ -70,6 +71,10 @@ extension Engine {
     }
     await runForeground(job, on: clock)
     await clock.perform(andWait: { limit.cancel() })
+    // The clock stops with the job. Tasks it left behind (`spawn`'s) run on it as far as they can at
+    // this instant and what they then wait on ends; the thread is waited for before anything is
+    // read, or what they record would race with the views (issue 48).
+    clock.shutdown(waiting: .seconds(5))
     let implicitSink = pipeline.hasImplicitSink
     let stop: RecordedRun.Stop? = observer.overflowed ? .events : stopped.withLock { $0 } ? .horizon : nil
     return RecordedRun(
