@@ -22,12 +22,13 @@ import Testing
 ///   - horizon: when to stop consuming; nil: at `expected`'s `;` (the sequence is cancelled just
 ///     before that step's events, as swift-async-algorithms' validation does), else until the
 ///     sequence ends or nothing can happen any more (an endless one needs a horizon).
-///   - build: makes the sequence, on the clock it is given.
+///   - build: makes the sequence, on the clock it is given; an error it throws is recorded as the
+///     sequence failing (`^`) at once.
 @discardableResult
 public func expectMarbles<Recorded: AsyncSequence & SendableMetatype>(
   _ expected: String, step: Duration = .seconds(1), until horizon: Duration? = nil,
   sourceLocation: SourceLocation = #_sourceLocation,
-  _ build: @escaping @Sendable (TestClock) -> Recorded
+  _ build: @escaping @Sendable (TestClock) throws -> Recorded
 ) async -> MarbleComparison? {
   let marbles: Marbles
   do {

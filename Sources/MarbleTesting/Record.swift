@@ -16,13 +16,15 @@ extension Marbles {
   ///     sequence ends, or until nothing can happen any more (every task waits and none sleeps on
   ///     the clock), when the recording ends without an end marker.
   ///   - markingCancellation: whether to write `;` at the horizon when it cancels the sequence.
-  ///   - build: makes the sequence; it runs inside the run, so tasks it starts are the run's.
+  ///   - build: makes the sequence; it runs inside the run, so tasks it starts are the run's. It may
+  ///     throw (Swift's `prefix(while:)` rethrows where its input can fail, `MarbleInput.init`
+  ///     throws): an error is recorded as the sequence failing (`^`) at once.
   ///
   /// Runs are serialized within a process: one recording (or `expectMarbles`, or
   /// `TestClock.run`) at a time, on one driver thread; parallel tests wait for each other.
   public static func record<Recorded: AsyncSequence & SendableMetatype>(
     step: Duration = .seconds(1), until horizon: Duration? = nil, markingCancellation: Bool = false,
-    _ build: @escaping @Sendable (TestClock) -> Recorded
+    _ build: @escaping @Sendable (TestClock) throws -> Recorded
   ) async -> Marbles {
     await record(step: step, until: horizon, markingCancellation: markingCancellation, pacing: [], build)
   }
@@ -32,7 +34,7 @@ extension Marbles {
   /// swift-async-algorithms' test consumer, which a diagram's `,` (delay-next) slows down.
   static func record<Recorded: AsyncSequence & SendableMetatype>(
     step: Duration, until horizon: Duration?, markingCancellation: Bool, pacing: [Int],
-    _ build: @escaping @Sendable (TestClock) -> Recorded
+    _ build: @escaping @Sendable (TestClock) throws -> Recorded
   ) async -> Marbles {
     let recorder = Recorder(step: step)
     await TestDriver.shared.run {
@@ -40,7 +42,7 @@ extension Marbles {
       await withTaskGroup(of: Void.self) { group in
         group.addTask {
           do {
-            var iterator = build(clock).makeAsyncIterator()
+            var iterator = try build(clock).makeAsyncIterator()
             var requests = pacing.makeIterator()
             while true {
               if let request = requests.next(), clock.now < .zero.advanced(by: step * request) {

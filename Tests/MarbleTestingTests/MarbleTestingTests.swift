@@ -74,6 +74,14 @@ extension AsyncSequence where Element: Sendable {
     #expect(marbles.description == "ab^")
   }
 
+  /// Swift's `prefix(while:)` rethrows where its input can fail, so making it needs `try`, as
+  /// pipesh --emit-test writes it: the build closure may throw.
+  @Test func aBuildThatNeedsTryIsAccepted() async throws {
+    await expectMarbles("1-2-|") { clock in try MarbleInput("1-2-3|", clock: clock).prefix { $0 < "3" } }
+    let malformed = await Marbles.record { clock in try MarbleInput("a-[b", clock: clock) }
+    #expect(malformed.description == "^")
+  }
+
   @Test func debounceDrawsAsyncAlgorithmsOwnDiagram() async throws {
     await expectMarbles("------d----e-----g-|") { clock in
       try! MarbleInput("abcd----e---f-g----|", clock: clock).debounce(for: .seconds(3), clock: clock)

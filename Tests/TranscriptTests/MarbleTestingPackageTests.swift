@@ -107,6 +107,20 @@ struct MarbleTestingPackageTests {
 
     """
 
+  /// A script whose expectations hold, over operators that take a closure: Swift's
+  /// `prefix(while:)` rethrows where its input (a marble) can fail, so its test makes it with `try`.
+  static let closuresScript = """
+    expect marble "1-2-3|" | takeWhile { $0 < "3" } == "1-2-|"
+    expect marble "1-2-3|" | dropWhile { $0 < "2" } == "--2-3|"
+    expect marble "1-2-3|" | filter { $0 != "2" } == "1---3|"
+    expect marble "1-2-3|" | compactMap { $0 } == "1-2-3|"
+    expect marble "1-2-3|" | reductions "" { $0 + $1 } == "1-'12'-'123'|"
+    expect from 1 2 3 | takeWhile { $0 < 3 } == "[12|]"
+    expect from 1 2 1 | chunked { $0 <= $1 } prints [1, 2] [1]
+    expect from 1 2 | flatMap { from $0 $0 $0 } concurrency: 1 == "[111222|]"
+
+    """
+
   /// `pipesh --emit-test` of a script: the Swift Testing file it writes.
   static func emittedTests(_ script: URL) throws -> String {
     let emitted = try Pipesh.run(
@@ -119,6 +133,8 @@ struct MarbleTestingPackageTests {
     let failing = Self.directory.appendingPathComponent("failing-expectation.pipe")
     try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
     try ExportTests.write(Self.failingScript, to: failing)
+    let closures = Self.directory.appendingPathComponent("closures.pipe")
+    try ExportTests.write(Self.closuresScript, to: closures)
     // The expectations of scripts, as pipesh --emit-test writes them, run in the same package.
     let files = [
       "Package.swift": Self.manifest, "Sources/Stutter/Stutter.swift": Self.operatorSource,
@@ -126,6 +142,7 @@ struct MarbleTestingPackageTests {
       "Tests/StutterTests/MarbleTests.swift": try Self.emittedTests(
         TranscriptTests.examples.appendingPathComponent("marble-tests.pipe")),
       "Tests/StutterTests/Failing.swift": try Self.emittedTests(failing),
+      "Tests/StutterTests/Closures.swift": try Self.emittedTests(closures),
     ]
     for (path, text) in files {
       let file = Self.package.appendingPathComponent(path)
@@ -152,9 +169,10 @@ struct MarbleTestingPackageTests {
     #expect(output.contains(drawing), "\(output)")
     #expect(output.contains("✘ Test stutterThenDebounceFailsOnPurpose() failed"), "\(output)")
     // Every expectation of marble-tests.pipe that --emit-test writes holds in Swift too (its ends
-    // and fails claims and the one with a reduce sink are left out, with a warning).
+    // and fails claims and the one with a reduce sink are left out, with a warning), and so do
+    // the 8 of closures.pipe.
     let emitted = output.split(separator: "\n").filter { $0.hasPrefix("✔ Test \"") && $0.contains(" expect ") }
-    #expect(emitted.count == 17, "\(output)")
+    #expect(emitted.count == 17 + 8, "\(output)")
     let failed = """
       ↳ at step 3: expected 'c', got 'b'
                   1   5    10
