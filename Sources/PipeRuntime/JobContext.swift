@@ -44,6 +44,17 @@ public final class JobContext: Sendable {
     shared.withLock { $0.lateHandOffs.append(handOff) }
   }
 
+  /// The nodes in a wait that ignores cancellation now (`work … cooperative: false`), by id.
+  public var ignoringWaits: Set<Int> { shared.withLock { Set($0.ignoringWaits.keys) } }
+
+  /// Node `id` begins (true) or ends (false) a wait that ignores cancellation.
+  func ignoringWait(_ id: Int, _ begins: Bool) {
+    shared.withLock {
+      $0.ignoringWaits[id, default: 0] += begins ? 1 : -1
+      if $0.ignoringWaits[id] == 0 { $0.ignoringWaits[id] = nil }
+    }
+  }
+
   /// Nodes of this job still alive; 0 once the job has let go of everything.
   public let liveNodes = LiveCount()
   /// Nodes of the pipelines `spawn` started for this job, which outlive it (the job's end does
@@ -109,6 +120,7 @@ public final class JobContext: Sendable {
     /// Elements a node that ignores cancellation (`work … cooperative: false`) handed on after its
     /// task was cancelled, in order.
     var lateHandOffs: [LateHandOff] = []
+    var ignoringWaits: [Int: Int] = [:]
   }
 
   /// The session's channel `name`, as this job first saw it.

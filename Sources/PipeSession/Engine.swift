@@ -289,10 +289,9 @@ public final class Engine: Sendable {
   /// and `again`, how to stop waiting for them.
   public func sayWhatIgnoresTheCancel(_ cancelled: [Job], again: String) {
     for job in cancelled where job.state == .running {
-      let stubborn = Node.flattened(job.nodes).filter { node in
-        // Its state may say cancelled already (its consumer stopped), while its wait goes on.
-        node.facts?.ignoresCancellation == true && node.state != .finished && node.state != .failed
-      }
+      // Only a node inside such a wait now: one cancelled before it began its wait stops at once.
+      let waiting = job.context.ignoringWaits
+      let stubborn = Node.flattened(job.nodes).filter { waiting.contains($0.id) }
       guard !stubborn.isEmpty else { continue }
       let names = stubborn.map(\.text).joined(separator: ", ")
       console.line(

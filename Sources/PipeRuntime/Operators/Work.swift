@@ -53,7 +53,9 @@ struct StubbornWorkSequence: AsyncSequence, Sendable {
       guard let value = try await base.next() else { return nil }
       let clock = context.clock
       let began = clock.now
+      context.ignoringWait(nodeID, true)
       await clock.sleepIgnoringCancellation(until: began.advanced(by: interval))
+      context.ignoringWait(nodeID, false)
       if Task.isCancelled || context.cancelRequested {
         context.handedOnAfterCancel(
           LateHandOff(nodeID: nodeID, value: value, waitBegan: began.offset, handedAt: clock.now.offset))
