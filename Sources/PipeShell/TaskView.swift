@@ -29,9 +29,10 @@ enum TaskView {
     let folded = records.count - shown.count
     if folded > 0 {
       let running = records.filter { isBookkeeping($0) && $0.end == nil }.count
+      // Within 80 columns: what they are is in help tasks.
       lines.append(
-        "(\(folded) task\(folded == 1 ? "" : "s") of pipesh's own not shown, \(running) running: its workarounds of "
-          + "swift-async-algorithms' bugs and stops of an operator's input; tasks \(job.id) all shows them)")
+        "(\(folded) of pipesh's own task\(folded == 1 ? "" : "s") not shown, \(running) running; "
+          + "tasks \(job.id) all shows them)")
     }
     if tasks.earlier > 0 { lines.append("(\(tasks.earlier) earlier tasks ended and are not kept)") }
     return lines
