@@ -519,10 +519,13 @@ public final class Engine: Sendable {
       }
     }
     let reported = onDeadlock
+    let atStart = interruptsAtStatement.load(ordering: .relaxed)
     await waitFor(on: clock, onDeadlock: reported) { await job.wait() }
-    // Interrupted: wait for the cancelled job to end, unless Ctrl-C comes again.
+    // Interrupted: wait for the cancelled job to end, unless Ctrl-C comes again. Counted from the
+    // first Ctrl-C, not from now: a second one that came while the first wait was ending counts.
     if job.state == .running {
-      await waitFor(on: clock, since: interrupts.load(ordering: .relaxed)) { await job.wait() }
+      let afterTheFirst = min(atStart + 1, interrupts.load(ordering: .relaxed))
+      await waitFor(on: clock, since: afterTheFirst) { await job.wait() }
     }
     foreground.withLock { $0 = nil }
     if interactive, job.state == .cancelled {

@@ -77,10 +77,12 @@ public final class InteractiveShell {
       shell.engine.clearInterrupt()
       await shell.engine.runLine(text, interruptsBefore: interrupts)
     }
+    // Counted before anything is said: a Ctrl-C typed as soon as the message shows counts.
+    let interruptsBefore = shell.engine.interruptCount
     let running = shell.engine.jobs.cancelAll()
     // A job that ignores its cancellation (work … cooperative: false) is waited for until Ctrl-C.
     shell.engine.sayWhatIgnoresTheCancel(shell.engine.jobs.all, again: "Ctrl-C quits now")
-    await shell.engine.waitForAll(shell.engine.jobs.all, since: shell.engine.interruptCount)
+    await shell.engine.waitForAll(shell.engine.jobs.all, since: interruptsBefore)
     shell.engine.close()
     shell.console.line("bye: cancelled \(running) running job\(running == 1 ? "" : "s")")
     return 0
