@@ -1,0 +1,235 @@
+import PipeSyntax
+
+/// Reads a command's arguments in the forms that need nothing of the checker.
+struct CommandReading {
+  let signature: CommandSignature
+  let arguments: [Argument]
+  let range: SourceRange
+  var diagnostics: [Diagnostic] = []
+
+  mutating func fail(_ message: String, _ at: SourceRange? = nil) -> CommandArguments? {
+    diagnostics.append(
+      SemaMessages.commandArguments(signature.name, message, at ?? range, usage: signature.usage))
+    return nil
+  }
+
+  static func word(_ argument: Argument) -> String? {
+    guard argument.label == nil, case .name(let word) = argument.value.kind else { return nil }
+    return word
+  }
+
+  mutating func bare() -> CommandArguments? {
+    if let extra = arguments.first { return fail("takes no arguments", extra.range) }
+    return CommandArguments.none
+  }
+
+  mutating func jobs(all: Bool, missing: String?) -> CommandArguments? {
+    if all, arguments.count == 1, Self.word(arguments[0]) == "all" { return .allJobs }
+    if let missing, arguments.isEmpty { return fail(missing) }
+    // `tasks N… all` shows pipesh's own tasks too.
+    if signature.kind == .tasks, arguments.count > 1, let last = arguments.last, Self.word(last) == "all" {
+      var rest = CommandReading(signature: signature, arguments: Array(arguments.dropLast()), range: range)
+      defer { diagnostics += rest.diagnostics }
+      return rest.integers().map { .jobsWithEveryTask($0) }
+    }
+    return integers().map { .jobs($0) }
+  }
+
+  mutating func job() -> CommandArguments? {
+    guard arguments.count == 1 else { return fail("name one job") }
+    return integers().map { .jobs($0) }
+  }
+
+  mutating func word(choices: [String]?, missing: String) -> CommandArguments? {
+    guard arguments.count == 1, let word = Self.word(arguments[0]), choices?.contains(word) ?? true else {
+      return fail(missing)
+    }
+    return .word(word)
+  }
+
+  mutating func file() -> CommandArguments? {
+    guard arguments.count == 1, arguments[0].label == nil, case .string(let parts) = arguments[0].value.kind,
+      parts.count == 1, case .text(let path) = parts[0]
+    else { return fail("give the file as a string, as in \(signature.name) \"demo.pipe\"") }
+    return .file(path)
+  }
+
+  /// `"F.trace" OPTIONS`: a saved trace instead of a pipeline (`draw "F.trace" tick: 0.5`).
+  mutating func savedTrace(_ names: [String], source: SourceFile) -> CommandArguments? {
+    guard let first = arguments.first, first.label == nil, case .string(let parts) = first.value.kind,
+      parts.count == 1, case .text(let path) = parts[0], !path.isEmpty
+    else { return fail("expected a pipeline, or a saved trace's file as a string (\(signature.name) \"run.trace\")") }
+    let rest = CommandReading(signature: signature, arguments: Array(arguments.dropFirst()), range: range)
+    var reading = rest
+    defer { diagnostics += reading.diagnostics }
+    guard let options = reading.options(names, source: source) else { return nil }
+    return .savedTrace(path, options: options)
+  }
+
+  /// The slowest and fastest playback `replay … speed:` takes. The slowest keeps the longest gap a
+  /// trace can hold (2^63 ns, about 292 years) divided by it within what a `Duration` and a clock's
+  /// deadline can hold; a smaller speed (`1e-20`) overflowed and trapped.
+  static let slowestSpeed = 0.000_001
+  static let fastestSpeed = 1_000_000.0
+
+  /// `"FILE" [speed: X]`, X a number from `slowestSpeed` to `fastestSpeed`.
+  mutating func recording() -> CommandArguments? {
+    guard let first = arguments.first, first.label == nil, case .string(let parts) = first.value.kind,
+      parts.count == 1, case .text(let path) = parts[0], !path.isEmpty
+    else { return fail("give the trace's file as a string, as in \(signature.name) \"run.trace\"") }
+    guard arguments.count > 1 else { return .recording(path, speed: nil, step: false) }
+    let option = arguments[1]
+    guard arguments.count == 2, option.label?.name == "speed" || option.label?.name == "step" else {
+      return fail("after the file, only speed: X or step: true", option.range)
+    }
+    if option.label?.name == "step" {
+      guard case .bool(let step) = option.value.kind else {
+        return fail("'step:' is true or false", option.value.range)
+      }
+      return .recording(path, speed: nil, step: step)
+    }
+    let speed: Double
+    switch option.value.kind {
+    case .integer(let value): speed = Double(value)
+    case .float(let value): speed = value
+    default: return fail("'speed:' must be a number, as in speed: 10 (ten times as fast)", option.value.range)
+    }
+    guard speed >= Self.slowestSpeed, speed <= Self.fastestSpeed else {
+      return fail("'speed:' must be at least 0.000001 and at most 1000000", option.value.range)
+    }
+    return .recording(path, speed: speed, step: false)
+  }
+
+  /// `[N] [LABEL: D]`: a job number, then a duration after the label (`step 2 until: 5`).
+  mutating func optionalJob(label: String, source: SourceFile) -> CommandArguments? {
+    var job: Int?
+    var until: Duration?
+    for (index, argument) in arguments.enumerated() {
+      if argument.label == nil, index == 0, case .integer(let value) = argument.value.kind {
+        job = value
+        continue
+      }
+      guard argument.label?.name == label, until == nil, index == arguments.count - 1 else {
+        return fail("expected a job number, then \(label): D", argument.range)
+      }
+      switch Checker.duration(argument.value, zero: false, source: source) {
+      case .success(let duration): until = duration
+      case .failure(let expected): return fail("'\(label):' must be \(expected.text)", argument.value.range)
+      }
+    }
+    return .optionalJob(job, until: until)
+  }
+
+  /// Labelled options after a command's pipeline: durations (`tick: 0.5`), and `to: "FILE"`, a
+  /// picture's file (a web page when its name ends in `.html`, else an SVG picture).
+  mutating func options(_ names: [String], source: SourceFile) -> CommandOptions? {
+    var read = CommandOptions()
+    var seen: Set<String> = []
+    for argument in arguments {
+      guard let label = argument.label?.name, names.contains(label), !seen.contains(label) else {
+        _ = fail(
+          names.isEmpty
+            ? "takes nothing after the pipeline"
+            : "after the pipeline, only \(names.map(CommandOptions.usage).joined(separator: ", "))",
+          argument.range)
+        return nil
+      }
+      seen.insert(label)
+      if label == CommandOptions.fileLabel {
+        guard case .string(let parts) = argument.value.kind, parts.count == 1, case .text(let path) = parts[0],
+          !path.isEmpty
+        else {
+          _ = fail("'to:' must be a file name as a string, as in to: \"throttle.svg\"", argument.value.range)
+          return nil
+        }
+        guard signature.files.contains(where: { path.lowercased().hasSuffix($0) }) else {
+          let accepted = signature.files.map { "'\($0)'" }
+          let list = accepted.dropLast().joined(separator: ", ") + " or " + (accepted.last ?? "")
+          _ = fail("'to:' must name a file ending in \(list), not '\(path)'", argument.value.range)
+          return nil
+        }
+        read.file = path
+        continue
+      }
+      if label == CommandOptions.dialectLabel {
+        let word = if case .name(let word) = argument.value.kind { word } else { "" }
+        guard let dialect = MarbleDialect(rawValue: word) else {
+          diagnostics.append(
+            SemaMessages.commandArguments(
+              signature.name, "'dialect:' is aa or rxjs", argument.value.range, usage: signature.usage
+            ).adding(note: NameSuggester.note(for: word, in: MarbleDialect.words)))
+          return nil
+        }
+        read.dialect = dialect
+        continue
+      }
+      if [CommandOptions.checkedLabel, CommandOptions.demandLabel, CommandOptions.plainLabel].contains(label) {
+        guard case .bool(let flag) = argument.value.kind else {
+          _ = fail("'\(label):' is true or false", argument.value.range)
+          return nil
+        }
+        switch label {
+        case CommandOptions.checkedLabel: read.checked = flag
+        case CommandOptions.plainLabel: read.plain = flag
+        default: read.demand = flag
+        }
+        continue
+      }
+      switch Checker.duration(argument.value, zero: false, source: source) {
+      case .success(let duration): read.durations[label] = duration
+      case .failure(let expected):
+        _ = fail("'\(label):' must be \(expected.text)", argument.value.range)
+        return nil
+      }
+    }
+    // The plain form leaves out every check of pipesh's, checked arithmetic too.
+    if read.plain && read.checked,
+      let plain = arguments.first(where: { $0.label?.name == CommandOptions.plainLabel })
+    {
+      _ = fail(
+        "'plain: true' leaves out pipesh's checks; it does not go with 'checked: true' (choose one)", plain.range)
+      return nil
+    }
+    // RxJS's notation is text: a picture, and the demand lines (a mark per column of pipesh's
+    // notation), have none.
+    if read.dialect == .rxjs,
+      let other = arguments.first(where: {
+        $0.label?.name == CommandOptions.demandLabel && read.demand || $0.label?.name == CommandOptions.fileLabel
+      })
+    {
+      _ = fail(
+        "'dialect: rxjs' draws text lanes only; it does not go with \(CommandOptions.usage(other.label?.name ?? ""))",
+        other.range)
+      return nil
+    }
+    return read
+  }
+
+  mutating func failure() -> CommandArguments? {
+    guard arguments.count == 2, let channel = Self.word(arguments[0]), arguments[1].label == nil,
+      case .string(let parts) = arguments[1].value.kind, parts.count == 1, case .text(let message) = parts[0]
+    else { return fail("name the channel, then the message as a string, as in \(signature.name) user \"offline\"") }
+    return .failure(channel: channel, message: message)
+  }
+
+  mutating func duration(source: SourceFile) -> CommandArguments? {
+    guard arguments.count == 1, arguments[0].label == nil else { return fail("give one duration, as in 2.5 or 250ms") }
+    switch Checker.duration(arguments[0].value, zero: false, source: source) {
+    case .success(let duration): return .duration(duration)
+    case .failure(let expected):
+      return fail("INTERVAL must be \(expected.text)", arguments[0].range)
+    }
+  }
+
+  private mutating func integers() -> [Int]? {
+    var values: [Int] = []
+    for argument in arguments {
+      guard argument.label == nil, case .integer(let value) = argument.value.kind else {
+        _ = fail("expected a job number", argument.range)
+        return nil
+      }
+      values.append(value)
+    }
+    return values
+  }
+}
