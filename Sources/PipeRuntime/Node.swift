@@ -17,74 +17,6 @@ public enum NodeState: String, Sendable {
   case cancelled
 }
 
-/// One lifecycle event of a node, for `trace`, `draw` and `diagram`.
-public struct NodeEvent: Sendable {
-  public enum Kind: Sendable {
-    case start
-    case element(Value)
-    case finished
-    case failed(String)
-    case cancelled(String)
-    /// Its consumer called `next()`: a request is outstanding until the node's next event (an
-    /// element, or its end) answers it. Recorded only while someone watches the job.
-    case asked
-    /// An `into` began to send an element to channel NAME: it waits until a consumer of the channel
-    /// takes it (its next event). Recorded only while someone watches the job.
-    case sending(to: String)
-  }
-
-  public let time: Duration
-  public let jobID: Int
-  public let node: Node
-  public let kind: Kind
-}
-
-/// Receives node events as they happen.
-public protocol NodeObserver: AnyObject, Sendable {
-  func record(_ event: NodeEvent)
-  /// A line the job printed (`print`'s), as it went to the screen, at `time`.
-  func printed(_ line: String, time: Duration, jobID: Int)
-  /// A task of the job started, was cancelled or ended.
-  func task(_ event: TaskEvent)
-}
-
-extension NodeObserver {
-  public func printed(_ line: String, time: Duration, jobID: Int) {}
-  public func task(_ event: TaskEvent) {}
-}
-
-/// Sees every job of a session (`pipesh --record`): told of each job as it starts, then of its
-/// events beside any observer of the job's own (`trace`, `draw`).
-public protocol SessionRecorder: NodeObserver {
-  func started(job: Int, _ pipeline: CheckedPipeline, time: Duration)
-}
-
-/// Two observers of one job.
-public final class ObserverPair: NodeObserver {
-  let first: any NodeObserver
-  let second: any NodeObserver
-
-  public init(_ first: any NodeObserver, _ second: any NodeObserver) {
-    self.first = first
-    self.second = second
-  }
-
-  public func record(_ event: NodeEvent) {
-    first.record(event)
-    second.record(event)
-  }
-
-  public func printed(_ line: String, time: Duration, jobID: Int) {
-    first.printed(line, time: time, jobID: jobID)
-    second.printed(line, time: time, jobID: jobID)
-  }
-
-  public func task(_ event: TaskEvent) {
-    first.task(event)
-    second.task(event)
-  }
-}
-
 /// What a node stands for: what views read of it, never its spelling.
 public enum NodeKind: Sendable, Equatable {
   /// An operator of the catalogue (a source, combinator, operator or sink), with its facts.
@@ -272,7 +204,8 @@ public final class Node: Sendable {
     return builder < 0 ? nil : (builder, rankStorage.load(ordering: .relaxed))
   }
 
-  fileprivate func setBuilt(by builder: Int, rank: Int) {
+  /// Set by the `ChildPipelines` of the `flatMap` that built it.
+  func setBuilt(by builder: Int, rank: Int) {
     rankStorage.store(rank, ordering: .relaxed)
     builderStorage.store(builder, ordering: .relaxed)
   }
@@ -437,59 +370,5 @@ enum InputFinishing: Sendable {
     case .endsAll: return true
     case .endsAllWhenEmpty: return input.output == 0
     }
-  }
-}
-
-/// The pipelines a `flatMap { … }` node built, one per element, in order: its children in
-/// `inspect`, `trace` and `draw`.
-public final class ChildPipelines: Sendable {
-  private let pipelines = Locked<[[Node]]>([])
-  /// The `flatMap` node: each pipeline's consumer (weak: the node holds this).
-  private let ownerStorage = Locked<WeakNode>(WeakNode())
-
-  private struct WeakNode {
-    weak var node: Node?
-  }
-
-  var owner: Node? {
-    get { ownerStorage.withLock { $0.node } }
-    set { ownerStorage.withLock { $0.node = newValue } }
-  }
-
-  public var all: [[Node]] { pipelines.withLock { $0 } }
-
-  /// How many are kept for `inspect` and `draw`: a long-running `flatMap` must not hold every
-  /// element's nodes.
-  static let kept = 50
-  private let dropped = Atomic<Int>(0)
-
-  /// Pipelines built and no longer kept.
-  public var earlier: Int { dropped.load(ordering: .relaxed) }
-
-  /// How many nodes the pipelines built so far hold: the next one's rank.
-  private let ranked = Locked(0)
-
-  /// Adds the nodes of the pipeline just built; returns the one built before it.
-  func add(_ nodes: [Node]) -> [Node]? {
-    nodes.last?.downstream = owner
-    if let owner {
-      let flat = Node.flattened(nodes)
-      let first = ranked.withLock { ranked in
-        defer { ranked += flat.count }
-        return ranked
-      }
-      for (offset, node) in flat.enumerated() where node.built == nil {
-        node.setBuilt(by: owner.id, rank: first + offset)
-      }
-    }
-    let (previous, removed) = pipelines.withLock { pipelines -> ([Node]?, Bool) in
-      let previous = pipelines.last
-      pipelines.append(nodes)
-      guard pipelines.count > Self.kept else { return (previous, false) }
-      pipelines.removeFirst()
-      return (previous, true)
-    }
-    if removed { dropped.add(1, ordering: .relaxed) }
-    return previous
   }
 }
