@@ -94,6 +94,8 @@ public final class Engine: Sendable {
   /// Set by `quit`/`exit`.
   public var quitRequested: Bool { state.withLock { $0.quitRequested } }
 
+  public func setQuit() { state.withLock { $0.quitRequested = true } }
+
   /// The session's virtual clock, made when the first virtual-time job starts. It runs only while
   /// the engine waits for something (`waitFor`), and stands still while it runs statements.
   let driverBox = Locked<VirtualDriver?>(nil)
@@ -126,7 +128,7 @@ public final class Engine: Sendable {
   /// Jobs whose end is another command's to judge (`expect … fails "M"`): their failure is not
   /// reported, and does not fail the script.
   let quietJobs = Locked<Set<Int>>([])
-  private let runningCommand = Locked<(command: CheckedCommand, source: SourceFile)?>(nil)
+  let runningCommand = Locked<(command: CheckedCommand, source: SourceFile)?>(nil)
 
   deinit {
     close()
@@ -186,6 +188,12 @@ public final class Engine: Sendable {
   /// Whether this is `pipesh --page`'s run (`drawForegroundPipelines(with:)`).
   var pageRun: Bool { state.withLock { $0.foregroundDrawer != nil } }
 
+  /// What runs the shell's commands (`setCommands`).
+  var commands: CommandRunner? { state.withLock { $0.commands } }
+
+  /// What a foreground pipeline statement does instead of running (`drawForegroundPipelines(with:)`).
+  var foregroundDrawer: CommandRunner.Pipelines? { state.withLock { $0.foregroundDrawer } }
+
   /// Reports a command that could not do what it was asked (`wait 99`): the script's status is 1.
   public func commandFailed(_ message: String) {
     anyFailed.store(true, ordering: .relaxed)
@@ -228,6 +236,8 @@ public final class Engine: Sendable {
 
   /// Whether a job failed at run time in this session.
   var hadFailure: Bool { anyFailed.load(ordering: .relaxed) }
+  /// Whether a `load` found errors before running.
+  var loadHadErrors: Bool { loadFailed.load(ordering: .relaxed) }
   var wasInterrupted: Bool { interrupted.load(ordering: .relaxed) }
 
   private func jobEnded(_ job: Job) {
@@ -301,236 +311,4 @@ public final class Engine: Sendable {
   }
 
   public func clearInterrupt() { interrupted.store(false, ordering: .relaxed) }
-
-  // MARK: running text
-
-  /// Runs a whole script: checked as a whole first, nothing runs on an error. Returns the exit status.
-  public func runScript(_ source: SourceFile) async -> Int32 {
-    let status = await runScriptInline(source)
-    // A step pending at the end of the script: the clock is let go, as `run` does, and the jobs go
-    // on to their ends as a script's background jobs do.
-    letClockRun()
-    // Ctrl-C stops this wait for the background jobs too, and so does a deadlock; they are
-    // cancelled then, and end promptly.
-    if !(quitRequested || wasInterrupted) { await waitForTheScriptsJobs() }
-    if quitRequested || wasInterrupted || !jobs.running.isEmpty {
-      jobs.cancelAll()
-    }
-    await waitForAll(jobs.all, interruptible: false)
-    // What the jobs' ends set going at this instant (a share's task letting its upstream go) runs
-    // before the script ends, so `--stats` counts the same in every run.
-    await driverBox.withLock({ $0 })?.settle()
-    console.flush()
-    if wasInterrupted { return 130 }
-    if status != 0 { return status }
-    if loadFailed.load(ordering: .relaxed) { return 2 }
-    return hadFailure ? 1 : 0
-  }
-
-  public func setQuit() { state.withLock { $0.quitRequested = true } }
-
-  /// Checks and runs a script in this shell, leaving its background jobs running (`load`).
-  public func runScriptInline(_ source: SourceFile) async -> Int32 {
-    let (statements, checkedEnvironment, diagnostics) = Self.parseAndCheck(source, in: environment)
-    if !diagnostics.isEmpty {
-      report(diagnostics, in: source)
-      return 2
-    }
-    environment = checkedEnvironment
-    session.willFail(environment.failingChannels)
-    session.declare(environment.endpoints)
-    // A script that steps watches its jobs from its start, so its first step can step any of them.
-    if statements.contains(where: { if case .command(let command, _) = $0 { command.kind == .step } else { false } }) {
-      beginStepping()
-    }
-    for statement in statements {
-      if quitRequested || wasInterrupted { break }
-      await execute(statement, source: source)
-    }
-    return 0
-  }
-
-  /// Ctrl-Cs so far (`runLine`'s `interruptsBefore`).
-  public var interruptCount: Int { interrupts.load(ordering: .relaxed) }
-
-  /// Parses, checks and runs one line typed at the prompt; statements before an error still run.
-  /// `interruptsBefore`, the Ctrl-Cs counted when the line was read: one that comes between reading
-  /// the line and the start of its first statement's wait stops that wait, rather than being lost.
-  public func runLine(_ text: String, interruptsBefore: Int? = nil) async {
-    var since = interruptsBefore
-    let source = SourceFile(name: nil, text: text)
-    let script = Parser.parse(source, grammar: environment.grammar)
-    if !script.diagnostics.isEmpty {
-      report(script.diagnostics, in: source)
-      return
-    }
-    for statement in script.statements {
-      var checker = Checker(environment: environment, source: source)
-      guard let checked = checker.check(statement), checker.diagnostics.isEmpty else {
-        report(checker.diagnostics, in: source)
-        return
-      }
-      environment = checker.environment
-      session.willFail(environment.failingChannels)
-      session.declare(environment.endpoints)
-      await execute(checked, source: source, since: since)
-      since = nil
-      if quitRequested { return }
-    }
-  }
-
-  /// Parses and checks a whole script in `environment`: its statements, the environment after
-  /// them, and what is wrong (nothing of a script with errors runs). Scripts, `-c`, `load`,
-  /// `--check` and `--emit-swift` read text this way; the prompt reads a line statement by
-  /// statement (`runLine`).
-  public static func parseAndCheck(
-    _ source: SourceFile, in environment: Environment
-  ) -> (statements: [CheckedStatement], environment: Environment, diagnostics: [Diagnostic]) {
-    Checker.check(Parser.parse(source, grammar: environment.grammar), in: environment)
-  }
-
-  /// Parses and checks a script in `environment` without running it: `pipesh --check`.
-  public static func check(_ source: SourceFile, in environment: Environment) -> [Diagnostic] {
-    parseAndCheck(source, in: environment).diagnostics
-  }
-
-  public func report(_ diagnostics: [Diagnostic], in source: SourceFile) {
-    let text = DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2))
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-      console.line(String(line), to: .error)
-    }
-  }
-
-  // MARK: statements
-
-  /// `PIPESH_TIMING=1`: after each statement, `timing: MS ms rss KB kB: STATEMENT` on stderr,
-  /// for the benchmarks.
-  static let timing = getenv("PIPESH_TIMING") != nil
-
-  func execute(_ statement: CheckedStatement, source: SourceFile, since: Int? = nil) async {
-    interruptsAtStatement.store(since ?? interrupts.load(ordering: .relaxed), ordering: .relaxed)
-    defer { console.flush() }
-    guard Self.timing else { return await executeUntimed(statement, source: source) }
-    let start = ContinuousClock.now
-    await executeUntimed(statement, source: source)
-    let elapsed = ContinuousClock.now - start
-    let milliseconds = Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
-    let text: String =
-      switch statement {
-      case .run(let pipeline, _): pipeline.text
-      case .binding(let binding): "let \(binding.name)"
-      case .command(_, let range): source.text(of: range)
-      }
-    console.line("timing: \(milliseconds) ms rss \(Self.residentKilobytes()) kB: \(text)", to: .error)
-  }
-
-  /// The process's resident memory, from /proc/self/status.
-  static func residentKilobytes() -> Int {
-    guard case .success(let status) = TextFile.read("/proc/self/status") else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-      return Int(line.split(separator: " ")[1]) ?? 0
-    }
-    return 0
-  }
-
-  private func executeUntimed(_ statement: CheckedStatement, source: SourceFile) async {
-    // On the virtual clock a statement runs once everything due at this instant has happened, as
-    // on the real clock: each job started has run to its first wait, each tick due now has come.
-    if let driver = driverBox.withLock({ $0 }) {
-      cancelJobsThatNeverWait(on: driver)
-      // Ctrl-C stops the settling, and the statement then does not run.
-      let before = interruptsAtStatement.load(ordering: .relaxed)
-      await waitFor(runningClock: false) { await driver.settle() }
-      if interrupts.load(ordering: .relaxed) != before { return }
-    }
-    switch statement {
-    case .run(let pipeline, let background):
-      if !background, pipeline.hasImplicitSink, pipeline.stages.count == 2,
-        let source = pipeline.stages.first?.operation, source.facts.endsWhenClosed
-      {
-        // Written as one declares a variable: say what it is before it waits.
-        console.line(
-          "note: '\(pipeline.stages[0].text)' is a source, not a declaration: this job prints what is sent "
-            + "until it is closed or cancelled (Ctrl-C); to read it in the background: \(pipeline.text) | print &",
-          to: .error)
-      }
-      if !background, let drawer = state.withLock({ $0.foregroundDrawer }) { return await drawer(pipeline) }
-      await run(pipeline, background: background)
-    case .binding:
-      break  // the checker has put it in the environment
-    case .command(let command, _):
-      guard let commands = state.withLock({ $0.commands }) else {
-        return commandFailed("pipesh has no commands to run '\(command.kind.name)' with (a bug: please report it)")
-      }
-      let outer = runningCommand.withLock { running in
-        defer { running = (command, source) }
-        return running
-      }
-      await commands.run(command)
-      runningCommand.withLock { $0 = outer }
-    }
-  }
-
-  /// Starts a job for `pipeline` on the session's clock as a statement does (a command that starts
-  /// one calls this): in the background, said at the prompt as `[N] PIPELINE`; in the foreground,
-  /// waited for. `observer` sees its nodes' events (`trace`). Returns the job.
-  @discardableResult
-  public func run(
-    _ pipeline: CheckedPipeline, background: Bool, observer: (any NodeObserver)? = nil
-  ) async -> Job {
-    // A watched job keeps its events for `why` (watched, it records demand too): by a trace or a
-    // draw, a recorded session, or step mode.
-    let watched = observer != nil || jobs.recorder.withLock({ $0 }) != nil
-    // Made only for a watched job: every other job would keep one for nothing.
-    let history = Locked<DrawObserver?>(watched ? DrawObserver() : nil)
-    var both = observer
-    if let kept = history.withLock({ $0 }) { both = observer.map { ObserverPair($0, kept) } ?? kept }
-    let clock = nextClock
-    let job = jobs.start(
-      pipeline, background: background, clock: clock, observer: both, fusing: fusing,
-      watcher: { [self] id in
-        guard let step = stepObserver(for: pipeline, background: background, clock: clock, job: id) else { return nil }
-        if watched { return step }
-        let stepped = DrawObserver()
-        history.withLock { $0 = stepped }
-        return ObserverPair(step, stepped)
-      })
-    if let kept = history.withLock({ $0 }) { keep(kept, of: job.id) }
-    if background {
-      if interactive { console.line("[\(job.id)] \(pipeline.text)") }
-    } else {
-      await runForeground(job)
-    }
-    return job
-  }
-
-  /// Runs a job in the foreground: the statement ends when the job has ended. Ctrl-C cancels it;
-  /// a second Ctrl-C stops waiting for a job that does not end.
-  func runForeground(_ job: Job, on clock: VirtualDriver? = nil) async {
-    foreground.withLock { $0 = job }
-    // A job on the real clock may wait for something outside: only a virtual one can deadlock.
-    var onDeadlock: (@Sendable () -> Void)?
-    if job.context.clock.driver != nil {
-      onDeadlock = { [self] in
-        console.line(
-          "error: [\(job.id)] deadlock: \(waitingPlaces([job], naming: false)) while \(Self.nothingCanRun): cancelled",
-          to: .error)
-        job.cancel()
-      }
-    }
-    let reported = onDeadlock
-    let atStart = interruptsAtStatement.load(ordering: .relaxed)
-    await waitFor(on: clock, onDeadlock: reported) { await job.wait() }
-    // Interrupted: wait for the cancelled job to end, unless Ctrl-C comes again. Counted from the
-    // first Ctrl-C, not from now: a second one that came while the first wait was ending counts.
-    if job.state == .running {
-      let afterTheFirst = min(atStart + 1, interrupts.load(ordering: .relaxed))
-      await waitFor(on: clock, since: afterTheFirst) { await job.wait() }
-    }
-    foreground.withLock { $0 = nil }
-    if interactive, job.state == .cancelled {
-      // After the terminal's own "^C".
-      console.line("\n[\(job.id)] \(Self.endNotice(job))")
-    }
-  }
 }
