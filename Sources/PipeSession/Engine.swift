@@ -23,11 +23,26 @@ public enum ConsoleStream: Sendable {
 public protocol SessionConsole: JobOutput {
   /// Writes one line (a newline is added) to `stream`.
   func line(_ text: String, to stream: ConsoleStream)
+  /// Writes `diagnostics` of `source` to standard error; how they look (colour on a terminal) is
+  /// the console's to decide: by default, as they are.
+  func report(_ diagnostics: [Diagnostic], in source: SourceFile)
 }
 
 extension SessionConsole {
   /// Writes one line to standard output.
   public func line(_ text: String) { line(text, to: .output) }
+
+  public func report(_ diagnostics: [Diagnostic], in source: SourceFile) {
+    report(diagnostics, in: source, decorator: PlainDiagnosticDecorator())
+  }
+
+  /// Writes `diagnostics` rendered with `decorator` to standard error, a line at a time.
+  public func report(_ diagnostics: [Diagnostic], in source: SourceFile, decorator: any DiagnosticDecorator) {
+    let text = DiagnosticFormatter.render(diagnostics, in: source, decorator: decorator)
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+      self.line(String(line), to: .error)
+    }
+  }
 }
 
 /// Runs a shell command the checker has read: the shell's commands, which the engine does not know.

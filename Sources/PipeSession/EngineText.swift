@@ -97,10 +97,8 @@ extension Engine {
     parseAndCheck(source, in: environment).diagnostics
   }
 
+  /// Says what is wrong with `source`, on the console's standard error.
   public func report(_ diagnostics: [Diagnostic], in source: SourceFile) {
-    let text = DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2))
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
-      console.line(String(line), to: .error)
-    }
+    console.report(diagnostics, in: source)
   }
 }

@@ -57,6 +57,11 @@ public final class Console: SessionConsole {
     }
   }
 
+  /// Diagnostics on standard error, coloured when it is a terminal that wants colour (`Paint`).
+  public func report(_ diagnostics: [Diagnostic], in source: SourceFile) {
+    report(diagnostics, in: source, decorator: Paint.diagnostics(for: 2))
+  }
+
   /// Writes one line (a newline is added). A line to standard error that begins `error:` has that
   /// word in red when standard error is a terminal (`Paint`).
   public func line(_ text: String, to stream: Stream = .output) {

@@ -74,7 +74,7 @@ public enum Launcher {
       let source = SourceFile(name: path, text: Shell.strippingShebang(text))
       let diagnostics = Shell.check(source)
       if !diagnostics.isEmpty {
-        FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source, colour: Paint.isOn(for: 2)))
+        FileOutput.error(DiagnosticFormatter.render(diagnostics, in: source, decorator: Paint.diagnostics(for: 2)))
       }
       return diagnostics.isEmpty ? 0 : 2
     }

@@ -34,16 +34,18 @@ public struct Diagnostic: Sendable, Hashable, Error {
 
 /// Renders diagnostics clang/Swift style: `FILE:LINE:COL: error: MESSAGE`, the line, a caret.
 public enum DiagnosticFormatter {
-  /// With `colour`, the severity (error red, warning yellow), the caret (green) and `note:` (cyan)
-  /// are coloured for a terminal.
-  public static func render(_ diagnostic: Diagnostic, in source: SourceFile, colour: Bool = false) -> String {
+  /// `decorator` sets apart the severity, the caret and `note:` (the shell colours them on a
+  /// terminal); by default they are as they are.
+  public static func render(
+    _ diagnostic: Diagnostic, in source: SourceFile, decorator: any DiagnosticDecorator = PlainDiagnosticDecorator()
+  ) -> String {
     let start = source.location(of: diagnostic.range.start)
     var out = ""
     if let name = source.name {
       out += "\(visible(name)):\(start.line):\(start.column): "
     }
     let severity = diagnostic.severity.rawValue + ":"
-    out += Paint.paint(severity, diagnostic.severity == .error ? .red : .yellow, bold: true, on: colour)
+    out += decorator.decorate(severity: severity, diagnostic.severity)
     out += " \(visible(diagnostic.message))\n"
     var line = Array(source.lineText(start.line))
     let end = source.location(of: max(diagnostic.range.start, diagnostic.range.end))
@@ -65,10 +67,10 @@ public enum DiagnosticFormatter {
     let under = visible(String(line[(caretColumn - 1)..<min(line.count, caretColumn - 1 + width)])).count
     out +=
       String(repeating: " ", count: lead.count + before)
-      + Paint.paint("^" + String(repeating: "~", count: max(0, max(under, 1) - 1)), .green, bold: true, on: colour)
+      + decorator.decorate(caret: "^" + String(repeating: "~", count: max(0, max(under, 1) - 1)))
     out += "\n"
     for note in diagnostic.notes {
-      out += Paint.paint("note:", .cyan, bold: true, on: colour) + " \(visible(note))\n"
+      out += decorator.decorate(noteLabel: "note:") + " \(visible(note))\n"
     }
     return out
   }
@@ -91,8 +93,10 @@ public enum DiagnosticFormatter {
     return out
   }
 
-  public static func render(_ diagnostics: [Diagnostic], in source: SourceFile, colour: Bool = false) -> String {
-    diagnostics.map { render($0, in: source, colour: colour) }.joined()
+  public static func render(
+    _ diagnostics: [Diagnostic], in source: SourceFile, decorator: any DiagnosticDecorator = PlainDiagnosticDecorator()
+  ) -> String {
+    diagnostics.map { render($0, in: source, decorator: decorator) }.joined()
   }
 }
 

@@ -89,4 +89,26 @@ struct ParserTests {
 
         """)
   }
+
+  /// How a diagnostic looks is decided outside the syntax layer: the formatter hands the decorator
+  /// the severity, the caret and `note:`, and nothing else.
+  @Test func aDecoratorSetsApartTheSeverityTheCaretAndNotes() {
+    struct Brackets: DiagnosticDecorator {
+      func decorate(severity text: String, _ severity: Diagnostic.Severity) -> String { "<\(severity)|\(text)>" }
+      func decorate(caret text: String) -> String { "<\(text)>" }
+      func decorate(noteLabel text: String) -> String { "<\(text)>" }
+    }
+    let source = SourceFile(name: nil, text: "from 1 | mapp")
+    let diagnostic = Diagnostic(
+      id: .unknownOperator, severity: .warning, message: "unknown operator 'mapp'", range: SourceRange(9, 13),
+      notes: ["did you mean 'map'?"])
+    #expect(
+      DiagnosticFormatter.render(diagnostic, in: source, decorator: Brackets()) == """
+        <warning|warning:> unknown operator 'mapp'
+        from 1 | mapp
+                 <^~~~>
+        <note:> did you mean 'map'?
+
+        """)
+  }
 }

@@ -52,7 +52,8 @@ extension Shell {
       switch export(statements, environment) {
       case .success(let output):
         if !output.warnings.isEmpty {
-          FileOutput.error(DiagnosticFormatter.render(output.warnings, in: source, colour: Paint.isOn(for: 2)))
+          FileOutput.error(
+            DiagnosticFormatter.render(output.warnings, in: source, decorator: Paint.diagnostics(for: 2)))
         }
         for line in output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
           console.line(String(line))
@@ -64,7 +65,7 @@ extension Shell {
     } else {
       problems = diagnostics
     }
-    FileOutput.error(DiagnosticFormatter.render(problems, in: source, colour: Paint.isOn(for: 2)))
+    FileOutput.error(DiagnosticFormatter.render(problems, in: source, decorator: Paint.diagnostics(for: 2)))
     return 2
   }
 }

@@ -1,3 +1,4 @@
+import PipeSyntax
 import Synchronization
 
 #if canImport(Glibc)
@@ -9,8 +10,8 @@ import Synchronization
 /// Colour on a terminal (ANSI SGR sequences): only where the text goes to a terminal, never when
 /// `NO_COLOR` is set to anything but the empty string (no-color.org) or after `--no-color`.
 /// Shape and words carry every meaning; colour only repeats it.
-public enum Paint {
-  public enum Colour: String, Sendable {
+enum Paint {
+  enum Colour: String, Sendable {
     case red = "31"
     case green = "32"
     case yellow = "33"
@@ -20,26 +21,26 @@ public enum Paint {
   private static let turnedOff = Atomic<Bool>(false)
 
   /// `--no-color`: nothing is coloured from now on.
-  public static func turnOff() {
+  static func turnOff() {
     turnedOff.store(true, ordering: .relaxed)
   }
 
   /// Whether text written to `descriptor` (1 or 2) is coloured.
-  public static func isOn(for descriptor: Int32) -> Bool {
+  static func isOn(for descriptor: Int32) -> Bool {
     guard !turnedOff.load(ordering: .relaxed) else { return false }
     if let value = getenv("NO_COLOR"), value.pointee != 0 { return false }
     return isatty(descriptor) == 1
   }
 
   /// `text` in `colour` (bold with `bold`), or as it is when `on` is false.
-  public static func paint(_ text: String, _ colour: Colour, bold: Bool = false, on: Bool) -> String {
+  static func paint(_ text: String, _ colour: Colour, bold: Bool = false, on: Bool) -> String {
     guard on, !text.isEmpty else { return text }
     return "\u{1B}[" + (bold ? "1;" : "") + colour.rawValue + "m" + text + "\u{1B}[0m"
   }
 
   /// A job's or node's state word in the colour of how it ended: finished green, failed red,
   /// cancelled yellow; any other text as it is.
-  public static func state(_ text: String, on: Bool) -> String {
+  static func state(_ text: String, on: Bool) -> String {
     let word = text.prefix(while: { $0.isLetter })
     switch word {
     case "finished": return paint(String(word), .green, on: on) + text.dropFirst(word.count)
@@ -48,4 +49,23 @@ public enum Paint {
     default: return text
     }
   }
+}
+
+extension Paint {
+  /// How diagnostics written to `descriptor` (1 or 2) look: coloured where `isOn(for:)`, else as
+  /// they are.
+  static func diagnostics(for descriptor: Int32) -> any DiagnosticDecorator {
+    isOn(for: descriptor) ? TerminalDiagnosticDecorator() : PlainDiagnosticDecorator()
+  }
+}
+
+/// Diagnostics on a terminal, bold: `error:` red, `warning:` yellow, the caret green, `note:` cyan.
+struct TerminalDiagnosticDecorator: DiagnosticDecorator {
+  func decorate(severity text: String, _ severity: Diagnostic.Severity) -> String {
+    Paint.paint(text, severity == .error ? .red : .yellow, bold: true, on: true)
+  }
+
+  func decorate(caret text: String) -> String { Paint.paint(text, .green, bold: true, on: true) }
+
+  func decorate(noteLabel text: String) -> String { Paint.paint(text, .cyan, bold: true, on: true) }
 }
