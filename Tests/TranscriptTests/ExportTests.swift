@@ -11,6 +11,10 @@ import Testing
 struct ExportTests {
   static let root = TranscriptTests.examples.deletingLastPathComponent()
   static let package = root.appendingPathComponent(".build-export")
+  /// The one build folder of the packages the tests build (this one and MarbleTesting's user
+  /// package): swift-async-algorithms is compiled once for both. SwiftPM locks it, so the two
+  /// builds take turns.
+  static let scratch = root.appendingPathComponent(".build-packages")
 
   /// One script: where it lives, what it expects, and its export.
   struct Exported {
@@ -116,7 +120,8 @@ struct ExportTests {
     try write(exported)
     try writeSnippets()
     let build = try Command.run(
-      "/usr/bin/env", ["swift", "build", "--package-path", Self.package.path], limit: 900)
+      "/usr/bin/env", ["swift", "build", "--package-path", Self.package.path, "--scratch-path", Self.scratch.path],
+      limit: 900)
     #expect(build.status == 0, "the exported programs do not compile:\n\(build.stdout)\(build.stderr)")
     guard build.status == 0 else { return }
     let lint = try Command.run(
@@ -129,7 +134,7 @@ struct ExportTests {
       limit: 600)
     #expect(lint.status == 0 && lint.stderr.isEmpty, "swift format lint of the exports:\n\(lint.stderr)")
 
-    let binary = Self.package.appendingPathComponent(".build/debug/Exported")
+    let binary = Self.scratch.appendingPathComponent("debug/Exported")
     for script in exported where script.compared {
       let stdin = script.expectation.arguments.contains("--stdin") ? nil : script.expectation.stdin
       let run = try Command.run(

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// The `MarbleTesting` product from another package: a package generated beside the repository
-/// (in `.build-marble-user/`, ignored by git) depends on this one by path and on
-/// swift-async-algorithms, has an operator of its own, and tests it with `expectMarbles` under
+/// (in `.build-marble-user/`, ignored by git, built in the export test's `.build-packages/`)
+/// depends on this one by path and on swift-async-algorithms, has an operator of its own, and tests it with `expectMarbles` under
 /// Swift Testing, one test holding and one failing on purpose; `swift test` there must report the
 /// holding one as passed and draw the failing one's lanes aligned under a ruler.
 @Suite("MarbleTesting from another package", .serialized)
@@ -150,7 +150,7 @@ struct MarbleTestingPackageTests {
       try ExportTests.write(text, to: file)
     }
     let scratch = [
-      "--package-path", Self.package.path, "--scratch-path", Self.directory.appendingPathComponent("build").path,
+      "--package-path", Self.package.path, "--scratch-path", ExportTests.scratch.path,
     ]
     let build = try Command.run("/usr/bin/env", ["swift", "build", "--build-tests"] + scratch, limit: 900)
     #expect(build.status == 0, "the package does not build:\n\(build.stdout)\(build.stderr)")
