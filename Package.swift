@@ -38,6 +38,8 @@ let package = Package(
     ),
     .target(name: "CPipeSupport"),
     .target(name: "Locking", swiftSettings: strict),
+    // Text escaped for XML and HTML: the shell's pictures and reports and pipesh-serve share it.
+    .target(name: "Markup", swiftSettings: strict),
     // Marble diagrams and their comparison; the shell's `expect` and MarbleTesting share them.
     .target(name: "MarbleDiagrams", swiftSettings: strict),
     // Declares the runtime's global-enqueue hook; defines nothing (unlike CPipeSupport, whose
@@ -88,7 +90,7 @@ let package = Package(
       name: "PipeShell",
       dependencies: [
         "PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "PipeSession", "PipeCombine", "PipeExport",
-        "LineEditor", "Locking", "CPipeSupport", "VirtualTime", "MarbleDiagrams",
+        "LineEditor", "Locking", "CPipeSupport", "VirtualTime", "MarbleDiagrams", "Markup",
       ],
       swiftSettings: strict
     ),
@@ -108,7 +110,7 @@ let package = Package(
     .executableTarget(
       name: "PipeServe",
       dependencies: [
-        "ServeProtocol", .product(name: "Hummingbird", package: "hummingbird"),
+        "ServeProtocol", "Markup", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
       ],
       resources: [.embedInCode("Page/page.html")],
@@ -150,10 +152,11 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
-    .testTarget(name: "TranscriptTests", dependencies: [], exclude: ["Scripts"], swiftSettings: strict),
+    .testTarget(name: "TranscriptTests", dependencies: ["Markup"], exclude: ["Scripts"], swiftSettings: strict),
     // The server and its page through headless Chromium: runs pipesh-serve and pipesh as processes.
     .testTarget(name: "ServeTests", dependencies: [], swiftSettings: strict),
     .testTarget(name: "ServeProtocolTests", dependencies: ["ServeProtocol"], swiftSettings: strict),
+    .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )
