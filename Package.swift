@@ -40,6 +40,11 @@ let package = Package(
     .target(name: "Locking", swiftSettings: strict),
     // Text escaped for XML and HTML: the shell's pictures and reports and pipesh-serve share it.
     .target(name: "Markup", swiftSettings: strict),
+    // Child processes started with posix_spawn, waited for and signalled: the shell's `serve
+    // --present`, `pipesh test`'s runs and pipesh-serve's runs share it. CLaunch shows it glibc's
+    // GNU spawn actions.
+    .target(name: "CLaunch"),
+    .target(name: "Launch", dependencies: ["CLaunch"], swiftSettings: strict),
     // Marble diagrams and their comparison; the shell's `expect` and MarbleTesting share them.
     .target(name: "MarbleDiagrams", swiftSettings: strict),
     // Declares the runtime's global-enqueue hook; defines nothing (unlike CPipeSupport, whose
@@ -90,7 +95,7 @@ let package = Package(
       name: "PipeShell",
       dependencies: [
         "PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "PipeSession", "PipeCombine", "PipeExport",
-        "LineEditor", "Locking", "CPipeSupport", "VirtualTime", "MarbleDiagrams", "Markup",
+        "LineEditor", "Locking", "CPipeSupport", "VirtualTime", "MarbleDiagrams", "Markup", "Launch",
       ],
       swiftSettings: strict
     ),
@@ -110,7 +115,7 @@ let package = Package(
     .executableTarget(
       name: "PipeServe",
       dependencies: [
-        "ServeProtocol", "Markup", .product(name: "Hummingbird", package: "hummingbird"),
+        "ServeProtocol", "Markup", "Launch", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
       ],
       resources: [.embedInCode("Page/page.html")],
@@ -157,6 +162,7 @@ let package = Package(
     .testTarget(name: "ServeTests", dependencies: [], swiftSettings: strict),
     .testTarget(name: "ServeProtocolTests", dependencies: ["ServeProtocol"], swiftSettings: strict),
     .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
+    .testTarget(name: "LaunchTests", dependencies: ["Launch"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )
