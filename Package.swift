@@ -56,7 +56,7 @@ let package = Package(
       name: "MarbleTesting", dependencies: ["MarbleDiagrams", "CMarbleTestingSupport", "Locking"], swiftSettings: strict
     ),
     .target(name: "PipeSyntax", swiftSettings: strict),
-    .target(name: "PipeSema", dependencies: ["PipeSyntax"], swiftSettings: strict),
+    .target(name: "PipeSema", dependencies: ["PipeSyntax", "MarbleDiagrams"], swiftSettings: strict),
     .target(name: "PipeEvaluator", dependencies: ["PipeSema"], swiftSettings: strict),
     .target(
       name: "VirtualTime",
@@ -130,7 +130,8 @@ let package = Package(
     // The parser's and the checker's tests link neither the runtime nor the shell: the grammar of
     // the commands is PipeSema's.
     .testTarget(name: "PipeSyntaxTests", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
-    .testTarget(name: "PipeSemaTests", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
+    .testTarget(
+      name: "PipeSemaTests", dependencies: ["PipeSyntax", "PipeSema", "MarbleDiagrams"], swiftSettings: strict),
     .testTarget(
       name: "PipeRuntimeTests",
       dependencies: [
