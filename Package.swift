@@ -38,6 +38,13 @@ let package = Package(
     ),
     .target(name: "CPipeSupport"),
     .target(name: "Locking", swiftSettings: strict),
+    // Text escaped for XML and HTML: the shell's pictures and reports and pipesh-serve share it.
+    .target(name: "Markup", swiftSettings: strict),
+    // Child processes started with posix_spawn, waited for and signalled: the shell's `serve
+    // --present`, `pipesh test`'s runs and pipesh-serve's runs share it. CLaunch shows it glibc's
+    // GNU spawn actions.
+    .target(name: "CLaunch"),
+    .target(name: "Launch", dependencies: ["CLaunch"], swiftSettings: strict),
     // Marble diagrams and their comparison; the shell's `expect` and MarbleTesting share them.
     .target(name: "MarbleDiagrams", swiftSettings: strict),
     // Declares the runtime's global-enqueue hook; defines nothing (unlike CPipeSupport, whose
@@ -49,7 +56,7 @@ let package = Package(
       name: "MarbleTesting", dependencies: ["MarbleDiagrams", "CMarbleTestingSupport", "Locking"], swiftSettings: strict
     ),
     .target(name: "PipeSyntax", swiftSettings: strict),
-    .target(name: "PipeSema", dependencies: ["PipeSyntax"], swiftSettings: strict),
+    .target(name: "PipeSema", dependencies: ["PipeSyntax", "MarbleDiagrams"], swiftSettings: strict),
     .target(name: "PipeEvaluator", dependencies: ["PipeSema"], swiftSettings: strict),
     .target(
       name: "VirtualTime",
@@ -88,7 +95,7 @@ let package = Package(
       name: "PipeShell",
       dependencies: [
         "PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "PipeSession", "PipeCombine", "PipeExport",
-        "LineEditor", "Locking", "CPipeSupport", "VirtualTime", "MarbleDiagrams",
+        "LineEditor", "Locking", "CPipeSupport", "VirtualTime", "MarbleDiagrams", "Markup", "Launch",
       ],
       swiftSettings: strict
     ),
@@ -108,7 +115,7 @@ let package = Package(
     .executableTarget(
       name: "PipeServe",
       dependencies: [
-        "ServeProtocol", .product(name: "Hummingbird", package: "hummingbird"),
+        "ServeProtocol", "Markup", "Launch", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
       ],
       resources: [.embedInCode("Page/page.html")],
@@ -123,7 +130,8 @@ let package = Package(
     // The parser's and the checker's tests link neither the runtime nor the shell: the grammar of
     // the commands is PipeSema's.
     .testTarget(name: "PipeSyntaxTests", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
-    .testTarget(name: "PipeSemaTests", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
+    .testTarget(
+      name: "PipeSemaTests", dependencies: ["PipeSyntax", "PipeSema", "MarbleDiagrams"], swiftSettings: strict),
     .testTarget(
       name: "PipeRuntimeTests",
       dependencies: [
@@ -150,10 +158,12 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
-    .testTarget(name: "TranscriptTests", dependencies: [], exclude: ["Scripts"], swiftSettings: strict),
+    .testTarget(name: "TranscriptTests", dependencies: ["Markup"], exclude: ["Scripts"], swiftSettings: strict),
     // The server and its page through headless Chromium: runs pipesh-serve and pipesh as processes.
     .testTarget(name: "ServeTests", dependencies: [], swiftSettings: strict),
     .testTarget(name: "ServeProtocolTests", dependencies: ["ServeProtocol"], swiftSettings: strict),
+    .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
+    .testTarget(name: "LaunchTests", dependencies: ["Launch"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

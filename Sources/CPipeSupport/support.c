@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,8 +78,4 @@ __attribute__((constructor)) static void pipe_hold_closed_standard_descriptors(v
 
 int pipe_standard_descriptor_was_closed(int descriptor) {
   return descriptor >= 0 && descriptor < 3 && closed_standard[descriptor];
-}
-
-int pipe_spawn_file_actions_addchdir(void *actions, const char *path) {
-  return posix_spawn_file_actions_addchdir_np((posix_spawn_file_actions_t *)actions, path);
 }

@@ -63,64 +63,25 @@ public struct Marbles: Sendable, Hashable, CustomStringConvertible {
   /// Reads a diagram; a malformed one (a nested or unbalanced group, an unclosed quote, a `-`
   /// inside a group) throws where and what.
   public init(_ text: String) throws(MarbleSyntaxError) {
+    let reading: DiagramReading
+    switch DiagramReading.read(text) {
+    case .success(let read): reading = read
+    case .failure(let problem): throw MarbleSyntaxError(problem)
+    }
     var events: [(step: Int, event: Event)] = []
     var delays: [Int] = []
-    var step = 0
-    var value: String?
-    var valueStart = text.startIndex
-    var group: String.Index?
-    func offset(_ index: String.Index) -> Int { text.distance(from: text.startIndex, to: index) }
-    func add(_ event: Event) {
-      if group == nil { step += 1 }
-      events.append((step, event))
-    }
-    for index in text.indices {
-      let character = text[index]
-      if var text = value {
-        if character == "'" {
-          value = nil
-          add(.value(text))
-        } else {
-          text.append(character)
-          value = text
-        }
-        continue
-      }
-      switch character {
-      case " ": continue
-      case "-":
-        guard group == nil else {
-          throw MarbleSyntaxError(offset: offset(index), message: "'-' inside a group: a group is one step")
-        }
-        step += 1
-      case "|": add(.finished)
-      case "^": add(.failed)
-      case ";": add(.cancelled)
-      case ",":
-        if group == nil { step += 1 }
-        delays.append(step)
-      case "'":
-        value = ""
-        valueStart = index
-      case "[":
-        guard group == nil else {
-          throw MarbleSyntaxError(offset: offset(index), message: "'[' inside a group: groups do not nest")
-        }
-        group = index
-        step += 1
-      case "]":
-        guard group != nil else { throw MarbleSyntaxError(offset: offset(index), message: "']' without '['") }
-        group = nil
-      default: add(.value(String(character)))
+    for entry in reading.entries {
+      switch entry.symbol {
+      case .value(let value): events.append((entry.step, .value(value)))
+      case .finish: events.append((entry.step, .finished))
+      case .failure: events.append((entry.step, .failed))
+      case .cancel: events.append((entry.step, .cancelled))
+      case .delayNext: delays.append(entry.step)
       }
     }
-    if value != nil {
-      throw MarbleSyntaxError(offset: offset(valueStart), message: "unterminated quoted value: close it with '")
-    }
-    if let group { throw MarbleSyntaxError(offset: offset(group), message: "unterminated group: close it with ']'") }
     self.events = events
     self.delays = delays
-    self.length = step
+    self.length = reading.length
   }
 
   /// A diagram of events at steps (1 or later), as a recorder makes one, `length` steps long (at
@@ -181,4 +142,23 @@ public struct MarbleSyntaxError: Error, Sendable, Hashable, CustomStringConverti
 
   /// `marble diagram, character 3: …`.
   public var description: String { "marble diagram, character \(offset + 1): \(message)" }
+
+  init(offset: Int, message: String) {
+    self.offset = offset
+    self.message = message
+  }
+
+  /// A reading's problem in the words `Marbles` has always used (an unclosed quote is told before
+  /// an unclosed group).
+  init(_ problem: DiagramReading.Problem) {
+    switch problem {
+    case .stepInGroup(let at): self.init(offset: at.character, message: "'-' inside a group: a group is one step")
+    case .nestedGroup(let at): self.init(offset: at.character, message: "'[' inside a group: groups do not nest")
+    case .closeWithoutOpen(let at): self.init(offset: at.character, message: "']' without '['")
+    case .unterminated(.some(let value), _, _):
+      self.init(offset: value.character, message: "unterminated quoted value: close it with '")
+    case .unterminated(nil, let group, let end):
+      self.init(offset: (group ?? end).character, message: "unterminated group: close it with ']'")
+    }
+  }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Launch
 import Synchronization
 
 /// One run of pipesh for a page: in a temporary directory of its own (the script written there as
@@ -28,7 +29,7 @@ struct PipeshRun {
 
   /// Processes running now and their directories, so that a stopping server kills them all and
   /// leaves no directory behind.
-  static let running = Mutex<[pid_t: String]>([:])
+  static let running = Mutex<[ChildProcess: String]>([:])
 
   let pipesh: String
   /// pipesh's arguments before the script file's name.
@@ -50,15 +51,17 @@ struct PipeshRun {
     let errorFile = directory + "/.stderr"
     try Self.write(script, to: directory + "/script.pipe")
     let start = ContinuousClock.now
-    let pid = try Self.spawn(
-      pipesh, arguments + ["script.pipe"], in: directory, output: outputFile, errors: errorFile,
-      environment: Self.environment)
+    let launch = Launch(
+      pipesh, arguments: [pipesh] + arguments + ["script.pipe"], environment: Self.environment, directory: directory,
+      standardInput: .nullDevice, standardOutput: .file(outputFile), standardError: .file(errorFile),
+      ownProcessGroup: true, closesOtherDescriptors: true)
+    let child = try launch.start().get()
     let stopped = Self.running.withLock { running in
-      running[pid] = directory
+      running[child] = directory
       return Self.stopping.withLock { $0 }
     }
-    if stopped { Self.kill(pid) }
-    defer { Self.running.withLock { _ = $0.removeValue(forKey: pid) } }
+    if stopped { Self.kill(child) }
+    defer { Self.running.withLock { _ = $0.removeValue(forKey: child) } }
     let stop = Mutex<Stop?>(nil)
     let watchdog = Task {
       while !Task.isCancelled {
@@ -69,15 +72,15 @@ struct PipeshRun {
           ContinuousClock.now - start > Self.wallClockLimit ? .timedOut : size > Self.outputLimit ? .tooMuchOutput : nil
         if let reason {
           stop.withLock { $0 = reason }
-          Self.kill(pid)
+          Self.kill(child)
           return
         }
       }
     }
     let status = await withTaskCancellationHandler {
-      await Self.waitForExit(pid)
+      await child.termination().status
     } onCancel: {
-      Self.kill(pid)
+      Self.kill(child)
     }
     watchdog.cancel()
     try Task.checkCancellation()
@@ -95,56 +98,9 @@ struct PipeshRun {
     return environment
   }()
 
-  /// Starts `executable` in a process group of its own, in `directory`, standard input
-  /// `/dev/null`, its output and errors into the two files, no other descriptor of the server's,
-  /// and the signals the server ignores back to their defaults. (Foundation's `Process` crashed
-  /// under 50 sessions starting runs at once; `posix_spawn` opens nothing in the server.)
-  static func spawn(
-    _ executable: String, _ arguments: [String], in directory: String, output: String, errors: String,
-    environment: [String: String]
-  ) throws -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    _ = spawnActionChangeDirectory(&actions, directory)
-    _ = spawnActionCloseFrom(&actions, 3)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for number in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, number) }
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-    guard spawned == 0 else { throw RunFailure.cannotStart(executable, String(cString: strerror(spawned))) }
-    return pid
-  }
-
-  /// The process's exit status once it has ended (128 + the signal for one killed).
-  static func waitForExit(_ pid: pid_t) async -> Int32 {
-    await withCheckedContinuation { continuation in Reaper.shared.wait(for: pid, continuation) }
-  }
-
   /// Kills the run's process group (pipesh and anything it started).
-  static func kill(_ pid: pid_t) {
-    _ = Glibc.kill(-pid, SIGKILL)
-    _ = Glibc.kill(pid, SIGKILL)
+  static func kill(_ child: ChildProcess) {
+    child.signal(SIGKILL, group: true)
   }
 
   /// The file's first `outputLimit` bytes as text (nothing for a file that cannot be read).
@@ -170,12 +126,10 @@ struct PipeshRun {
 
   enum RunFailure: Error, CustomStringConvertible {
     case cannotWrite(String)
-    case cannotStart(String, String)
 
     var description: String {
       switch self {
       case .cannotWrite(let path): "cannot write \(path)"
-      case .cannotStart(let path, let reason): "cannot start \(path): \(reason)"
       }
     }
   }
@@ -197,75 +151,9 @@ struct PipeshRun {
   /// Kills every run still going, and any that would start (the server is stopping).
   static func killAll() {
     stopping.withLock { $0 = true }
-    for (pid, directory) in running.withLock({ $0 }) {
-      kill(pid)
+    for (child, directory) in running.withLock({ $0 }) {
+      kill(child)
       try? FileManager.default.removeItem(atPath: directory)
-    }
-  }
-}
-
-// glibc's (2.29 and 2.34 on) GNU extensions, which Swift's Glibc module does not show (they are
-// declared under _GNU_SOURCE): the child's directory, and closing every descriptor from 3 up.
-@_silgen_name("posix_spawn_file_actions_addchdir_np")
-func spawnActionChangeDirectory(
-  _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ path: UnsafePointer<CChar>
-) -> Int32
-
-@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
-func spawnActionCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
-
-/// The one thread that waits for the server's children (the runs; the server starts no other
-/// process) and hands each exit status to whoever waits for that process: no thread per run, and
-/// a status that comes before its waiter is kept for it.
-final class Reaper: Sendable {
-  static let shared = Reaper()
-
-  /// Who waits for which process, and the statuses that came first.
-  private struct State {
-    var waiting: [pid_t: CheckedContinuation<Int32, Never>] = [:]
-    var ended: [pid_t: Int32] = [:]
-  }
-
-  private let state = Mutex(State())
-  /// Signalled when a child is started, so the thread waits again.
-  private let started = DispatchSemaphore(value: 0)
-
-  private init() {
-    let thread = Thread { [self] in reap() }
-    thread.start()
-  }
-
-  func wait(for pid: pid_t, _ continuation: CheckedContinuation<Int32, Never>) {
-    let status = state.withLock { state -> Int32? in
-      if let status = state.ended.removeValue(forKey: pid) { return status }
-      state.waiting[pid] = continuation
-      return nil
-    }
-    if let status {
-      continuation.resume(returning: status)
-    } else {
-      started.signal()
-    }
-  }
-
-  private func reap() {
-    while true {
-      var status: Int32 = 0
-      let pid = waitpid(-1, &status, 0)
-      if pid == -1 {
-        if errno == ECHILD { started.wait() }
-        continue
-      }
-      let signal = status & 0x7f
-      let code = signal == 0 ? (status >> 8) & 0xff : 128 + signal
-      let waiter = state.withLock { state -> CheckedContinuation<Int32, Never>? in
-        guard let waiter = state.waiting.removeValue(forKey: pid) else {
-          state.ended[pid] = code
-          return nil
-        }
-        return waiter
-      }
-      waiter?.resume(returning: code)
     }
   }
 }

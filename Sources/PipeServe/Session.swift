@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdWebSocket
+import Markup
 import ServeProtocol
 
 /// One page's session (one WebSocket connection): its runs and exports. A new `run` kills the
@@ -71,7 +72,7 @@ actor Session {
       status = 1
       html = Self.note("the run printed over \(PipeshRun.outputLimit >> 20) MB and was stopped: print less")
     case nil:
-      if !outcome.stderr.isEmpty { html += "<pre class=\"stderr\">\(Self.escape(outcome.stderr))</pre>" }
+      if !outcome.stderr.isEmpty { html += "<pre class=\"stderr\">\(Markup.escaped(outcome.stderr, .html))</pre>" }
     }
     return .result(id: id, status: status, html: html, milliseconds: outcome.milliseconds)
   }
@@ -114,21 +115,7 @@ actor Session {
   }
 
   static func note(_ text: String) -> String {
-    "<pre class=\"output\"><span class=\"error\">pipesh serve: \(escape(text))</span></pre>"
-  }
-
-  static func escape(_ text: String) -> String {
-    var escaped = ""
-    for character in text {
-      switch character {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\"": escaped += "&quot;"
-      default: escaped.append(character)
-      }
-    }
-    return escaped
+    "<pre class=\"output\"><span class=\"error\">pipesh serve: \(Markup.escaped(text, .html))</span></pre>"
   }
 
   func send(_ message: ServerMessage) async {

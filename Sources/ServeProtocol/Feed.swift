@@ -65,29 +65,6 @@ public enum PresentEvent: Equatable, Sendable {
   case fed(FeedEvent)
   /// The presented shell has ended: no more events come.
   case ended
-
-  var fields: [(String, JSON)] {
-    switch self {
-    case .state(let presentation):
-      [
-        ("event", .string("state")),
-        ("transcript", .array(presentation.transcript.map(\.json))),
-        ("top", presentation.top.map(JSON.string) ?? .null),
-        (
-          "picture",
-          presentation.picture.map { .object([("title", .string($0.title)), ("svg", .string($0.svg))]) } ?? .null
-        ),
-        ("ended", .bool(presentation.ended)),
-      ]
-    case .fed(.input(let prompt, let text)):
-      [("event", .string("input")), ("prompt", .string(prompt)), ("text", .string(text))]
-    case .fed(.output(let text)): [("event", .string("output")), ("text", .string(text))]
-    case .fed(.top(let text)): [("event", .string("top")), ("text", .string(text))]
-    case .fed(.picture(let title, let svg)):
-      [("event", .string("picture")), ("title", .string(title)), ("svg", .string(svg))]
-    case .ended: [("event", .string("ended"))]
-    }
-  }
 }
 
 /// The presented session as a viewer that joins now is shown it: the transcript (its last
@@ -102,14 +79,6 @@ public struct Presentation: Equatable, Sendable {
       switch self {
       case .input(let prompt, let text): prompt.utf8.count + text.utf8.count
       case .output(let text): text.utf8.count
-      }
-    }
-
-    var json: JSON {
-      switch self {
-      case .input(let prompt, let text):
-        .object([("kind", .string("input")), ("prompt", .string(prompt)), ("text", .string(text))])
-      case .output(let text): .object([("kind", .string("output")), ("text", .string(text))])
       }
     }
   }

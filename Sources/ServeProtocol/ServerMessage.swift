@@ -1,5 +1,7 @@
-/// What the server sends a page, each as one JSON text frame.
-public enum ServerMessage: Equatable, Sendable {
+import Foundation
+
+/// What the server sends a page, each as one JSON text frame: an object whose `type` says which.
+public enum ServerMessage: Equatable, Sendable, Encodable {
   /// A run's outcome: pipesh's exit status, the HTML fragment it printed, and the run's milliseconds.
   case result(id: Int, status: Int, html: String, milliseconds: Int)
   /// The Swift export of a script, its exported test (nil when there is none) and what pipesh said.
@@ -11,90 +13,101 @@ public enum ServerMessage: Equatable, Sendable {
 
   /// The frame's text.
   public var json: String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .withoutEscapingSlashes
+    do {
+      return String(decoding: try encoder.encode(self), as: UTF8.self)
+    } catch {
+      // Strings, whole numbers and booleans always encode: this is not reached.
+      return #"{"type":"error","message":"the server could not write its answer as JSON"}"#
+    }
+  }
+
+  /// Every key of every message, and of the objects inside one.
+  enum Key: String, CodingKey {
+    case type, id, status, html, ms, swift, test, message
+    case event, transcript, top, picture, ended, kind, prompt, text, title, svg
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
     switch self {
     case .result(let id, let status, let html, let milliseconds):
-      JSON.object([
-        ("type", .string("result")), ("id", .number(id)), ("status", .number(status)), ("html", .string(html)),
-        ("ms", .number(milliseconds)),
-      ])
+      try container.encode("result", forKey: .type)
+      try container.encode(id, forKey: .id)
+      try container.encode(status, forKey: .status)
+      try container.encode(html, forKey: .html)
+      try container.encode(milliseconds, forKey: .ms)
     case .export(let id, let swift, let test, let message):
-      JSON.object([
-        ("type", .string("export")), ("id", .number(id)), ("swift", .string(swift)),
-        ("test", test.map(JSON.string) ?? .null), ("message", .string(message)),
-      ])
+      try container.encode("export", forKey: .type)
+      try container.encode(id, forKey: .id)
+      try container.encode(swift, forKey: .swift)
+      try container.encode(orNull: test, forKey: .test)
+      try container.encode(message, forKey: .message)
     case .error(let message):
-      JSON.object([("type", .string("error")), ("message", .string(message))])
+      try container.encode("error", forKey: .type)
+      try container.encode(message, forKey: .message)
     case .present(let event):
-      JSON.object([("type", .string("present"))] + event.fields)
+      try container.encode("present", forKey: .type)
+      try event.encode(into: &container)
     }
   }
 }
 
-/// A JSON value as the server writes it: keys in the order given, strings escaped per RFC 8259.
-public indirect enum JSON: Equatable, Sendable {
-  case string(String)
-  case number(Int)
-  case bool(Bool)
-  case null
-  case array([JSON])
-  case object([(String, JSON)])
-
-  public static func == (lhs: JSON, rhs: JSON) -> Bool { lhs.text == rhs.text }
-
-  /// The value's JSON text.
-  public var text: String {
-    var output = ""
-    write(to: &output)
-    return output
-  }
-
-  static func object(_ fields: [(String, JSON)]) -> String { JSON.object(fields).text }
-
-  func write(to output: inout String) {
+extension PresentEvent {
+  /// The event's fields, beside the message's `type`.
+  func encode(into container: inout KeyedEncodingContainer<ServerMessage.Key>) throws {
     switch self {
-    case .string(let string): Self.quote(string, to: &output)
-    case .number(let number): output += String(number)
-    case .bool(let bool): output += bool ? "true" : "false"
-    case .null: output += "null"
-    case .array(let values):
-      output += "["
-      for (index, value) in values.enumerated() {
-        if index > 0 { output += "," }
-        value.write(to: &output)
+    case .state(let presentation):
+      try container.encode("state", forKey: .event)
+      try container.encode(presentation.transcript, forKey: .transcript)
+      try container.encode(orNull: presentation.top, forKey: .top)
+      if let picture = presentation.picture {
+        var object = container.nestedContainer(keyedBy: ServerMessage.Key.self, forKey: .picture)
+        try object.encode(picture.title, forKey: .title)
+        try object.encode(picture.svg, forKey: .svg)
+      } else {
+        try container.encodeNil(forKey: .picture)
       }
-      output += "]"
-    case .object(let fields):
-      output += "{"
-      for (index, (key, value)) in fields.enumerated() {
-        if index > 0 { output += "," }
-        Self.quote(key, to: &output)
-        output += ":"
-        value.write(to: &output)
-      }
-      output += "}"
+      try container.encode(presentation.ended, forKey: .ended)
+    case .fed(.input(let prompt, let text)):
+      try container.encode("input", forKey: .event)
+      try container.encode(prompt, forKey: .prompt)
+      try container.encode(text, forKey: .text)
+    case .fed(.output(let text)):
+      try container.encode("output", forKey: .event)
+      try container.encode(text, forKey: .text)
+    case .fed(.top(let text)):
+      try container.encode("top", forKey: .event)
+      try container.encode(text, forKey: .text)
+    case .fed(.picture(let title, let svg)):
+      try container.encode("picture", forKey: .event)
+      try container.encode(title, forKey: .title)
+      try container.encode(svg, forKey: .svg)
+    case .ended:
+      try container.encode("ended", forKey: .event)
     }
   }
+}
 
-  static func quote(_ string: String, to output: inout String) {
-    output += "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case "\u{2028}": output += "\\u2028"
-      case "\u{2029}": output += "\\u2029"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          output.unicodeScalars.append(scalar)
-        }
-      }
+extension Presentation.Segment: Encodable {
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: ServerMessage.Key.self)
+    switch self {
+    case .input(let prompt, let text):
+      try container.encode("input", forKey: .kind)
+      try container.encode(prompt, forKey: .prompt)
+      try container.encode(text, forKey: .text)
+    case .output(let text):
+      try container.encode("output", forKey: .kind)
+      try container.encode(text, forKey: .text)
     }
-    output += "\""
+  }
+}
+
+extension KeyedEncodingContainer {
+  /// `value`, or JSON's `null` where it is nil (the page reads a missing test or top as `null`).
+  fileprivate mutating func encode(orNull value: String?, forKey key: Key) throws {
+    if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
   }
 }

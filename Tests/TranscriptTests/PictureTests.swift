@@ -1,4 +1,5 @@
 import Foundation
+import Markup
 import Testing
 
 #if canImport(FoundationXML)
@@ -375,7 +376,7 @@ struct PictureTests {
     let lines = traced.stdout.split(separator: "\n").filter { $0.hasPrefix("+") }
     #expect(lines.count >= 6)
     let text = try #require(page.components(separatedBy: "<pre>").dropFirst().first)
-    #expect(text.hasPrefix(lines.map(Self.htmlEscaped).joined(separator: "\n") + "</pre>"))
+    #expect(text.hasPrefix(lines.map { Markup.escaped(String($0), .picture) }.joined(separator: "\n") + "</pre>"))
   }
 
   /// `compare … to:`: each stage's AA lane over its Combine lane, on one axis, a differing pair on a
@@ -449,19 +450,13 @@ struct PictureTests {
     let text = try #require(section.components(separatedBy: "<pre class=\"text\">").dropFirst().first)
     for line in lines {
       let job = line.replacingOccurrences(of: "[1]", with: "[5]")
-      #expect(text.contains(Self.htmlEscaped(job)), "\(job)")
+      #expect(text.contains(Markup.escaped(job, .picture)), "\(job)")
     }
     // What the traced job printed stands among those lines, after its print's event, as in the
     // terminal; not in the page's output above the chart.
     let printed = try #require(lines.first { $0.contains("print") && $0.hasSuffix("→ -10") })
-    #expect(text.contains(Self.htmlEscaped(printed.replacingOccurrences(of: "[1]", with: "[5]")) + "\n-10\n"))
+    #expect(text.contains(Markup.escaped(printed.replacingOccurrences(of: "[1]", with: "[5]"), .picture) + "\n-10\n"))
     #expect(!page.components(separatedBy: "<h2>trace zip")[0].contains("\n-10\n"))
-  }
-
-  static func htmlEscaped(_ text: some StringProtocol) -> String {
-    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-      .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-      .replacingOccurrences(of: "'", with: "&apos;")
   }
 
   @Test func anHTMLReportNeedsAScript() throws {

@@ -27,10 +27,6 @@ int pipe_signal_pipe_install(int signal);
 /// Whether standard descriptor 0, 1 or 2 was closed when pipesh started (it now holds /dev/null).
 int pipe_standard_descriptor_was_closed(int descriptor);
 
-/// glibc's `posix_spawn_file_actions_addchdir_np` (declared under _GNU_SOURCE only, which Swift's
-/// Glibc module does not define): the child changes to `path` before the actions added after this.
-int pipe_spawn_file_actions_addchdir(void *_Nonnull actions, const char *_Nonnull path);
-
 // MARK: tasks, observed (tasks.c)
 
 /// What pipesh is told of the tasks the executable's code creates, cancels and ends. Every call

@@ -1,3 +1,5 @@
+import MarbleDiagrams
+
 /// A diagram read as swift-async-algorithms 1.1.4 reads it (`AsyncSequenceValidationDiagram.Event
 /// .parse` with the ASCII theme), which differs from pipesh's `marble` in three places: `'foo''bar'`
 /// is two values (pipesh reads `''` inside quotes as a quote); `,` (delay next) takes a step and
@@ -31,72 +33,40 @@ public struct ValidationDiagram: Sendable, Hashable {
   /// The last step any event is at, or nil for a diagram without events (AA's `end`).
   public var lastStep: Int? { entries.map(\.step).max() }
 
-  /// AA's `ParseFailure`s, by offset, with AA's own words.
+  /// AA's `ParseFailure`s, by byte offset, with AA's own words (an unclosed group is told before
+  /// an unclosed quote, at the diagram's end).
   public static func parse(_ text: String) -> Result<ValidationDiagram, MarbleDiagram.Problem> {
-    var entries: [Entry] = []
-    var step = 0
-    var value: String?
-    var valueStart = 0
-    var grouping = 0
-    var offset = 0
-    var stepOffsets: [Int: Int] = [:]
-    func problem(_ at: Int, _ message: String, _ note: String) -> Result<ValidationDiagram, MarbleDiagram.Problem> {
-      .failure(MarbleDiagram.Problem(offset: at, length: 1, message: message, note: note))
+    func problem(_ at: DiagramReading.Position, _ message: String, _ note: String) -> MarbleDiagram.Problem {
+      MarbleDiagram.Problem(offset: at.byte, length: 1, message: message, note: note)
     }
-    func add(_ event: Event, at: Int) {
-      if grouping == 0 {
-        step += 1
-        stepOffsets[step] = at
+    switch DiagramReading.read(text) {
+    case .success(let reading):
+      let entries = reading.entries.map { entry in
+        let event: Event =
+          switch entry.symbol {
+          case .value(let value): .value(value)
+          case .failure: .failure
+          case .finish: .finish
+          case .cancel: .cancel
+          case .delayNext: .delayNext
+          }
+        return Entry(step: entry.step, event: event, offset: entry.position.byte)
       }
-      entries.append(Entry(step: step, event: event, offset: at))
-    }
-    for character in text {
-      defer { offset += character.utf8.count }
-      if value != nil {
-        if character == "'" {
-          add(.value(value ?? ""), at: valueStart)
-          value = nil
-        } else {
-          value?.append(character)
-        }
-        continue
-      }
-      switch character {
-      case "-":
-        guard grouping == 0 else {
-          return problem(offset, "validation diagram step symbol in group", "a group holds events of one step: [ab]")
-        }
-        step += 1
-        stepOffsets[step] = offset
-      case "^": add(.failure, at: offset)
-      case "|": add(.finish, at: offset)
-      case ";": add(.cancel, at: offset)
-      case ",": add(.delayNext, at: offset)
-      case "'":
-        value = ""
-        valueStart = offset
-      case "[":
-        guard grouping == 0 else {
-          return problem(
-            offset, "validation diagram nested grouping", "groups do not nest: [ab] puts a and b in one step")
-        }
-        step += 1
-        grouping += 1
-      case "]":
-        grouping -= 1
-        if grouping < 0 { return problem(offset, "validation diagram unbalanced grouping", "a group is written [ab]") }
-      case " ": break
-      default: add(.value(String(character)), at: offset)
-      }
-    }
-    if grouping != 0 {
-      return problem(offset, "validation diagram unbalanced grouping", "close the group with ']'")
-    }
-    if value != nil {
+      return .success(ValidationDiagram(entries: entries, stepOffsets: reading.stepStarts.mapValues(\.byte)))
+    case .failure(.stepInGroup(let at)):
+      return .failure(
+        problem(at, "validation diagram step symbol in group", "a group holds events of one step: [ab]"))
+    case .failure(.nestedGroup(let at)):
+      return .failure(
+        problem(at, "validation diagram nested grouping", "groups do not nest: [ab] puts a and b in one step"))
+    case .failure(.closeWithoutOpen(let at)):
+      return .failure(problem(at, "validation diagram unbalanced grouping", "a group is written [ab]"))
+    case .failure(.unterminated(_, .some, let end)):
+      return .failure(problem(end, "validation diagram unbalanced grouping", "close the group with ']'"))
+    case .failure(.unterminated(let value, nil, let end)):
       // AA drops an unclosed value without a word; here it is said.
-      return problem(valueStart, "unterminated quoted value", "close it with \"'\"")
+      return .failure(problem(value ?? end, "unterminated quoted value", "close it with \"'\""))
     }
-    return .success(ValidationDiagram(entries: entries, stepOffsets: stepOffsets))
   }
 
   /// The times, in steps from the start, at which AA's test consumer asks for each next element

@@ -1,3 +1,4 @@
+import Markup
 import PipeRuntime
 import PipeSema
 import PipeSession
@@ -94,12 +95,11 @@ struct LifetimeChart {
   }
 
   private func draw(_ row: Row, y: Int, scale: MarblePicture.Scale) -> [String] {
-    let escaped = MarblePicture.escaped
     let shown = MarblePicture.shortened(row.label, depth: row.depth)
     var out = [
       "<g class=\"node\">",
       "<text class=\"label\" x=\"\(MarblePicture.margin + MarblePicture.indentLevels(row.depth) * Self.indent)\" y=\"\(y + 5)\">"
-        + "<title>\(escaped(row.label))</title>\(escaped(shown))</text>",
+        + "<title>\(Markup.escaped(row.label, .picture))</title>\(Markup.escaped(shown, .picture))</text>",
     ]
     let ending = row.ending
     let stop = ending?.time ?? end
@@ -109,7 +109,7 @@ struct LifetimeChart {
     let (look, said) = row.look
     let span = (row.start.map { "\($0.stampText) to " } ?? "never started; ") + stop.stampText
     out.append(
-      "<g class=\"bar \(look.rawValue)\"><title>\(span): \(escaped(said))</title>"
+      "<g class=\"bar \(look.rawValue)\"><title>\(span): \(Markup.escaped(said, .picture))</title>"
         + look.bar(from: from, to: to, y: y, thickness: 8) + "</g>")
     // An end at the instant of an element stands just after its tick, not over it.
     let after = row.events.contains { if case .element = $0.kind { $0.time == stop } else { false } }
@@ -128,16 +128,16 @@ struct LifetimeChart {
       let text = value.count <= fits ? value : String(value.prefix(max(1, fits - 1))) + "…"
       let sameInstantAsBefore = index > 0 && xs[index - 1] == x
       out.append(
-        "<g class=\"element\"><title>\(time.stampText) \(escaped(value))\(session(time))</title>"
+        "<g class=\"element\"><title>\(time.stampText) \(Markup.escaped(value, .picture))\(session(time))</title>"
           + "<line x1=\"\(x)\" y1=\"\(y - 9)\" x2=\"\(x)\" y2=\"\(y + 9)\" stroke=\"#1f4e79\" stroke-width=\"2\"/>"
           + (sameInstantAsBefore
             ? ""
             : "<text x=\"\(x)\" y=\"\(y - 12)\" text-anchor=\"middle\" font-size=\"10\" fill=\"#1f4e79\">"
-              + "\(escaped(text))</text>")
+              + "\(Markup.escaped(text, .picture))</text>")
           + "</g>")
     }
     out.append(
-      "<text class=\"reason\" x=\"\(markX + 14)\" y=\"\(y + 4)\" font-size=\"11\" fill=\"#333333\">\(escaped(said))</text>"
+      "<text class=\"reason\" x=\"\(markX + 14)\" y=\"\(y + 4)\" font-size=\"11\" fill=\"#333333\">\(Markup.escaped(said, .picture))</text>"
     )
     out.append("</g>")
     return out

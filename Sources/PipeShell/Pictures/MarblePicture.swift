@@ -1,3 +1,4 @@
+import Markup
 import PipeRuntime
 import PipeSema
 import PipeSession
@@ -290,7 +291,7 @@ struct MarblePicture {
       out.append("<line x1=\"\(x)\" y1=\"\(y + 5)\" x2=\"\(x)\" y2=\"\(bottom)\" stroke=\"#eeeeee\"/>")
       out.append(
         "<text x=\"\(x)\" y=\"\(y - 9)\" text-anchor=\"middle\" stroke=\"none\" fill=\"#555555\">"
-          + "\(escaped(MarbleLanes.label(time)))</text>")
+          + "\(Markup.escaped(MarbleLanes.label(time), .picture))</text>")
       time += scale.step
     }
     out.append("</g>")
@@ -324,13 +325,13 @@ struct MarblePicture {
     let label = (lane.mark.isEmpty ? "" : lane.mark + " ") + lane.label
     let shown = Self.shortened(label, depth: lane.depth)
     out.append(
-      "<text class=\"label\" x=\"\(Self.margin + 14 * Self.indentLevels(lane.depth))\" y=\"\(y + 5)\"><title>\(Self.escaped(lane.label))</title>"
-        + "\(Self.escaped(shown))</text>")
+      "<text class=\"label\" x=\"\(Self.margin + 14 * Self.indentLevels(lane.depth))\" y=\"\(y + 5)\"><title>\(Markup.escaped(lane.label, .picture))</title>"
+        + "\(Markup.escaped(shown, .picture))</text>")
     if let side = lane.side {
       let cut = side.count > 38 ? String(side.prefix(37)) + "…" : side
       out.append(
         "<text class=\"side\" x=\"\(Self.margin)\" y=\"\(y + 21)\" font-size=\"11\" fill=\"#555555\">"
-          + "<title>\(Self.escaped(side))</title>\(Self.escaped(cut))</text>")
+          + "<title>\(Markup.escaped(side, .picture))</title>\(Markup.escaped(cut, .picture))</text>")
     }
     let times = lane.events.map(\.time)
     let (from, to) = lane.short ? (times.min() ?? .zero, times.max() ?? .zero) : (Duration.zero, end)
@@ -373,7 +374,7 @@ struct MarblePicture {
     for (line, text) in valueLines.enumerated() {
       out.append(
         "<text class=\"values\" x=\"\(scale.x(.zero))\" y=\"\(top + Self.laneHeight - 2 + line * Self.valuesLineHeight)\" "
-          + "font-size=\"11\" fill=\"#1f4e79\">\(Self.escaped(text))</text>")
+          + "font-size=\"11\" fill=\"#1f4e79\">\(Markup.escaped(text, .picture))</text>")
     }
     if let editable = lane.editable {
       out += unsent(editable, elementsDrawn: elementsDrawn, endDrawn: endDrawn, began: began, y: y, scale: scale)
@@ -430,17 +431,17 @@ struct MarblePicture {
     for ask in demand.asks {
       let (rect, _, _, title) = span(ask)
       out.append(
-        "<g class=\"asked\"><title>asked (next() outstanding) \(Self.escaped(title))</title>"
+        "<g class=\"asked\"><title>asked (next() outstanding) \(Markup.escaped(title, .picture))</title>"
           + "<rect \(rect) fill=\"#cfe7d2\" stroke=\"#5b8f63\" stroke-width=\"0.5\"/></g>")
     }
     for send in demand.sends {
       let (rect, x, width, title) = span(send)
       let channel = send.channel ?? ""
       out.append(
-        "<g class=\"sending\"><title>sending to \(Self.escaped(channel)), waiting for a consumer, \(Self.escaped(title))"
+        "<g class=\"sending\"><title>sending to \(Markup.escaped(channel, .picture)), waiting for a consumer, \(Markup.escaped(title, .picture))"
           + "</title><rect \(rect) fill=\"#f7dcb4\" stroke=\"#b7791f\" stroke-width=\"0.5\"/>"
           + (width >= 40
-            ? "<text x=\"\(x + 14)\" y=\"\(y - 9)\" font-size=\"10\" fill=\"#7a4d0b\">&gt; \(Self.escaped(channel))</text>"
+            ? "<text x=\"\(x + 14)\" y=\"\(y - 9)\" font-size=\"10\" fill=\"#7a4d0b\">&gt; \(Markup.escaped(channel, .picture))</text>"
             : "")
           + "</g>")
     }
@@ -462,7 +463,7 @@ struct MarblePicture {
     for (time, value) in demand.drops {
       let x = scale.x(time)
       out.append(
-        "<g class=\"dropped\" stroke=\"#c0392b\" stroke-width=\"2\"><title>\(time.stampText) \(Self.escaped(value)) "
+        "<g class=\"dropped\" stroke=\"#c0392b\" stroke-width=\"2\"><title>\(time.stampText) \(Markup.escaped(value, .picture)) "
           + "dropped by the buffer's policy</title><line x1=\"\(x - 4)\" y1=\"\(y + 12)\" x2=\"\(x + 4)\" "
           + "y2=\"\(y + 20)\"/><line x1=\"\(x - 4)\" y1=\"\(y + 20)\" x2=\"\(x + 4)\" y2=\"\(y + 12)\"/></g>")
     }
@@ -478,14 +479,14 @@ struct MarblePicture {
   ) -> [String] {
     let data =
       written.map {
-        " data-tick=\"\($0.tick)\" data-value=\"\(escaped($0.value))\""
+        " data-tick=\"\($0.tick)\" data-value=\"\(Markup.escaped($0.value, .picture))\""
           + (emitted ? "" : " data-emitted=\"false\" opacity=\"0.4\"")
       } ?? ""
     return [
-      "<g class=\"marble\"\(data)><title>\(escaped(title))</title>"
+      "<g class=\"marble\"\(data)><title>\(Markup.escaped(title, .picture))</title>"
         + "<rect x=\"\(x - width / 2)\" y=\"\(y - 11)\" width=\"\(width)\" height=\"22\" rx=\"11\" fill=\"#dbe9f6\" "
         + "stroke=\"#1f4e79\" stroke-width=\"1.5\"/>"
-        + "<text x=\"\(x)\" y=\"\(y + 4)\" text-anchor=\"middle\" font-size=\"10\">\(escaped(text))</text></g>"
+        + "<text x=\"\(x)\" y=\"\(y + 4)\" text-anchor=\"middle\" font-size=\"10\">\(Markup.escaped(text, .picture))</text></g>"
     ]
   }
 
@@ -502,34 +503,13 @@ struct MarblePicture {
     let anchor = nearEdge ? "end\" x=\"\(to)\" y=\"\(y + 16)" : "start\" x=\"\(to + 8)\" y=\"\(y + 4)"
     return [
       "<g class=\"lifetime\"><title>\(start.map { "\($0.stampText) to " } ?? "")\(end.stampText): "
-        + "\(Self.escaped(text))</title>"
+        + "\(Markup.escaped(text, .picture))</title>"
         + PictureMarks.Ending(kind).bar(from: from, to: to, y: y, thickness: 4)
         + "<line x1=\"\(from)\" y1=\"\(y - 6)\" x2=\"\(from)\" y2=\"\(y + 6)\" stroke=\"#555555\" stroke-width=\"2\"/>"
-        + "<text text-anchor=\"\(anchor)\" font-size=\"11\" fill=\"#333333\">\(Self.escaped(text))</text></g>"
+        + "<text text-anchor=\"\(anchor)\" font-size=\"11\" fill=\"#333333\">\(Markup.escaped(text, .picture))</text></g>"
     ]
   }
 
-  /// Text as XML character data or an attribute value.
-  static func escaped(_ text: String) -> String {
-    var out = ""
-    for character in text {
-      switch character {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      default:
-        // Control characters cannot stand in XML 1.0: written as diagnostics write them.
-        if character.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" }) {
-          out += DiagnosticFormatter.visible(String(character))
-        } else {
-          out.append(character)
-        }
-      }
-    }
-    return out
-  }
 }
 
 extension NodeEvent.Kind {

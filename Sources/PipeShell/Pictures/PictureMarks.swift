@@ -1,3 +1,4 @@
+import Markup
 import PipeRuntime
 import PipeSession
 
@@ -40,7 +41,7 @@ enum PictureMarks {
 
     /// The mark at the end: `class` is the ending's name, `title` what a browser shows on hover.
     func mark(x: Int, y: Int, title: String) -> String {
-      "<g class=\"\(rawValue)\"><title>\(MarblePicture.escaped(title))</title>\(shape(x: x, y: y))</g>"
+      "<g class=\"\(rawValue)\"><title>\(Markup.escaped(title, .picture))</title>\(shape(x: x, y: y))</g>"
     }
 
     /// The mark's shape alone (the legend's sample).
@@ -97,12 +98,12 @@ enum PictureMarks {
       let shown = command.count > room ? String(command.prefix(room - 1)) + "…" : command
       return [
         "<g class=\"title\">",
-        "<title>\(MarblePicture.escaped(command))\n\(MarblePicture.escaped(details))</title>",
+        "<title>\(Markup.escaped(command, .picture))\n\(Markup.escaped(details, .picture))</title>",
         "<text class=\"command\" x=\"\(margin)\" y=\"\(margin + 6)\" font-size=\"14\" font-weight=\"bold\" "
-          + "fill=\"#111111\">\(MarblePicture.escaped(shown))</text>",
+          + "fill=\"#111111\">\(Markup.escaped(shown, .picture))</text>",
         "<text class=\"details\" x=\"\(margin)\" y=\"\(margin + 24)\" font-size=\"11\" fill=\"#555555\">"
           + detailLines(width: width).enumerated().map { index, line in
-            "<tspan x=\"\(margin)\" dy=\"\(index == 0 ? 0 : 15)\">\(MarblePicture.escaped(line))</tspan>"
+            "<tspan x=\"\(margin)\" dy=\"\(index == 0 ? 0 : 15)\">\(Markup.escaped(line, .picture))</tspan>"
           }.joined() + "</text>",
         "</g>",
       ]
@@ -227,7 +228,7 @@ enum PictureMarks {
         }
         out.append(
           "<g class=\"item\">" + item.sample(x, y)
-            + "<text x=\"\(x + 32)\" y=\"\(y + 4)\">\(MarblePicture.escaped(item.words))</text></g>")
+            + "<text x=\"\(x + 32)\" y=\"\(y + 4)\">\(Markup.escaped(item.words, .picture))</text></g>")
         x += itemWidth
       }
       out.append("</g>")

@@ -1,3 +1,4 @@
+import Markup
 import PipeRuntime
 import PipeSession
 
@@ -7,26 +8,24 @@ import PipeSession
 /// element shows its time and value (the SVG's titles).
 enum PicturePage {
   static func html(title: String, svg: String, text: [String]) -> String {
-    let escaped = MarblePicture.escaped
     return document(
       title: title,
       body: """
         <figure>
         \(svg.trimmingSuffix("\n"))
         </figure>
-        <pre>\(text.map(escaped).joined(separator: "\n"))</pre>
+        <pre>\(text.map { Markup.escaped($0, .picture) }.joined(separator: "\n"))</pre>
         """)
   }
 
   /// A page with `title` as its heading and `body` after it, the styles inline.
   static func document(title: String, body: String) -> String {
-    let escaped = MarblePicture.escaped
     return """
       <!DOCTYPE html>
       <html lang="en">
       <head>
       <meta charset="utf-8">
-      <title>pipesh: \(escaped(title))</title>
+      <title>pipesh: \(Markup.escaped(title, .picture))</title>
       <style>
       body { font-family: \(MarblePicture.fontFamily); margin: 24px; background: #ffffff; color: #111111; }
       h1, h2 { font-size: 16px; font-family: DejaVu Sans Mono, Menlo, Consolas, monospace; }
@@ -36,7 +35,7 @@ enum PicturePage {
       </style>
       </head>
       <body>
-      <h1>\(escaped(title))</h1>
+      <h1>\(Markup.escaped(title, .picture))</h1>
       \(body)
       </body>
       </html>

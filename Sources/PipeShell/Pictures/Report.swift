@@ -1,4 +1,5 @@
 import Locking
+import Markup
 import PipeRuntime
 import PipeSession
 
@@ -38,7 +39,6 @@ public final class Report: Sendable {
   public var fragment: String { body + "\n" }
 
   private var body: String {
-    let escaped = MarblePicture.escaped
     var body: [String] = []
     var run: [String] = []
     func endRun() {
@@ -49,13 +49,14 @@ public final class Report: Sendable {
     for part in parts.withLock({ $0 }) {
       switch part {
       case .line(let text, let error):
-        run.append(error ? "<span class=\"error\">\(escaped(text))</span>" : escaped(text))
+        let escaped = Markup.escaped(text, .picture)
+        run.append(error ? "<span class=\"error\">\(escaped)</span>" : escaped)
       case .picture(let title, let svg, let text):
         endRun()
         body.append("<section>")
-        body.append("<h2>\(escaped(title))</h2>")
+        body.append("<h2>\(Markup.escaped(title, .picture))</h2>")
         body.append("<figure>\n" + svg.trimmingSuffix("\n") + "\n</figure>")
-        body.append("<pre class=\"text\">\(text.map(escaped).joined(separator: "\n"))</pre>")
+        body.append("<pre class=\"text\">\(text.map { Markup.escaped($0, .picture) }.joined(separator: "\n"))</pre>")
         body.append("</section>")
       }
     }

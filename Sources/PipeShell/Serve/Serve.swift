@@ -1,5 +1,6 @@
 import CPipeSupport
 import Dispatch
+import Launch
 import PipeRuntime
 import PipeSession
 
@@ -76,24 +77,23 @@ public enum Serve {
     }
     // pipesh's ends are not the child's, nor a job's.
     for descriptor in [feed[1], said[0]] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, feed[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, said[1], 1)
-    posix_spawn_file_actions_addclose(&actions, feed[0])
-    posix_spawn_file_actions_addclose(&actions, said[1])
-    let spawned = spawnWithDefaultSignals(server, arguments, actions: &actions, ownGroup: true)
+    let spawned = Launch(
+      server, arguments: arguments, standardInput: .descriptor(feed[0]), standardOutput: .descriptor(said[1]),
+      ownProcessGroup: true
+    ).start()
     _ = close(feed[0])
     _ = close(said[1])
-    guard case .success(let pid) = spawned else {
-      if case .failure(let failure) = spawned { FileOutput.error("pipesh serve: cannot start \(server): \(failure)") }
+    let child: ChildProcess
+    switch spawned {
+    case .success(let started): child = started
+    case .failure(let failure):
+      FileOutput.error("pipesh serve: \(failure)")
       return 2
     }
     let reader = LineReaderOfChild(descriptor: said[0])
     guard let url = reader.line() else {
       _ = close(feed[1])
-      return waitFor(pid) ?? 1
+      return child.wait()?.status ?? 1
     }
     Console.writeNow(url + "\n")
     // The server's second line says it presents; it comes at once after the first.
@@ -108,31 +108,24 @@ public enum Serve {
     console.flush()
     presenting.close()
     // The server ends when its feed does; one that has not after a while is stopped.
-    if waitFor(pid, within: 5) == nil {
-      kill(pid, SIGTERM)
-      _ = waitFor(pid)
+    if waitFor(child, within: 5) == nil {
+      child.signal(SIGTERM)
+      _ = child.wait()
     }
     return status
   }
 
-  /// Waits for the child `pid` (`within` seconds at most, when given): its exit status (128 + N
-  /// for a signal N), nil when it has not ended in time.
-  private static func waitFor(_ pid: pid_t, within seconds: Int? = nil) -> Int32? {
-    var status: Int32 = 0
-    var waited = 0
-    while true {
-      let ended = waitpid(pid, &status, seconds == nil ? 0 : WNOHANG)
-      if ended < 0 {
-        guard errno == EINTR else { return 1 }
-        continue
+  /// Waits for `child` `seconds` at most: its exit status (128 + N for a signal N; 1 for a child
+  /// something else reaped), nil when it has not ended in time.
+  private static func waitFor(_ child: ChildProcess, within seconds: Int) -> Int32? {
+    for _ in 0...(seconds * 20) {
+      switch child.poll() {
+      case .ended(let termination): return termination.status
+      case .lost: return 1
+      case .running: usleep(50_000)
       }
-      if ended == pid { break }
-      guard let seconds, waited < seconds * 20 else { return nil }
-      waited += 1
-      usleep(50_000)
     }
-    let signal = status & 0x7f
-    return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    return nil
   }
 
   /// pipesh's own executable, as an absolute path.

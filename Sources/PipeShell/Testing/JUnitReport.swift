@@ -1,3 +1,5 @@
+import Markup
+
 /// `pipesh test --junit FILE`: the results as JUnit XML, the format CI systems read. A
 /// `<testsuite>` per file, a `<testcase>` per expectation (named by its line:column and text),
 /// `<failure message="…">` with the drawing as its text; a file without expectations is one
@@ -79,46 +81,14 @@ enum JUnitReport {
     return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
   }
 
-  /// `value` as an attribute's text: quotes and line ends escaped too (a parser would turn a raw
-  /// line end into a space).
+  /// `value` as an attribute's text: quotes, line ends and tabs as references (a parser would turn
+  /// a raw line end into a space); what XML 1.0 cannot hold replaced by U+FFFD.
   static func attribute(_ value: String) -> String {
-    escape(value) { scalar in
-      switch scalar {
-      case "\"": "&quot;"
-      case "'": "&apos;"
-      case "\n": "&#10;"
-      case "\r": "&#13;"
-      case "\t": "&#9;"
-      default: nil
-      }
-    }
+    Markup.escaped(value, .xmlAttribute)
   }
 
-  /// `value` as an element's text.
+  /// `value` as an element's text; what XML 1.0 cannot hold replaced by U+FFFD.
   static func text(_ value: String) -> String {
-    escape(value) { scalar in scalar == "\r" ? "&#13;" : nil }
-  }
-
-  /// `&`, `<` and `>` escaped, and what XML 1.0 cannot hold at all (control characters other than
-  /// tab and line ends, U+FFFE, U+FFFF) replaced by U+FFFD; `more` escapes more.
-  private static func escape(_ value: String, _ more: (Unicode.Scalar) -> String?) -> String {
-    var escaped = ""
-    escaped.reserveCapacity(value.utf8.count)
-    for scalar in value.unicodeScalars {
-      if let replacement = more(scalar) {
-        escaped += replacement
-        continue
-      }
-      switch scalar {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-      case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-        escaped += "\u{FFFD}"
-      default: escaped.unicodeScalars.append(scalar)
-      }
-    }
-    return escaped
+    Markup.escaped(value, .xmlText)
   }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Launch
 import Locking
 import PipeRuntime
 import PipeSyntax
@@ -143,7 +144,7 @@ public enum TestRunner {
       if let signal = stopped() {
         next = files.count
         // A test started by a terminal gets Ctrl-C from it too; once more changes nothing.
-        if !passedOn { for pid in running.keys { kill(pid, signal) } }
+        if !passedOn { for child in running.values { child.process.child.signal(signal) } }
         passedOn = true
       }
       while next < files.count && running.count < parallel {
@@ -176,9 +177,9 @@ public enum TestRunner {
       let now = TestProcess.now()
       for (pid, child) in running {
         if let stopped = child.stopped {
-          if now >= stopped + graceSeconds * 1_000_000_000 { kill(pid, SIGKILL) }
+          if now >= stopped + graceSeconds * 1_000_000_000 { child.process.child.signal(SIGKILL) }
         } else if now >= child.process.started + limit {
-          kill(pid, SIGTERM)
+          child.process.child.signal(SIGTERM)
           running[pid]?.stopped = now
         }
       }
