@@ -1,5 +1,11 @@
-import Foundation
+import Dispatch
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension ChildProcess {
   /// Waits for it to end without holding a thread of the caller's: the process's one reaper thread
@@ -26,9 +32,11 @@ final class Reaper: Sendable {
   /// Signalled when a waiter comes, so that a thread that found no child waits again.
   private let waiterCame = DispatchSemaphore(value: 0)
 
+  /// A thread of its own: a serial queue's (an overcommitting one, so it never holds up a thread
+  /// Swift's tasks run on). Not Foundation's `Thread`: pipesh links FoundationEssentials alone,
+  /// which a small address space (`ulimit -v`) still has room for.
   private init() {
-    let thread = Thread { [self] in reap() }
-    thread.start()
+    DispatchQueue(label: "pipesh.reaper").async { [self] in reap() }
   }
 
   func wait(for pid: pid_t, _ continuation: CheckedContinuation<ChildProcess.Termination, Never>) {
