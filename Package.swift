@@ -141,6 +141,12 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    // The virtual clock in process, without the engine: its order, its stalls, AA on it.
+    .testTarget(
+      name: "VirtualTimeTests",
+      dependencies: ["VirtualTime", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
+      swiftSettings: strict
+    ),
     // In process, through the shell a user types into: the catalogue walked, help, completion,
     // cancellation and task lifetimes, fusion, marbles, `why`, AA's validation diagrams drawn.
     .testTarget(
