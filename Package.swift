@@ -147,6 +147,9 @@ let package = Package(
       dependencies: ["VirtualTime", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
       swiftSettings: strict
     ),
+    // The export in process: text to Swift, without pipesh or the compiler.
+    .testTarget(
+      name: "PipeExportTests", dependencies: ["PipeSyntax", "PipeSema", "PipeExport"], swiftSettings: strict),
     // In process, through the shell a user types into: the catalogue walked, help, completion,
     // cancellation and task lifetimes, fusion, marbles, `why`, AA's validation diagrams drawn.
     .testTarget(
