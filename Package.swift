@@ -56,6 +56,9 @@ let package = Package(
       name: "MarbleTesting", dependencies: ["MarbleDiagrams", "CMarbleTestingSupport", "Locking"], swiftSettings: strict
     ),
     .target(name: "PipeSyntax", swiftSettings: strict),
+    // The saved trace's format (`trace … to:`, `--record`), written and read: below the engine, so
+    // that what reads or writes traces without running pipelines needs nothing of it.
+    .target(name: "TraceFormat", dependencies: ["PipeSyntax"], swiftSettings: strict),
     .target(name: "PipeSema", dependencies: ["PipeSyntax", "MarbleDiagrams"], swiftSettings: strict),
     .target(name: "PipeEvaluator", dependencies: ["PipeSema"], swiftSettings: strict),
     .target(
@@ -87,7 +90,9 @@ let package = Package(
     ),
     .target(
       name: "PipeSession",
-      dependencies: ["PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "VirtualTime", "Locking"],
+      dependencies: [
+        "PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "VirtualTime", "Locking", "TraceFormat",
+      ],
       swiftSettings: strict
     ),
     .target(name: "LineEditor", dependencies: ["CEditLine", "Locking"], swiftSettings: strict),
@@ -95,7 +100,7 @@ let package = Package(
       name: "PipeShell",
       dependencies: [
         "PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "PipeSession", "PipeCombine", "PipeExport",
-        "LineEditor", "Locking", "CPipeSupport", "VirtualTime", "MarbleDiagrams", "Markup", "Launch",
+        "LineEditor", "Locking", "CPipeSupport", "VirtualTime", "MarbleDiagrams", "Markup", "Launch", "TraceFormat",
       ],
       swiftSettings: strict
     ),
@@ -107,7 +112,8 @@ let package = Package(
       swiftSettings: strict
     ),
     .executableTarget(
-      name: "PipeFuzz", dependencies: ["PipeSyntax", "PipeSema", "PipeSession", "PipeShell", "PipeExport"],
+      name: "PipeFuzz",
+      dependencies: ["PipeSyntax", "PipeSema", "PipeSession", "PipeShell", "PipeExport", "TraceFormat"],
       swiftSettings: strict),
     // `pipesh serve`'s server: the page, its WebSocket sessions and the presented shell. It runs
     // pipesh as a process per edit and links no engine module; nothing depends on it.

@@ -3,6 +3,7 @@ import PipeSema
 import PipeSession
 import PipeShell
 import PipeSyntax
+import TraceFormat
 
 #if canImport(Glibc)
   import Glibc

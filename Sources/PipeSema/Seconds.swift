@@ -39,17 +39,6 @@ extension Duration {
     return "+\(seconds)." + String(repeating: "0", count: 3 - fraction.count) + fraction + "s"
   }
 
-  /// The duration in whole nanoseconds (a saved trace's `ns`, when a node waited); a duration past
-  /// 2^63 ns (about 292 years, which a virtual clock can pass) is `Int64.max`, not an overflow.
-  public var wholeNanoseconds: Int64 {
-    let (seconds, attoseconds) = components
-    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    if overflow { return seconds < 0 ? .min : .max }
-    let (sum, overflowSum) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-    if overflowSum { return seconds < 0 ? .min : .max }
-    return sum
-  }
-
   public var inSecondsValue: Double {
     Double(components.seconds) + Double(components.attoseconds) / 1e18
   }

@@ -57,24 +57,3 @@ extension Value {
     return false
   }
 }
-
-extension String {
-  /// The text with `"`, `\`, newline, carriage return and tab escaped as Swift and JSON write them
-  /// (`\"`, `\\`, `\n`, `\r`, `\t`), and every other control character (below 0x20, and DEL) as
-  /// `control` writes it: Swift's debug text, a Swift literal and JSON differ only there.
-  public func escapingQuotesAndControls(_ control: (Unicode.Scalar) -> String) -> String {
-    var out = ""
-    for scalar in unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += control(scalar)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
-}

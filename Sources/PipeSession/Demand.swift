@@ -1,5 +1,6 @@
 import PipeRuntime
 import PipeSema
+import TraceFormat
 
 /// What `draw … demand: true` draws under a node's lane, from the node's recorded events: when its
 /// consumer's request (`next()`) was outstanding, when an `into` waited for a consumer of its

@@ -1,5 +1,6 @@
 import PipeRuntime
 import PipeSema
+import TraceFormat
 
 /// A warning about a job, read from its state at one moment: what looks wrong, and what to do.
 /// `jobs` marks the job and adds a footnote; `lint` lists them.

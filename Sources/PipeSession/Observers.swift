@@ -2,6 +2,7 @@ import Locking
 import PipeRuntime
 import PipeSema
 import PipeSyntax
+import TraceFormat
 
 /// `trace P to: "F.trace"`: prints the trace as `trace` does and keeps each event as a line of the
 /// file (`TraceFile`), the first `maximumEvents` of them.

@@ -3,6 +3,7 @@ import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
+import TraceFormat
 
 /// `trace`: prints one line per lifecycle event, `+TIME [JOB] NODE EVENT`.
 final class TraceObserver: NodeObserver {

@@ -1,6 +1,7 @@
 import PipeRuntime
 import PipeSession
 import PipeSyntax
+import TraceFormat
 
 #if canImport(Glibc)
   import Glibc

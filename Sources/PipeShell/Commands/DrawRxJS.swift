@@ -1,5 +1,6 @@
 import PipeSema
 import PipeSession
+import TraceFormat
 
 extension Shell {
   /// `draw P dialect: rxjs`: runs the pipeline as `draw` does and writes its lanes in RxJS's

@@ -4,6 +4,7 @@ import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
+import TraceFormat
 
 extension Commands {
   /// `expect P CLAIM`: runs P on a virtual clock of its own and checks the claim.

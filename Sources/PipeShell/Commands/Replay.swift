@@ -2,6 +2,7 @@ import Locking
 import PipeRuntime
 import PipeSession
 import PipeSyntax
+import TraceFormat
 import VirtualTime
 
 extension Commands {

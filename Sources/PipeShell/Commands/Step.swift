@@ -2,6 +2,7 @@ import Locking
 import PipeRuntime
 import PipeSession
 import PipeSyntax
+import TraceFormat
 
 extension Commands {
   /// `step [N] [until: D]` and `run`: step mode on the session's virtual clock (`Engine.step`).

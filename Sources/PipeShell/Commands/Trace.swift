@@ -2,6 +2,7 @@ import Locking
 import PipeRuntime
 import PipeSema
 import PipeSession
+import TraceFormat
 
 extension Commands {
   /// `trace PIPELINE`: runs it in the foreground, printing every node's lifecycle events; with

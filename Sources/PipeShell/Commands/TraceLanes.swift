@@ -2,6 +2,7 @@ import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
+import TraceFormat
 
 /// A saved trace's node events as lanes: one per node, in the order of the labels its job was
 /// traced with (a node `trace` did not name, such as a `flatMap`'s inner pipeline's, after

@@ -1,6 +1,7 @@
 import Dispatch
 import Locking
 import PipeSession
+import TraceFormat
 
 #if canImport(Glibc)
   import Glibc

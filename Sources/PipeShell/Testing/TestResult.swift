@@ -1,4 +1,5 @@
 import PipeSession
+import TraceFormat
 
 /// One expectation a test ran, as its run recorded it (`--expectations FILE`: a JSON object a line).
 struct ExpectationRecord: Equatable, Sendable {

@@ -1,5 +1,3 @@
-import PipeRuntime
-import PipeSema
 import PipeSyntax
 
 /// A saved trace (`trace P to: "F.trace"`): JSON lines, for `replay` and for other tools. The
@@ -41,8 +39,6 @@ public enum TraceFile {
   /// reader reads files up to it (a 23 MB trace of 70,000 elements was refused at 16 MiB, the
   /// limit of a script). An event's value can be any length, so 1,000,000 events alone bound no size.
   public static let maximumBytes = 256 << 20
-  /// The limits of a saved trace, as the messages say them.
-  public static let limits = "a trace keeps at most \(TraceRecorder.maximumEvents) events and \(maximumBytes >> 20) MiB"
 
   /// What a node did, as saved: an element as `print` shows it.
   public enum EventKind: Equatable, Sendable {
@@ -62,31 +58,6 @@ public enum TraceFile {
       switch self {
       case .asked, .sending: true
       case .start, .element, .finished, .failed, .cancelled: false
-      }
-    }
-
-    /// The event as a run's node event, for a picture: an element's value is its printed text.
-    public var nodeEventKind: NodeEvent.Kind {
-      switch self {
-      case .start: .start
-      case .element(let text): .element(.string(text))
-      case .finished: .finished
-      case .failed(let reason): .failed(reason)
-      case .cancelled(let reason): .cancelled(reason)
-      case .asked: .asked
-      case .sending(let channel): .sending(to: channel)
-      }
-    }
-
-    public init(_ kind: NodeEvent.Kind) {
-      switch kind {
-      case .start: self = .start
-      case .element(let value): self = .element(value.printed)
-      case .finished: self = .finished
-      case .failed(let reason): self = .failed(reason)
-      case .cancelled(let reason): self = .cancelled(reason)
-      case .asked: self = .asked
-      case .sending(let channel): self = .sending(to: channel)
       }
     }
 
@@ -128,14 +99,6 @@ public enum TraceFile {
     case cancelled(by: String)
     case ended(threw: Bool)
 
-    public init(_ event: TaskEvent) {
-      switch event.kind {
-      case .started: self = .started(kind: event.task.kindText)
-      case .cancelled(let canceller): self = .cancelled(by: canceller.described)
-      case .ended(let threw): self = .ended(threw: threw)
-      }
-    }
-
     /// As `trace` prints it, after the task's number.
     public var described: String {
       switch self {
@@ -151,6 +114,11 @@ public enum TraceFile {
   public struct Built: Equatable, Sendable {
     public let parent: Int
     public let rank: Int
+
+    public init(parent: Int, rank: Int) {
+      self.parent = parent
+      self.rank = rank
+    }
   }
 
   /// A trace read back.
@@ -176,11 +144,13 @@ public enum TraceFile {
       + (implicitSink ? ",\"implicitSink\":true}" : "}")
   }
 
-  public static func line(_ event: NodeEvent) -> String {
-    var line =
-      "{\"ns\":\(event.time.wholeNanoseconds),\"job\":\(event.jobID),\"node\":\(event.node.id),\"label\":\(quoted(event.node.text)),"
-    if let built = event.node.built { line += "\"parent\":\(built.by),\"rank\":\(built.rank)," }
-    switch EventKind(event.kind) {
+  /// A node's event: its time, job, node and label, where a `flatMap` built it, and what it did.
+  public static func node(
+    time: Duration, job: Int, node: Int, label: String, built: Built? = nil, _ kind: EventKind
+  ) -> String {
+    var line = "{\"ns\":\(time.wholeNanoseconds),\"job\":\(job),\"node\":\(node),\"label\":\(quoted(label)),"
+    if let built { line += "\"parent\":\(built.parent),\"rank\":\(built.rank)," }
+    switch kind {
     case .start: line += "\"event\":\"start\""
     case .element(let value): line += "\"event\":\"element\",\"value\":\(quoted(value))"
     case .finished: line += "\"event\":\"finished\""
@@ -204,11 +174,11 @@ public enum TraceFile {
 
   /// A task's event: `"event":"task"`, its number, the node whose code made it, and `started`
   /// with its kind, `cancelled` with by what, or `ended` with whether it threw.
-  public static func task(_ event: TaskEvent) -> String {
+  public static func task(time: Duration, job: Int, task: Int, label: String, _ kind: TaskEventKind) -> String {
     var line =
-      "{\"ns\":\(event.time.wholeNanoseconds),\"job\":\(event.task.jobID),\"event\":\"task\",\"task\":\(event.task.id),"
-      + "\"label\":\(quoted(event.task.node?.text ?? "")),"
-    switch TaskEventKind(event) {
+      "{\"ns\":\(time.wholeNanoseconds),\"job\":\(job),\"event\":\"task\",\"task\":\(task),"
+      + "\"label\":\(quoted(label)),"
+    switch kind {
     case .started(let kind): line += "\"what\":\"started\",\"kind\":\(quoted(kind))"
     case .cancelled(let canceller): line += "\"what\":\"cancelled\",\"by\":\(quoted(canceller))"
     case .ended(let threw): line += "\"what\":\"ended\",\"threw\":\(threw)"
@@ -232,5 +202,5 @@ public enum TraceFile {
 
 extension DiagnosticID {
   /// A saved trace's file that does not read (`replay`, `draw "F.trace"`).
-  static let traceFile = DiagnosticID("trace-file")
+  public static let traceFile = DiagnosticID("trace-file")
 }
