@@ -16,7 +16,8 @@ if getenv("SWIFT_DETERMINISTIC_HASHING").map({ String(cString: $0) }) != "1" {
   execv("/proc/self/exe", CommandLine.unsafeArgv)
 }
 
-/// Runs the parsed command, asynchronous or not (ArgumentParser's `help` is not).
+/// Runs the parsed command, asynchronous or not (ArgumentParser's `help` is not). A function: in
+/// top-level code `run()` would be ParsableCommand's synchronous one even on an async command.
 func run(_ parsed: any ParsableCommand) async throws {
   var command = parsed
   if var asynchronous = command as? any AsyncParsableCommand {
