@@ -123,6 +123,7 @@ let package = Package(
       dependencies: [
         "ServeProtocol", "Markup", "Launch", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       resources: [.embedInCode("Page/page.html")],
       swiftSettings: strict

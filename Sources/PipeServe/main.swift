@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -5,40 +6,38 @@ import Logging
 import ServeProtocol
 import Synchronization
 
-/// `pipesh-serve [--port N] [--pipesh PATH] [--present]`: the web server of `pipesh serve`.
-struct Options {
+/// `pipesh-serve [--port N] [--pipesh PATH] [--present]`: the web server of `pipesh serve`, which
+/// starts it.
+struct PipeshServer: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "pipesh-serve",
+    abstract: "The web server of pipesh serve, which starts it: the page on 127.0.0.1, a pipesh run per edit.",
+    discussion: """
+      pipesh serve --help says what the page does. Exit status: 0 stopped (130 by Ctrl-C), 1 the \
+      port is in use or cannot be served on, 2 a usage error or no pipesh executable.
+      """
+  )
+
+  @Option(help: ArgumentHelp("Listen on port N of 127.0.0.1 (0: any free port).", valueName: "N"))
   var port = 8080
+
+  @Option(
+    help: ArgumentHelp(
+      "The pipesh executable that runs the pages' scripts (default: the pipesh beside pipesh-serve).",
+      valueName: "PATH"))
   var pipesh: String?
+
+  @Flag(help: "Let the browsers watch the session that pipesh feeds to standard input, read-only.")
   var present = false
 
-  static let usage = "usage: pipesh-serve [--port N] [--pipesh PATH] [--present]"
-
-  /// A usage error's text (empty for `--help`).
-  struct UsageError: Error {
-    let message: String
+  func validate() throws {
+    guard (0...65535).contains(port) else {
+      throw ValidationError("--port takes a port number from 0 to 65535 (0: any free port)")
+    }
   }
 
-  static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
-    var options = Options()
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-      switch argument {
-      case "--port":
-        guard let text = rest.popFirst(), let port = Int(text), (0...65535).contains(port) else {
-          return .failure(UsageError(message: "--port takes a port number from 0 to 65535 (0: any free port)"))
-        }
-        options.port = port
-      case "--pipesh":
-        guard let path = rest.popFirst() else {
-          return .failure(UsageError(message: "--pipesh takes the path of the pipesh executable"))
-        }
-        options.pipesh = path
-      case "--present": options.present = true
-      case "--help", "-h": return .failure(UsageError(message: ""))
-      default: return .failure(UsageError(message: "unknown argument '\(argument)'"))
-      }
-    }
-    return .success(options)
+  func run() async {
+    Glibc.exit(await serve(self))
   }
 }
 
@@ -72,16 +71,8 @@ func portInUse(_ port: Int) -> Bool {
 /// The signal that stopped the server: the exit status follows it (130 for SIGINT, as pipesh).
 let stoppedBy = Mutex<Int32>(0)
 
-func main() async -> Int32 {
-  let options: Options
-  switch Options.parse(Array(CommandLine.arguments.dropFirst())) {
-  case .success(let parsed): options = parsed
-  case .failure(let error):
-    let message = error.message
-    if !message.isEmpty { complain("pipesh-serve: " + message) }
-    complain(Options.usage)
-    return message.isEmpty ? 0 : 2
-  }
+/// Serves until a signal stops the server: the exit status.
+func serve(_ options: PipeshServer) async -> Int32 {
   let pipesh =
     options.pipesh
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pipesh").path
@@ -238,4 +229,23 @@ enum Limits {
   static let hardMessageSize = 8 << 20
 }
 
-exit(await main())
+/// Parses the arguments and serves. A function: in top-level code `command.run()` would be
+/// ParsableCommand's synchronous `run()`, which prints the help.
+func main() async -> Never {
+  do {
+    let command = try await PipeshServer.asyncParse()
+    await command.run()
+  } catch {
+    // As pipesh's: --help on standard output, status 0; a usage error on standard error, status 2.
+    let message = PipeshServer.fullMessage(for: error)
+    if PipeshServer.exitCode(for: error) == .success {
+      say(message)
+      exit(0)
+    }
+    complain(message)
+    exit(2)
+  }
+  exit(0)
+}
+
+await main()

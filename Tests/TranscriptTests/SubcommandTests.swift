@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// pipesh's entry points are ArgumentParser subcommands of one root command; `run` (a script, `-c`
+/// or the interactive shell) is the default.
+@Suite("subcommands")
+struct SubcommandTests {
+  /// What `pipesh --help` prints (80 columns: not a terminal, no COLUMNS).
+  static let help = """
+    OVERVIEW: A shell for composing Swift AsyncSequence pipelines.
+
+    pipesh FILE runs a .pipe script and pipesh -c TEXT the statements in TEXT; with
+    neither, pipesh is an interactive shell when standard input is a terminal, and
+    otherwise reads statements from standard input like a script. pipesh help run
+    lists their options.
+    Exit status: 0 success, 1 a pipeline failed, 2 usage or parse/type error, 130
+    interrupted.
+    A subcommand is one only as pipesh's first argument: a script named test (or
+    serve, run, help) runs as pipesh ./test.
+
+    USAGE: pipesh [run] [<options>] [<file>]
+           pipesh test [<options>] [<PATH> ...]
+           pipesh serve [<options>]
+
+    OPTIONS:
+      --version               Show the version.
+      -h, --help              Show help information.
+
+    SUBCOMMANDS:
+      run (default)           Run a .pipe script, the statements of -c TEXT, or the
+                              interactive shell.
+      test                    Run every .pipe file under the PATHs as a test.
+      serve                   Serve a page, on 127.0.0.1 only, that runs and draws
+                              the pipelines typed into it.
+
+      See 'pipesh help <subcommand>' for detailed help.
+
+    """
+
+  @Test(arguments: [["--help"], ["-h"], ["help"]])
+  func helpListsTheSubcommands(_ arguments: [String]) throws {
+    let result = try Pipesh.run(arguments)
+    #expect(result.status == 0)
+    #expect(result.stderr == "")
+    #expect(result.stdout == Self.help)
+  }
+
+  @Test(arguments: [
+    ("run", "OVERVIEW: Run a .pipe script, the statements of -c TEXT, or the interactive\nshell.\n"),
+    ("test", "OVERVIEW: Run every .pipe file under the PATHs as a test.\n"),
+    ("serve", "OVERVIEW: Serve a page, on 127.0.0.1 only, that runs and draws the pipelines\n"),
+  ])
+  func eachSubcommandHasItsHelp(_ name: String, _ overview: String) throws {
+    let asked = try Pipesh.run(["help", name])
+    let flagged = try Pipesh.run([name, "--help"])
+    #expect(asked.status == 0 && flagged.status == 0)
+    #expect(asked.stdout.hasPrefix(overview), "\(asked.stdout)")
+    #expect(flagged.stdout == asked.stdout)
+    #expect(asked.stdout.contains("USAGE: pipesh \(name) "))
+  }
+
+  @Test func runsOptionsAreInItsHelp() throws {
+    let result = try Pipesh.run(["help", "run"])
+    for option in ["<file>", "-c <TEXT>", "--check <FILE>", "--emit-swift", "--emit-test", "--html", "--virtual-time"] {
+      #expect(result.stdout.contains("  \(option) "), "\(option)")
+    }
+  }
+
+  @Test(arguments: [["-c", "from \"text\" | print"], ["run", "-c", "from \"text\" | print"]])
+  func runIsTheDefault(_ arguments: [String]) throws {
+    let result = try Pipesh.run(arguments)
+    #expect(result.status == 0)
+    #expect(result.stdout == "text\n")
+  }
+
+  /// A script named as a subcommand runs as `./NAME` or `run NAME`; a name is a subcommand only as
+  /// the first argument.
+  @Test(arguments: [["./serve"], ["run", "serve"], ["--no-color", "serve"], ["./run"], ["run", "run"], ["./help"]])
+  func aScriptNamedAsASubcommandRunsByItsPath(_ arguments: [String]) throws {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-subcommands-\(UUID())")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    for name in ["serve", "run", "help"] {
+      try "from \"named \(name)\" | print\n".write(
+        to: root.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+    let result = try Pipesh.run(arguments, directory: root)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "named \(arguments.last?.split(separator: "/").last ?? "")\n")
+  }
+
+  @Test func aUsageErrorNamesTheSubcommand() throws {
+    let result = try Pipesh.run(["--bogus"])
+    #expect(result.status == 2)
+    #expect(result.stdout == "")
+    #expect(result.stderr.hasPrefix("Error: Unknown option '--bogus'\nUsage: pipesh run [<file>] [-c <TEXT>]"))
+    #expect(result.stderr.hasSuffix("  See 'pipesh run --help' for more information.\n"))
+  }
+}
