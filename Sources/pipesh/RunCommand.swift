@@ -105,12 +105,7 @@ struct PipeshRun: AsyncParsableCommand {
   }
 
   func run() async throws {
-    // Before anything starts the runtime's threads (--help and --version, answered while parsing,
-    // start none).
-    if let message = Launcher.addressSpaceTooSmall() {
-      FileOutput.error(message)
-      Glibc.exit(2)
-    }
+    // The address space was checked before this ran (main.swift), before any thread started.
     // A page has no terminal colours.
     if noColor || html || page { Launcher.turnColourOff() }
     var options = Launcher.Options(

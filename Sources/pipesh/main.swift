@@ -28,7 +28,15 @@ func run(_ parsed: any ParsableCommand) async throws {
 }
 
 do {
-  try await run(try await Pipesh.asyncParseAsRoot())
+  // Parsed here, on the main thread, as is the address-space check: an `await` may start the
+  // runtime's threads, which a too small address space (`ulimit -v`) keeps libdispatch retrying
+  // for ever, so nothing is awaited before the check (--help and --version start no threads).
+  let parsed = try Pipesh.parseAsRoot()
+  if parsed is PipeshRun, let message = Launcher.addressSpaceTooSmall() {
+    FileOutput.error(message)
+    exit(2)
+  }
+  try await run(parsed)
 } catch {
   let message = Pipesh.fullMessage(for: error)
   if Pipesh.exitCode(for: error) == .success {
