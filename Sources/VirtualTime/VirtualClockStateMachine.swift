@@ -64,6 +64,8 @@ struct VirtualClockStateMachine {
   /// Reads outside the clock that tasks of it wait for: while any is under way, nothing runs.
   private var externalWork = 0
   private(set) var now = PipeInstant(offset: .zero)
+  /// `explore`'s order: which runnable task goes first where several take part; nil: the first.
+  var order: ChoiceOrder?
 
   /// Whether tasks may run and time may move.
   private var isRunning: Bool { !runs.isEmpty || !settling.isEmpty || shuttingDown }
@@ -86,7 +88,7 @@ struct VirtualClockStateMachine {
     // no virtual time, and a statement such as `cancel` must not wait for a line).
     if !settling.isEmpty, externalWork > 0 { return endSettles() }
     guard isRunning, externalWork == 0 else { return .block }
-    if let job = ready.popFirst() {
+    if let job = nextReady() {
       stallReported = false
       running = taskID(job)
       return .run(job)
@@ -117,6 +119,16 @@ struct VirtualClockStateMachine {
     guard !stallReported, !runs.isEmpty else { return .block }
     stallReported = true
     return .reportStall(runs.keys.sorted().compactMap { runs[$0] ?? nil })
+  }
+
+  /// The ready task to run next: the first, unless an order decides. Under an order, a task that
+  /// takes no part in choices (pipesh's own) runs first; among several that do, the order picks.
+  private mutating func nextReady() -> UnownedJob? {
+    guard let order, ready.count > 1 else { return ready.popFirst() }
+    if let own = ready.firstIndex(where: { !order.takesPart(jobAddress($0)) }) {
+      return ready.remove(at: own)
+    }
+    return ready.remove(at: order.choose(among: ready.count))
   }
 
   /// A task became runnable. The running task enqueueing itself is a hop between executors (the
@@ -214,6 +226,11 @@ struct VirtualClockStateMachine {
   mutating func shutdownRequested() {
     shuttingDown = true
   }
+}
+
+/// The address of a job (a task's is the task's own).
+private func jobAddress(_ job: UnownedJob) -> UInt {
+  UInt(bitPattern: Int(bitPattern: unsafeBitCast(job, to: OpaquePointer.self)))
 }
 
 /// The id of the task a job runs, unique in the process; nil for a job that is not a task.

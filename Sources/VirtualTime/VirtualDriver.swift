@@ -25,8 +25,10 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-  public init() {
+  /// A driver whose choices among tasks runnable at one instant follow `order` (`explore`).
+  public init(order: ChoiceOrder? = nil) {
     _ = Self.hookInstalled
+    machine.order = order
     pthread_mutex_init(mutex, nil)
     pthread_cond_init(condition, nil)
     start()
