@@ -37,11 +37,10 @@ extension Shell {
 
   /// `explore`: every order depth-first over the choices (the first task at each, then the next
   /// at the last choice that has one, …), at most `limit` runs, each on a virtual clock of its own
-  /// in a job table of its own (no job numbers taken), in this process.
+  /// in a job table of its own (no job numbers of the session taken), in this process.
   func explore(_ pipeline: CheckedPipeline, orders limit: Int, tick chosen: Duration?, until: Duration?) async {
     let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
     let program = OrderToken.hash(of: pipeline)
-    let table = JobTable(console: DiscardedOutput(), session: engine.session)
     var outcomes: [ExploredOutcome] = []
     var byKey: [String: Int] = [:]
     var prefix: [Int] = []
@@ -51,6 +50,8 @@ extension Shell {
     while ran < limit, !Task.isCancelled {
       let order = ChoiceOrder.overJobTasks(replaying: prefix)
       let output = CollectedOutput()
+      // A table per order: the jobs of earlier orders are not kept (memory stays that of the outcomes).
+      let table = JobTable(console: DiscardedOutput(), session: engine.session)
       let recorded = await engine.recordedRun(
         pipeline, horizon: horizon.end, quiet: true, printing: true, order: order, table: table, output: output)
       ran += 1
