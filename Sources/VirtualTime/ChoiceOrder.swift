@@ -20,7 +20,8 @@ public final class ChoiceOrder: Sendable {
   }
 
   /// Whether the task whose job is at this address takes part in choices (the runtime's tasks
-  /// and the pipeline's); false for pipesh's own and for what is not a task.
+  /// and the pipeline's); false for pipesh's own and for what is not a task. The driver asks when
+  /// the job is enqueued, outside its lock.
   let takesPart: @Sendable (UInt) -> Bool
   private let state: Locked<State>
 

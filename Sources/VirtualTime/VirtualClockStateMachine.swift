@@ -41,6 +41,9 @@ struct VirtualClockStateMachine {
   /// address: a task that ends during its run may be freed, and a task made right after (by a
   /// deinit) may get its address, and be taken for a hop at a place that depends on the allocator.
   private var running: UInt64?
+  /// Under an order, the ready jobs (by address) of tasks that take no part in its choices, as
+  /// the driver found out outside its lock when they were enqueued.
+  private var ownJobs: Set<UInt> = []
   /// The running task enqueued itself (a hop): `ready`'s first job is it.
   private var hopped = false
   /// Control actions, in the order they were asked for.
@@ -76,6 +79,7 @@ struct VirtualClockStateMachine {
     // guaranteed to be run straight away"); a cancellation performed in between would run the
     // operator's cancellation handler on this thread, wait for that lock, and hang the clock.
     if hopped, let job = ready.popFirst() {
+      if order != nil { ownJobs.remove(jobAddress(job)) }
       hopped = false
       stallReported = false
       return .run(job)
@@ -124,17 +128,26 @@ struct VirtualClockStateMachine {
   /// The ready task to run next: the first, unless an order decides. Under an order, a task that
   /// takes no part in choices (pipesh's own) runs first; among several that do, the order picks.
   private mutating func nextReady() -> UnownedJob? {
-    guard let order, ready.count > 1 else { return ready.popFirst() }
-    if let own = ready.firstIndex(where: { !order.takesPart(jobAddress($0)) }) {
-      return ready.remove(at: own)
+    guard let order else { return ready.popFirst() }
+    let job: UnownedJob?
+    if ready.count <= 1 {
+      job = ready.popFirst()
+    } else if let own = ready.firstIndex(where: { ownJobs.contains(jobAddress($0)) }) {
+      job = ready.remove(at: own)
+    } else {
+      job = ready.remove(at: order.choose(among: ready.count))
     }
-    return ready.remove(at: order.choose(among: ready.count))
+    if let job { ownJobs.remove(jobAddress(job)) }
+    return job
   }
 
   /// A task became runnable. The running task enqueueing itself is a hop between executors (the
   /// compiler leaves more of them in debug builds than in release builds): it goes on at once, as
   /// if it had not hopped, so the order of tasks does not depend on the build.
-  mutating func enqueued(_ job: UnownedJob) {
+  /// `takesPart`: whether it takes part in the order's choices (asked outside the lock: the
+  /// answer takes the task book's lock, which a task's creation holds while it reads the clock).
+  mutating func enqueued(_ job: UnownedJob, takesPart: Bool = true) {
+    if !takesPart { ownJobs.insert(jobAddress(job)) }
     if let running, taskID(job) == running {
       ready.prepend(job)
       hopped = true
