@@ -1,3 +1,5 @@
+import PipeSyntax
+
 /// `explore`'s name for one order of a pipeline's run: a hash of the checked pipeline and the
 /// choices made (the position picked at each choice, in turn). One opaque word: `o`, then the
 /// bytes in lowercase base32 (RFC 4648's alphabet, no padding). The bytes are the hash (4, big
@@ -17,12 +19,21 @@ public struct OrderToken: Sendable, Equatable {
     self.choices = choices
   }
 
-  /// The hash of a checked pipeline (FNV-1a over its text, as the checker wrote it).
+  /// The hash of a checked pipeline: FNV-1a over each of its stages (a `let` name's stages
+  /// included, as the checker expanded them), each as its tokens, so that spacing and comments do
+  /// not count.
   public static func hash(of pipeline: CheckedPipeline) -> UInt32 {
     var hash: UInt32 = 2_166_136_261
-    for byte in pipeline.text.utf8 {
-      hash ^= UInt32(byte)
-      hash = hash &* 16_777_619
+    func add(_ text: String) {
+      for byte in text.utf8 {
+        hash ^= UInt32(byte)
+        hash = hash &* 16_777_619
+      }
+    }
+    for stage in pipeline.allStages {
+      let tokens = Lexer.tokenize(SourceFile(name: nil, text: stage.text)).tokens
+      add(tokens.map(\.text).joined(separator: " "))
+      add("\n")
     }
     return hash
   }
