@@ -47,13 +47,16 @@ extension Shell {
     var ran = 0
     var all = false
     var stop: RecordedRun.Stop?
-    while ran < limit, !Task.isCancelled {
+    var interrupted: Bool { Task.isCancelled || engine.interruptedInThisStatement }
+    while ran < limit, !interrupted {
       let order = ChoiceOrder.overJobTasks(replaying: prefix)
       let output = CollectedOutput()
       // A table per order: the jobs of earlier orders are not kept (memory stays that of the outcomes).
       let table = JobTable(console: DiscardedOutput(), session: engine.session)
       let recorded = await engine.recordedRun(
         pipeline, horizon: horizon.end, quiet: true, printing: true, order: order, table: table, output: output)
+      // Ctrl-C cancelled this order's run: it is not an outcome.
+      if interrupted { break }
       ran += 1
       stop = stop ?? recorded.stop
       let made = order.made
@@ -82,7 +85,7 @@ extension Shell {
     let outcomesText = "\(outcomes.count) outcome\(outcomes.count == 1 ? "" : "s")"
     if all {
       console.line("\(orders) (all): \(outcomesText)")
-    } else if Task.isCancelled {
+    } else if interrupted {
       console.line("\(orders) (not all: interrupted): \(outcomesText)")
     } else {
       console.line("\(orders) (not all: stopped at orders: \(limit); more remain): \(outcomesText)")
