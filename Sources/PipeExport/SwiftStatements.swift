@@ -154,6 +154,7 @@ extension SwiftProgramWriter {
       loadedBefore = loadedBefore ?? (range, nextJob)
       return ownCommand(command, range, text)
     case .jobs, .lint, .top, .inspect, .tasks, .why, .replay, .check, .swift, .help, .ops, .names, .clock, .stats,
+      .explore,
       .history, .step, .run:
       return ownCommand(command, range, text)
     }

@@ -126,6 +126,11 @@ public final class Engine: Sendable {
   let interrupts = Atomic<Int>(0)
   /// `interrupts` when the current statement began.
   let interruptsAtStatement = Atomic<Int>(0)
+
+  /// Whether Ctrl-C came since the statement running now began (`explore` stops between orders).
+  public var interruptedInThisStatement: Bool {
+    interrupts.load(ordering: .relaxed) > interruptsAtStatement.load(ordering: .relaxed)
+  }
   /// The wait Ctrl-C stops: a foreground job, `wait`, `send`, `sleep`.
   let waitingTask = Locked<Task<Void, Never>?>(nil)
 

@@ -32,6 +32,8 @@ public struct RecordedRun: Sendable {
   public let failure: PipelineError?
   /// The job number it ran as (`draw` and `compare` take one, as every run does).
   public let jobID: Int
+  /// How the job ended.
+  public let state: JobState
 
   /// A node's events, as they came.
   public func events(for node: Node) -> [(time: Duration, kind: NodeEvent.Kind)] {
@@ -48,18 +50,22 @@ extension Engine {
   /// (`pipesh --page` draws a bare pipeline and shows what it prints); it still has no lane.
   /// The clock stops with the job: tasks it leaves behind (`spawn`'s) run as far as they can at its
   /// end, what they then wait on ends, and all that is recorded before this returns.
+  /// With `order`, choices among tasks runnable at one instant follow it (`explore`, a replayed
+  /// token); with `table`, the job is one of that table's (`explore`'s orders take no job numbers
+  /// of the session), is not kept for `why`, and prints into `output`.
   public func recordedRun(
-    _ pipeline: CheckedPipeline, horizon: Duration, quiet: Bool = false, printing: Bool = false
+    _ pipeline: CheckedPipeline, horizon: Duration, quiet: Bool = false, printing: Bool = false,
+    order: ChoiceOrder? = nil, table: JobTable? = nil, output: (any JobOutput)? = nil
   ) async -> RecordedRun {
     let observer = DrawObserver()
     let drained = printing ? pipeline : pipeline.withQuietSinkIfImplicit()
-    let clock = VirtualDriver()
-    let job = jobs.start(
+    let clock = VirtualDriver(order: order)
+    let job = (table ?? jobs).start(
       drained, background: false, clock: .virtual(clock), observer: observer, ownShares: true,
-      output: quiet ? DiscardedOutput() : nil)
-    if quiet { quietJobs.withLock { _ = $0.insert(job.id) } }
+      output: output ?? (quiet ? DiscardedOutput() : nil))
+    if quiet, table == nil { quietJobs.withLock { _ = $0.insert(job.id) } }
     observer.onLimit.withLock { $0 = { job.cancel() } }
-    keep(observer, of: job.id)
+    if table == nil { keep(observer, of: job.id) }
     // A pipeline that does not end is stopped at the horizon.
     let context = job.context
     let stopped = Locked(false)
@@ -79,6 +85,6 @@ extension Engine {
     let stop: RecordedRun.Stop? = observer.overflowed ? .events : stopped.withLock { $0 } ? .horizon : nil
     return RecordedRun(
       observer: observer, nodes: Node.flattened(job.nodes).filter { !(implicitSink && $0.isSink) }, roots: job.nodes,
-      implicitSink: implicitSink, horizon: horizon, stop: stop, failure: job.failure, jobID: job.id)
+      implicitSink: implicitSink, horizon: horizon, stop: stop, failure: job.failure, jobID: job.id, state: job.state)
   }
 }

@@ -66,7 +66,7 @@ public enum Completion {
       case .clock?:
         // The words its signature's form allows.
         if case .word(let choices?, _, _) = CommandKind.clock.signature.form { pool = choices } else { pool = [] }
-      case .trace?, .draw?, .compare?, .check?, .expect?:
+      case .trace?, .draw?, .explore?, .compare?, .check?, .expect?:
         // The pipeline's source; after it, its labels and the command's own options.
         pool =
           words.count == 1

@@ -133,7 +133,7 @@ enum PageSandbox {
       return [refusal("replay reads a saved trace's file", at: command.range)]
     case .history:
       return [refusal("history reads the terminal's line history", at: command.range)]
-    case .draw, .trace, .compare:
+    case .draw, .trace, .compare, .explore:
       switch command.arguments {
       case .pipeline(let pipeline, let options):
         guard let file = options.file else { return stages(pipeline) }

@@ -41,10 +41,7 @@ enum TaskView {
   /// A task of pipesh's own bookkeeping: a workaround of an AA bug, or the stop of an operator's
   /// input; not spawn's, nor those of the operators pipesh implements (flatMap's, timeout's).
   static func isBookkeeping(_ record: TaskRecord) -> Bool {
-    switch record.madeBy {
-    case .debounceWorkaround?, .shareWorkaround?, .upstreamStop?, .bufferWorkaround?: true
-    case .spawn?, .concurrentFlatMap?, .timeout?, .flatMapLatest?, nil: false
-    }
+    record.madeBy?.isBookkeeping ?? false
   }
 
   /// The records in tree order, with the lead that draws the tree (`├ `, `│ └ `).

@@ -41,6 +41,9 @@ struct VirtualClockStateMachine {
   /// address: a task that ends during its run may be freed, and a task made right after (by a
   /// deinit) may get its address, and be taken for a hop at a place that depends on the allocator.
   private var running: UInt64?
+  /// Under an order, the ready jobs (by address) of tasks that take no part in its choices, as
+  /// the driver found out outside its lock when they were enqueued.
+  private var ownJobs: Set<UInt> = []
   /// The running task enqueued itself (a hop): `ready`'s first job is it.
   private var hopped = false
   /// Control actions, in the order they were asked for.
@@ -64,6 +67,8 @@ struct VirtualClockStateMachine {
   /// Reads outside the clock that tasks of it wait for: while any is under way, nothing runs.
   private var externalWork = 0
   private(set) var now = PipeInstant(offset: .zero)
+  /// `explore`'s order: which runnable task goes first where several take part; nil: the first.
+  var order: ChoiceOrder?
 
   /// Whether tasks may run and time may move.
   private var isRunning: Bool { !runs.isEmpty || !settling.isEmpty || shuttingDown }
@@ -74,6 +79,7 @@ struct VirtualClockStateMachine {
     // guaranteed to be run straight away"); a cancellation performed in between would run the
     // operator's cancellation handler on this thread, wait for that lock, and hang the clock.
     if hopped, let job = ready.popFirst() {
+      if order != nil { ownJobs.remove(jobAddress(job)) }
       hopped = false
       stallReported = false
       return .run(job)
@@ -86,7 +92,7 @@ struct VirtualClockStateMachine {
     // no virtual time, and a statement such as `cancel` must not wait for a line).
     if !settling.isEmpty, externalWork > 0 { return endSettles() }
     guard isRunning, externalWork == 0 else { return .block }
-    if let job = ready.popFirst() {
+    if let job = nextReady() {
       stallReported = false
       running = taskID(job)
       return .run(job)
@@ -119,10 +125,29 @@ struct VirtualClockStateMachine {
     return .reportStall(runs.keys.sorted().compactMap { runs[$0] ?? nil })
   }
 
+  /// The ready task to run next: the first, unless an order decides. Under an order, a task that
+  /// takes no part in choices (pipesh's own) runs first; among several that do, the order picks.
+  private mutating func nextReady() -> UnownedJob? {
+    guard let order else { return ready.popFirst() }
+    let job: UnownedJob?
+    if ready.count <= 1 {
+      job = ready.popFirst()
+    } else if let own = ready.firstIndex(where: { ownJobs.contains(jobAddress($0)) }) {
+      job = ready.remove(at: own)
+    } else {
+      job = ready.remove(at: order.choose(among: ready.count))
+    }
+    if let job { ownJobs.remove(jobAddress(job)) }
+    return job
+  }
+
   /// A task became runnable. The running task enqueueing itself is a hop between executors (the
   /// compiler leaves more of them in debug builds than in release builds): it goes on at once, as
   /// if it had not hopped, so the order of tasks does not depend on the build.
-  mutating func enqueued(_ job: UnownedJob) {
+  /// `takesPart`: whether it takes part in the order's choices (asked outside the lock: the
+  /// answer takes the task book's lock, which a task's creation holds while it reads the clock).
+  mutating func enqueued(_ job: UnownedJob, takesPart: Bool = true) {
+    if !takesPart { ownJobs.insert(jobAddress(job)) }
     if let running, taskID(job) == running {
       ready.prepend(job)
       hopped = true
@@ -214,6 +239,11 @@ struct VirtualClockStateMachine {
   mutating func shutdownRequested() {
     shuttingDown = true
   }
+}
+
+/// The address of a job (a task's is the task's own).
+private func jobAddress(_ job: UnownedJob) -> UInt {
+  UInt(bitPattern: Int(bitPattern: unsafeBitCast(job, to: OpaquePointer.self)))
 }
 
 /// The id of the task a job runs, unique in the process; nil for a job that is not a task.

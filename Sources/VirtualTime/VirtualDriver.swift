@@ -22,11 +22,16 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   // @unchecked: `machine` is only touched while `mutex` is held; the thread handle only in `start`.
 
   private var machine = VirtualClockStateMachine()
+  /// `explore`'s order, if the driver follows one.
+  private let order: ChoiceOrder?
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-  public init() {
+  /// A driver whose choices among tasks runnable at one instant follow `order` (`explore`).
+  public init(order: ChoiceOrder? = nil) {
     _ = Self.hookInstalled
+    self.order = order
+    machine.order = order
     pthread_mutex_init(mutex, nil)
     pthread_cond_init(condition, nil)
     start()
@@ -210,14 +215,23 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
       _ = Unmanaged.passRetained(self)
       return
     }
-    update { $0.enqueued(job) }
+    let part = takesPart(job)
+    update { $0.enqueued(job, takesPart: part) }
+  }
+
+  /// Whether `job` takes part in the order's choices; asked before the lock is taken.
+  private func takesPart(_ job: UnownedJob) -> Bool {
+    guard let order else { return true }
+    return order.takesPart(UInt(bitPattern: Int(bitPattern: unsafeBitCast(job, to: OpaquePointer.self))))
   }
 
   /// Enqueues a job held back while its task was created (the driver retained for it).
   private static let enqueueDeferred: pipe_enqueue_function = { job, driver in
     guard let driver else { return }
     let owner = Unmanaged<VirtualDriver>.fromOpaque(driver).takeRetainedValue()
-    owner.update { $0.enqueued(unsafeBitCast(job, to: UnownedJob.self)) }
+    let unowned = unsafeBitCast(job, to: UnownedJob.self)
+    let part = owner.takesPart(unowned)
+    owner.update { $0.enqueued(unowned, takesPart: part) }
   }
 
   /// Installs the runtime's global-enqueue hook (once): tasks enqueued from a driver's thread stay
@@ -249,7 +263,9 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
       return previous(job, original)
     }
     let driver = Unmanaged<VirtualDriver>.fromOpaque(raw).takeUnretainedValue()
-    driver.update { $0.enqueued(unsafeBitCast(job, to: UnownedJob.self)) }
+    let unowned = unsafeBitCast(job, to: UnownedJob.self)
+    let part = driver.takesPart(unowned)
+    driver.update { $0.enqueued(unowned, takesPart: part) }
   }
 
   private static let routeHeldBack: pipe_enqueue_function = { job, original in

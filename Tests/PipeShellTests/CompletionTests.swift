@@ -35,6 +35,14 @@ struct CompletionTests {
     #expect(!candidates("draw (timer 1 | take 3 ").contains("until:"))
   }
 
+  @Test func exploreOffersItsSourcesThenItsOptions() {
+    #expect(candidates("explore ti").contains("timer"))
+    #expect(candidates("explore timer 1 | take 3 ").contains("orders:"))
+    #expect(candidates("explore timer 1 | take 3 ").contains("until:"))
+    #expect(candidates("draw timer 1 | take 3 ").contains("order:"))
+    #expect(!candidates("explore timer 1 | take 3 orders: 5 ").contains("orders:"))
+  }
+
   @Test func clockOffersItsTwoWords() {
     #expect(candidates("clock ") == ["real", "virtual"])
     #expect(candidates("clock v") == ["virtual"])

@@ -71,6 +71,13 @@ enum TaskBook {
     return try make()
   }
 
+  /// Whether the task at `address` takes part in `explore`'s choices: a task of a job that is not
+  /// pipesh's own bookkeeping (`PipeshTask.isBookkeeping`). Tasks made outside every job (the
+  /// engine's waits on the clock) take no part.
+  static func takesPartInChoices(_ address: UInt) -> Bool {
+    entries.withLock { $0[address] }.map { !($0.record.madeBy?.isBookkeeping ?? false) } ?? false
+  }
+
   // MARK: what the runtime reports
 
   private static func created(
@@ -177,5 +184,12 @@ enum TaskBook {
     for (entry, canceller) in found where entry.record.cancellation == nil {
       entry.tasks.cancelled(entry.record, at: entry.tasks.now, by: canceller)
     }
+  }
+}
+
+extension ChoiceOrder {
+  /// An order over the tasks of jobs (`explore`'s): pipesh's own bookkeeping takes no part.
+  public static func overJobTasks(replaying choices: [Int]) -> ChoiceOrder {
+    ChoiceOrder(replaying: choices, takesPart: TaskBook.takesPartInChoices)
   }
 }

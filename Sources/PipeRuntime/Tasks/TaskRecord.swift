@@ -45,6 +45,16 @@ public enum PipeshTask: Int32, Sendable {
   case upstreamStop
   case bufferWorkaround
 
+  /// Whether it is pipesh's own bookkeeping: a workaround of an AA bug, or the stop of an
+  /// operator's input; not spawn's, nor those of the operators pipesh implements (flatMap's,
+  /// timeout's). `tasks` folds them; `explore` makes no choice among them.
+  public var isBookkeeping: Bool {
+    switch self {
+    case .debounceWorkaround, .shareWorkaround, .upstreamStop, .bufferWorkaround: true
+    case .spawn, .concurrentFlatMap, .timeout, .flatMapLatest: false
+    }
+  }
+
   /// As views say it.
   public var described: String {
     switch self {

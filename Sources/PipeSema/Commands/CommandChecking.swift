@@ -49,6 +49,13 @@ extension Checker {
         break
       }
       let optionValues = reading.options(options, source: source)
+      if let checked, let token = optionValues?.order, !token.fits(checked),
+        let argument = arguments.first(where: { $0.label?.name == CommandOptions.orderLabel })
+      {
+        read = reading.fail(
+          "this order: was made for another pipeline (explore this one for its orders)", argument.value.range)
+        break
+      }
       read = checked.flatMap { checked in optionValues.map { .pipeline(checked, options: $0) } }
     case .values: read = checkSend(&reading)
     case .word(let choices, let missing, let optional):

@@ -3,7 +3,8 @@
 /// shell's (`Commands.entry(_:)` in `PipeShell`), and the Swift export says what it becomes; both
 /// switch over this enum with no `default:`, so a new case is not done until each says.
 public enum CommandKind: String, CaseIterable, Sendable {
-  case jobs, lint, top, cancel, wait, inspect, tasks, trace, replay, draw, why, compare, expect, check, send, close,
+  case jobs, lint, top, cancel, wait, inspect, tasks, trace, replay, draw, explore, why, compare, expect, check, send,
+    close,
     fail,
     sleep, step, run
   case validate
@@ -73,12 +74,21 @@ public enum CommandKind: String, CaseIterable, Sendable {
           partial: false,
           options: [
             "tick", "until", CommandOptions.demandLabel, CommandOptions.fileLabel, CommandOptions.dialectLabel,
+            CommandOptions.orderLabel,
           ],
           savedTrace: true),
         usage:
-          "draw PIPELINE|\"F.trace\" [tick: D] [until: D] [demand: true] [to: \"F.svg\"|\"F.html\"] [dialect: aa|rxjs]",
+          "draw PIPELINE|\"F.trace\" [tick: D] [until: D] [demand: true] [to: \"F.svg\"|\"F.html\"] [dialect: aa|rxjs] [order: TOKEN]",
         summary:
-          "runs a pipeline on the virtual clock and draws one marble line per stage under a time ruler: a column per tick (tick:, else the first marble's, else 1s; finer when events less than a tick apart would share a column), until 60 ticks (until:); lines wider than the screen are cut at its edge; demand: true adds under each lane where its consumer's request (next()) was outstanding (- asked, . answered in that column, , not asked), an into's waits for a consumer (> waiting), and what a buffer or delay held (a digit a column, x where its policy dropped) or a share held for its slowest reader; to: writes an SVG picture (exact times, each node's lifetime under its lane; with demand: true a band where a request was outstanding) or a web page instead; a saved trace's file in place of the pipeline draws its events without running anything; dialect: rxjs writes the lanes in RxJS's marble syntax instead (a frame per column, frame 0 the start, (ab) a group whose characters take the frames after it, # failed, ! cancelled, a value that is not one plain character as a letter listed under the lanes, a = 10), which marble \"…\" dialect: rxjs tick: D reads back"
+          "runs a pipeline on the virtual clock and draws one marble line per stage under a time ruler: a column per tick (tick:, else the first marble's, else 1s; finer when events less than a tick apart would share a column), until 60 ticks (until:); lines wider than the screen are cut at its edge; demand: true adds under each lane where its consumer's request (next()) was outstanding (- asked, . answered in that column, , not asked), an into's waits for a consumer (> waiting), and what a buffer or delay held (a digit a column, x where its policy dropped) or a share held for its slowest reader; to: writes an SVG picture (exact times, each node's lifetime under its lane; with demand: true a band where a request was outstanding) or a web page instead; a saved trace's file in place of the pipeline draws its events without running anything; dialect: rxjs writes the lanes in RxJS's marble syntax instead (a frame per column, frame 0 the start, (ab) a group whose characters take the frames after it, # failed, ! cancelled, a value that is not one plain character as a letter listed under the lanes, a = 10), which marble \"…\" dialect: rxjs tick: D reads back; order: TOKEN runs it in the order explore named with TOKEN (a token made for another pipeline, or whose choices do not fit its run, is refused)"
+      )
+    case .explore:
+      CommandSignature(
+        self,
+        .pipeline(partial: false, options: [CommandOptions.ordersLabel, CommandOptions.untilLabel, "tick"]),
+        usage: "explore PIPELINE [orders: N] [until: D] [tick: D]",
+        summary:
+          "runs a pipeline on the virtual clock once per order: at each instant where several tasks of the operators or the pipeline (not pipesh's own bookkeeping) can run, each of them first, depth-first, while there are at most N orders (orders:, default 1000; beyond, it stops at N and says not all); prints how many orders ran and whether that was all, then each distinct outcome once (the lanes as draw draws them, what the pipeline printed, each node's end and the job's status) with how many orders gave it and the order: TOKEN that draw P order: TOKEN runs again; until: bounds an endless pipeline as draw's does (60 ticks without it); Ctrl-C stops it between orders, with what it found"
       )
     case .why:
       CommandSignature(

@@ -12,7 +12,17 @@ public struct CommandOptions: Sendable {
   public static let demandLabel = "demand"
   /// The label of `draw`'s notation: `dialect: rxjs`.
   public static let dialectLabel = "dialect"
+  /// The label of `explore`'s bound on its orders: `orders: 100`.
+  public static let ordersLabel = "orders"
+  /// The label of one order, named by the token `explore` printed: `draw P order: oab…`.
+  public static let orderLabel = "order"
   public var durations: [String: Duration] = [:]
+  /// `orders: N`: `explore` runs at most N orders.
+  public var orders: Int?
+  /// `order: TOKEN`: the run follows the order `explore` named so.
+  public var order: OrderToken?
+  /// Which of the command's arguments `order:` is (a caret at it when its choices do not fit).
+  public var orderArgument: Int?
   /// `checked: true`: the Swift keeps pipesh's checked Int arithmetic.
   public var checked = false
   /// `plain: true`: the Swift leaves out pipesh's per-element checks (checked arithmetic, checked
@@ -41,6 +51,8 @@ public struct CommandOptions: Sendable {
     case plainLabel: "plain: true"
     case demandLabel: "demand: true"
     case dialectLabel: "dialect: aa|rxjs"
+    case ordersLabel: "orders: N"
+    case orderLabel: "order: TOKEN"
     default: "\(name): D"
     }
   }

@@ -163,6 +163,23 @@ struct CommandReading {
         read.dialect = dialect
         continue
       }
+      if label == CommandOptions.ordersLabel {
+        guard case .integer(let count) = argument.value.kind, (1...100_000).contains(count) else {
+          _ = fail("'orders:' must be a whole number from 1 to 100000", argument.value.range)
+          return nil
+        }
+        read.orders = count
+        continue
+      }
+      if label == CommandOptions.orderLabel {
+        guard case .name(let word) = argument.value.kind, let token = OrderToken(word: word) else {
+          _ = fail("'order:' must be a token explore printed, as in order: oaaaaaaa", argument.value.range)
+          return nil
+        }
+        read.order = token
+        read.orderArgument = arguments.firstIndex { $0.label?.name == CommandOptions.orderLabel }
+        continue
+      }
       if [CommandOptions.checkedLabel, CommandOptions.demandLabel, CommandOptions.plainLabel].contains(label) {
         guard case .bool(let flag) = argument.value.kind else {
           _ = fail("'\(label):' is true or false", argument.value.range)

@@ -16,6 +16,7 @@ public enum Commands {
     case .trace: Trace.entry
     case .replay: Replay.entry
     case .draw: Draw.entry
+    case .explore: Explore.entry
     case .why: Why.entry
     case .compare: Compare.entry
     case .expect: Expect.entry

@@ -2,6 +2,7 @@ import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
+import VirtualTime
 
 extension Commands {
   /// `draw PIPELINE`: runs it on a virtual clock of its own and draws one marble line per stage.
@@ -11,8 +12,13 @@ extension Commands {
         return await shell.drawRxJS(pipeline, tick: options["tick"], until: options["until"])
       }
       await shell.draw(
-        pipeline, tick: options["tick"], until: options["until"], demand: options.demand, to: options.file)
+        pipeline, tick: options["tick"], until: options["until"], demand: options.demand, to: options.file,
+        order: options.order, orderArgument: options.orderArgument)
     } runTrace: { shell, path, options in
+      if options.order != nil {
+        return shell.engine.commandFailed(
+          "draw: order: runs a pipeline in an order explore named; a saved trace is not run", at: options.orderArgument)
+      }
       if options.dialect == .rxjs { return shell.drawSavedRxJS(path, tick: options["tick"], until: options["until"]) }
       shell.drawSaved(
         path, tick: options["tick"], until: options["until"], demand: options.demand, to: options.file)
@@ -26,10 +32,20 @@ extension Shell {
   /// demand lines under it (`Demand`).
   func draw(
     _ pipeline: CheckedPipeline, tick chosen: Duration? = nil, until: Duration? = nil, demand: Bool = false,
-    to file: String? = nil, printing: Bool = false
+    to file: String? = nil, printing: Bool = false, order token: OrderToken? = nil, orderArgument: Int? = nil
   ) async {
     let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
-    let drawn = await drawnRun(pipeline, horizon: horizon, refining: chosen == nil, printing: printing)
+    let order = token.map { ChoiceOrder.overJobTasks(replaying: $0.choices) }
+    // In a named order, what the pipeline prints is held until the order is known to fit.
+    let held = order.map { _ in CollectedOutput() }
+    let drawn = await drawnRun(
+      pipeline, horizon: horizon, refining: chosen == nil, printing: printing, order: order, output: held)
+    if let order, order.misfit {
+      return engine.commandFailed(
+        "draw: this order: does not fit the pipeline's run (a choice it names was not there); explore it for its orders",
+        at: orderArgument)
+    }
+    for line in held?.lines.withLock({ $0 }) ?? [] { console.line(line) }
     let width = Format.screenWidth
     let (rows, marks, key) = demand ? drawn.rowsWithDemand : (drawn.rows, [], DemandKey())
     func picture() -> MarblePicture {

@@ -2,6 +2,7 @@ import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
+import VirtualTime
 
 extension Shell {
   /// How far `draw` and `compare` run a pipeline: `until:`, else 60 ticks; at most the widest
@@ -137,9 +138,11 @@ extension Shell {
   /// node's events; with `refining`, in columns finer than the tick where events less than a tick
   /// apart would share one.
   func drawnRun(
-    _ pipeline: CheckedPipeline, horizon: Horizon, refining: Bool, printing: Bool = false
+    _ pipeline: CheckedPipeline, horizon: Horizon, refining: Bool, printing: Bool = false,
+    order: ChoiceOrder? = nil, output: (any JobOutput)? = nil
   ) async -> DrawnRun {
-    let recorded = await engine.recordedRun(pipeline, horizon: horizon.end, printing: printing)
+    let recorded = await engine.recordedRun(
+      pipeline, horizon: horizon.end, printing: printing, order: order, output: output)
     let tick = refining ? recorded.observer.finestTick(horizon.tick) : horizon.tick
     return DrawnRun(
       rows: recorded.nodes.map { ($0.text, recorded.observer.line(for: $0, tick: tick)) }, tick: tick,

@@ -1,0 +1,134 @@
+import Locking
+import PipeRuntime
+import PipeSema
+import PipeSession
+import VirtualTime
+
+extension Commands {
+  /// `explore PIPELINE`: runs it once per order of the tasks runnable at one instant and shows
+  /// each distinct outcome once, with a token that `draw P order: TOKEN` runs again.
+  enum Explore {
+    static let entry = Command.pipeline(.explore) { shell, pipeline, options in
+      await shell.explore(
+        pipeline, orders: options.orders ?? defaultOrders, tick: options["tick"], until: options["until"])
+    }.example("explore merge(marble \"a|\", marble \"b|\") | collect")
+
+    /// How many orders `explore` runs at most without `orders:`.
+    static let defaultOrders = 1000
+  }
+}
+
+/// What a job printed, kept (`explore` compares it across orders).
+final class CollectedOutput: JobOutput {
+  let lines = Locked<[String]>([])
+  func emit(_ line: String) { lines.withLock { $0.append(line) } }
+  func flush() {}
+}
+
+extension Shell {
+  /// One distinct outcome of `explore`: what a person sees of a run, the first order that gave it,
+  /// and how many did.
+  private struct ExploredOutcome {
+    let recorded: RecordedRun
+    let printed: [String]
+    let token: OrderToken
+    var count: Int
+  }
+
+  /// `explore`: every order depth-first over the choices (the first task at each, then the next
+  /// at the last choice that has one, …), at most `limit` runs, each on a virtual clock of its own
+  /// in a job table of its own (no job numbers of the session taken), in this process.
+  func explore(_ pipeline: CheckedPipeline, orders limit: Int, tick chosen: Duration?, until: Duration?) async {
+    let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
+    let program = OrderToken.hash(of: pipeline)
+    var outcomes: [ExploredOutcome] = []
+    var byKey: [String: Int] = [:]
+    var prefix: [Int] = []
+    var ran = 0
+    var all = false
+    var stop: RecordedRun.Stop?
+    var interrupted: Bool { Task.isCancelled || engine.interruptedInThisStatement }
+    while ran < limit, !interrupted {
+      let order = ChoiceOrder.overJobTasks(replaying: prefix)
+      let output = CollectedOutput()
+      // A table per order: the jobs of earlier orders are not kept (memory stays that of the outcomes).
+      let table = JobTable(console: DiscardedOutput(), session: engine.session)
+      let recorded = await engine.recordedRun(
+        pipeline, horizon: horizon.end, quiet: true, printing: true, order: order, table: table, output: output)
+      // Ctrl-C cancelled this order's run: it is not an outcome.
+      if interrupted { break }
+      ran += 1
+      stop = stop ?? recorded.stop
+      let made = order.made
+      let printed = output.lines.withLock { $0 }
+      let key = Self.outcomeKey(recorded, printed: printed)
+      if let index = byKey[key] {
+        outcomes[index].count += 1
+      } else {
+        byKey[key] = outcomes.count
+        outcomes.append(
+          ExploredOutcome(
+            recorded: recorded, printed: printed, token: OrderToken(program: program, choices: made.map(\.index)),
+            count: 1))
+      }
+      // The next order, depth-first: the last choice with a task after the one picked takes it.
+      var next = made
+      while let last = next.last, last.index + 1 >= last.count { next.removeLast() }
+      guard let last = next.popLast() else {
+        all = true
+        break
+      }
+      prefix = next.map(\.index) + [last.index + 1]
+    }
+    let width = Format.screenWidth
+    let orders = "\(ran) order\(ran == 1 ? "" : "s")"
+    let outcomesText = "\(outcomes.count) outcome\(outcomes.count == 1 ? "" : "s")"
+    if all {
+      console.line("\(orders) (all): \(outcomesText)")
+    } else if interrupted {
+      console.line("\(orders) (not all: interrupted): \(outcomesText)")
+    } else {
+      console.line("\(orders) (not all: stopped at orders: \(limit); more remain): \(outcomesText)")
+    }
+    let tick = outcomes.map { $0.recorded.observer.finestTick(horizon.tick) }.min() ?? horizon.tick
+    for (number, outcome) in outcomes.enumerated() {
+      let count = "\(outcome.count) order\(outcome.count == 1 ? "" : "s")"
+      console.line("outcome \(number + 1): \(count), order: \(outcome.token.word)")
+      let recorded = outcome.recorded
+      let rows = recorded.nodes.map { ($0.text, recorded.observer.line(for: $0, tick: tick)) }
+      for line in Self.drawing(rows, tick: tick, width: width).lines { console.line(line) }
+      for line in outcome.printed { console.line("printed: " + line) }
+      console.line("status: " + Self.status(recorded))
+    }
+    if tick != horizon.tick, chosen == nil { note(Self.finerNote("explore", tick, horizon.tick), width: width) }
+    if let stop { note(stop.message("explore", horizon), width: width) }
+  }
+
+  /// What a person sees of a run, as text: each node's lane (elements and their exact times, its
+  /// end's kind and time; not who cancelled whom), what it printed, and the job's status.
+  private static func outcomeKey(_ recorded: RecordedRun, printed: [String]) -> String {
+    var key = ""
+    for node in recorded.nodes {
+      key += node.text + ":"
+      for (time, kind) in recorded.events(for: node) {
+        switch kind {
+        case .element(let value): key += " \(time) → \(value)"
+        case .finished: key += " \(time) finished"
+        case .failed(let message): key += " \(time) failed \(message)"
+        case .cancelled: key += " \(time) cancelled"
+        case .start, .asked, .sending: continue
+        }
+      }
+      key += "\n"
+    }
+    return key + printed.joined(separator: "\n") + "\n" + status(recorded)
+  }
+
+  /// The job's status, as `explore` prints it.
+  private static func status(_ recorded: RecordedRun) -> String {
+    switch recorded.state {
+    case .failed: "failed: " + (recorded.failure?.message ?? "")
+    default: recorded.state.rawValue
+    }
+  }
+}

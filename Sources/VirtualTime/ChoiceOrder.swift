@@ -1,0 +1,55 @@
+import Locking
+
+/// The order a run of `explore` (or a replay of one of its tokens) takes: at each *choice* — several
+/// tasks that take part runnable at one virtual instant — which of them runs next. Tasks that do
+/// not take part (pipesh's own bookkeeping, as `takesPart` says) are never a choice: they run as
+/// soon as they are runnable, before any choice is made, so the choices do not depend on them.
+public final class ChoiceOrder: Sendable {
+  /// One choice made: the position picked among `count` runnable tasks, in the order they became
+  /// runnable.
+  public struct Choice: Sendable, Equatable {
+    public let index: Int
+    public let count: Int
+  }
+
+  private struct State {
+    var replaying: [Int]
+    var made: [Choice] = []
+    /// A replayed choice was out of range of what was runnable then.
+    var misfit = false
+  }
+
+  /// Whether the task whose job is at this address takes part in choices (the runtime's tasks
+  /// and the pipeline's); false for pipesh's own and for what is not a task. The driver asks when
+  /// the job is enqueued, outside its lock.
+  let takesPart: @Sendable (UInt) -> Bool
+  private let state: Locked<State>
+
+  /// An order that makes the choices `replaying` names, in turn, then the first task at each
+  /// choice after them.
+  public init(replaying: [Int], takesPart: @escaping @Sendable (UInt) -> Bool) {
+    self.takesPart = takesPart
+    state = Locked(State(replaying: replaying))
+  }
+
+  /// The choices made so far.
+  public var made: [Choice] { state.withLock { $0.made } }
+
+  /// Whether a replayed choice did not fit (its position was beyond what was runnable), or some
+  /// were left over at the end of the run: the order was not one of this run's.
+  public var misfit: Bool { state.withLock { $0.misfit || $0.made.count < $0.replaying.count } }
+
+  /// A choice among `count` runnable tasks: the position of the one to run.
+  func choose(among count: Int) -> Int {
+    state.withLock { state in
+      let position = state.made.count
+      var index = position < state.replaying.count ? state.replaying[position] : 0
+      if index >= count {
+        state.misfit = true
+        index = 0
+      }
+      state.made.append(Choice(index: index, count: count))
+      return index
+    }
+  }
+}
