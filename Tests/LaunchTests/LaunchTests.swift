@@ -53,26 +53,23 @@ struct LaunchTests {
   @Test func aGroupOfItsOwnIsKilledWhole() throws {
     let directory = try Self.scratch()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let child = try Self.shell("sleep 30 & echo $! > \(directory)/sleep; wait") { $0.ownProcessGroup = true }
-    var sleep: String?
-    for _ in 0..<200 where sleep == nil {
-      sleep = try? String(contentsOfFile: directory + "/sleep", encoding: .utf8).trimmingCharacters(in: .newlines)
-      if sleep?.isEmpty ?? true { sleep = nil }
-      if sleep == nil { usleep(10_000) }
-    }
-    let sleepPID = try #require(sleep)
+    // The sleep holds the only write end of a FIFO: its end is the FIFO's end, with no polling.
+    let fifo = directory + "/sleeping"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let child = try Self.shell("sleep 300 > '\(fifo)' & wait") { $0.ownProcessGroup = true }
+    // Opens once the sleep's side has opened it: the sleep has started.
+    let reading = open(fifo, O_RDONLY)
+    try #require(reading >= 0)
+    defer { close(reading) }
     #expect(child.poll() == .running)
     child.signal(SIGKILL, group: true)
     #expect(child.wait() == .signalled(SIGKILL))
     #expect(child.poll() == .lost)
-    // The sleep it started went with it: gone, or a zombie ("Z") its new parent has not reaped.
-    var sleepEnded = false
-    for _ in 0..<100 where !sleepEnded {
-      let stat = try? String(contentsOfFile: "/proc/\(sleepPID)/stat", encoding: .utf8)
-      sleepEnded = stat.map { $0.split(separator: ")").last?.split(separator: " ").first == "Z" } ?? true
-      if !sleepEnded { usleep(10_000) }
-    }
-    #expect(sleepEnded)
+    // The sleep it started went with it: the FIFO ends (a generous bound, not a wait for time).
+    var event = pollfd(fd: reading, events: Int16(POLLIN), revents: 0)
+    try #require(poll(&event, 1, 60_000) == 1, "the sleep still runs a minute after its group was killed")
+    var byte: UInt8 = 0
+    #expect(read(reading, &byte, 1) == 0, "the sleep still holds the FIFO open")
   }
 
   @Test func aMissingProgramSaysWhy() {
