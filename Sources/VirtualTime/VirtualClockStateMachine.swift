@@ -241,8 +241,9 @@ struct VirtualClockStateMachine {
   }
 }
 
-/// The address of a job (a task's is the task's own).
-private func jobAddress(_ job: UnownedJob) -> UInt {
+/// The address of a job (a task's is the task's own): how the state machine keeps pipesh's own
+/// jobs apart and how an order's `takesPart` is asked about one.
+func jobAddress(_ job: UnownedJob) -> UInt {
   UInt(bitPattern: Int(bitPattern: unsafeBitCast(job, to: OpaquePointer.self)))
 }
 

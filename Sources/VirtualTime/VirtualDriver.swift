@@ -222,7 +222,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   /// Whether `job` takes part in the order's choices; asked before the lock is taken.
   private func takesPart(_ job: UnownedJob) -> Bool {
     guard let order else { return true }
-    return order.takesPart(UInt(bitPattern: Int(bitPattern: unsafeBitCast(job, to: OpaquePointer.self))))
+    return order.takesPart(jobAddress(job))
   }
 
   /// Enqueues a job held back while its task was created (the driver retained for it).
