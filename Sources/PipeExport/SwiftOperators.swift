@@ -223,8 +223,9 @@ extension SwiftProgramWriter {
 
 extension SwiftProgramWriter {
   /// `.chunked(by: signal)`, `.chunks(ofCount: N, or: signal)`: the signal's pipeline bound to a
-  /// name first, as a combinator's inputs are. AA's sequence says it cannot fail where its input or
-  /// its signal can (it merges them), so it is asked through `Rethrowing` then.
+  /// name first, as a combinator's inputs are. AA's sequence merges its input with the signal, and
+  /// may say it cannot fail where one of them can, as `merge` does (`never | chunked by: (fail "x")`
+  /// trapped so, exported without it): it is asked through `Rethrowing` then.
   fileprivate mutating func chunks(
     by signal: CheckedPipeline, method: String, to code: inout SequenceCode, declarations: inout [String]
   ) throws(ExportProblem) {
