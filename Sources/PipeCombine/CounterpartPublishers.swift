@@ -129,9 +129,13 @@ extension Counterparts {
           "Combine's scan needs a first result; AA's reductions without one starts from the first element")
       }
       return input.upstream.tryScan(initial) { try next($0, $1) }.eraseToAnyPublisher()
-    case .chunks(let count, let every):
-      guard let every else {
-        return input.upstream.collect(count).map { Value.array($0) }.eraseToAnyPublisher()
+    case .chunks(let count, let signal):
+      let every: Duration
+      switch signal {
+      case nil: return input.upstream.collect(count).map { Value.array($0) }.eraseToAnyPublisher()
+      case .every(let interval): every = interval
+      case .signal:
+        throw Unmatched("Combine has no collect that another publisher's elements end; collect(.byTimeOrCount(…))")
       }
       return CollectByTimeOrCount(
         upstream: input.upstream, scheduler: input.scheduler, interval: input.stride(every), count: count

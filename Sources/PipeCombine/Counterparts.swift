@@ -75,8 +75,8 @@ public enum Counterparts {
     case .interspersed: .none("Combine has no interspersed; flatMap each element into [separator, element]")
     case .adjacentPairs: .none("Combine has no adjacentPairs; scan keeping the previous element")
     case .reductions: Counterpart("tryScan(_:_:)")
-    case .chunks: Counterpart("collect(_:); with every: collect(.byTimeOrCount(…)) (pipesh's own†)")
-    case .chunked: .none("Combine has no chunking by a predicate; scan and filter, or collect")
+    case .chunks: Counterpart("collect(_:); with every: collect(.byTimeOrCount(…)) (pipesh's own†); with or: none")
+    case .chunked: .none("Combine has no chunking by a predicate or by another publisher; scan and filter, or collect")
     case .buffer:
       Counterpart("buffer(size:prefetch:whenFull:): newest .dropOldest, oldest .dropNewest, bounded .byRequest")
     case .share:

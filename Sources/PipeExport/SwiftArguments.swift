@@ -39,7 +39,7 @@ extension SwiftProgramWriter {
     case .duration: return ArgumentCheck(stage: stage, variable: variable, call: .checkedDuration, name: shown)
     case .durationOrZero:
       return ArgumentCheck(stage: stage, variable: variable, call: .checkedDuration, name: shown, extra: "orZero: true")
-    case .int, .number, .string, .bool, .value, .closure, .pipeline, .name, .typeName: return nil
+    case .int, .number, .string, .bool, .value, .closure, .pipeline, .sequence, .name, .typeName: return nil
     }
   }
 

@@ -48,14 +48,19 @@ extension SwiftProgramWriter {
     case .adjacentPairs: code.lines.append(".adjacentPairs()")
     case .reductions(let initial, let next):
       try append(closure(next, initial: initial, stage, method: "reductions"), to: &code)
-    case .chunks(let count, let every):
+    case .chunks(let count, let signal):
       let size = try value(count, Parameters.Chunks.count, stage)
-      if let every {
+      switch signal {
+      case .every(let every):
         let interval = try duration(every, Parameters.Chunks.every, stage)
         code.lines.append(".chunks(ofCount: \(size), or: .repeating(every: \(interval), clock: \(clockName)))")
-      } else {
+      case .signal(let pipeline):
+        try chunks(by: pipeline, method: "chunks(ofCount: \(size), or: ", to: &code, declarations: &declarations)
+      case nil:
         code.lines.append(".chunks(ofCount: \(size))")
       }
+    case .chunked(.signal(let pipeline)):
+      try chunks(by: pipeline, method: "chunked(by: ", to: &code, declarations: &declarations)
     case .chunked(.every(let interval)):
       let every = try duration(interval, Parameters.Chunked.interval, stage)
       code.lines.append(".chunked(by: .repeating(every: \(every), clock: \(clockName)))")
@@ -213,5 +218,24 @@ extension SwiftProgramWriter {
     let wrapped = "checked(\(stageLiteral(stage))) { \(body) }"
     if let initial { return (".\(plainName)(\(initial), \(wrapped))", true) }
     return (".\(plainName)(\(label.isEmpty ? "" : label + " ")\(wrapped))", true)
+  }
+}
+
+extension SwiftProgramWriter {
+  /// `.chunked(by: signal)`, `.chunks(ofCount: N, or: signal)`: the signal's pipeline bound to a
+  /// name first, as a combinator's inputs are. AA's sequence merges its input with the signal, and
+  /// may say it cannot fail where one of them can, as `merge` does (`never | chunked by: (fail "x")`
+  /// trapped so, exported without it): it is asked through `Rethrowing` then.
+  fileprivate mutating func chunks(
+    by signal: CheckedPipeline, method: String, to code: inout SequenceCode, declarations: inout [String]
+  ) throws(ExportProblem) {
+    let signalCode = try sequence(signal, declarations: &declarations)
+    let name = fresh("signal")
+    declare(signalCode, as: name, in: &declarations)
+    code.lines.append("." + method + name + ")")
+    guard code.throwing || signalCode.throwing else { return }
+    use(.rethrowing)
+    code.lines.append(".rethrowing()")
+    code.throwing = true
   }
 }

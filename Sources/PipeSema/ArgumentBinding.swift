@@ -135,6 +135,12 @@ extension Checker {
     case .pipeline:
       guard case .pipeline = expr.kind else { return mismatch("a pipeline in braces, as in { from $0 $0 }") }
       return nil
+    case .sequence:
+      // The parser reads `( … )` after this label as a pipeline, which the checker checks next.
+      guard case .pipeline = expr.kind else {
+        return mismatch("a pipeline in parentheses, as in '\(parameter.label ?? parameter.name): (timer 1)'")
+      }
+      return .sequence
     case _ where expr.mentionsArgument:
       return deferred(expr, parameter, signature, &typing)
     case .name:
@@ -211,7 +217,7 @@ extension Checker {
       guard type == .bool else { return mismatch("true or false") }
     case .value:
       break
-    case .name, .typeName, .closure, .pipeline:
+    case .name, .typeName, .closure, .pipeline, .sequence:
       return mismatch("written out, not worked out from '$0'")
     }
     return .deferred(typed)

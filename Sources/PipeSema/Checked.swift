@@ -20,7 +20,8 @@ public struct CheckedStage: Sendable {
   public let range: SourceRange
   /// The checked arguments by parameter name, read through the operator's definition only.
   let arguments: [String: CheckedArgument]
-  /// A combinator's inputs, a shared fragment's hot part.
+  /// A combinator's inputs, an operator's `( PIPELINE )` argument (`chunked by: (timer 1)`), a
+  /// shared fragment's hot part.
   public let inputs: [CheckedPipeline]
   public let inputType: ValueType?
   public let outputType: ValueType
@@ -34,10 +35,10 @@ public struct CheckedStage: Sendable {
     inputs: [CheckedPipeline], inputType: ValueType?, outputType: ValueType, body: CheckedPipeline? = nil
   ) throws(MissingArgument) {
     let definition = kind.definition
-    node = .operation(try definition.operation(ArgumentReader<Written>(arguments, body: body)))
+    node = .operation(try definition.operation(ArgumentReader<Written>(arguments, body: body, inputs: inputs)))
     operation =
       arguments.values.contains(where: \.isDeferred)
-      ? nil : try definition.operation(ArgumentReader<Resolved>(arguments, body: body))
+      ? nil : try definition.operation(ArgumentReader<Resolved>(arguments, body: body, inputs: inputs))
     self.role = role
     self.text = text
     self.range = range
@@ -238,6 +239,7 @@ public struct Environment: Sendable {
       combinators: operators.all.filter { $0.role == .combinator }.map(\.name),
       commandsAlsoStages: Set(commands.names).intersection(operators.names),
       pipelineClosures: Set(operators.pipelineClosures),
+      pipelineArguments: operators.pipelineArguments,
       backgroundNotes: Dictionary(
         commands.all.compactMap { command in command.backgroundNote.map { (command.name, $0) } },
         uniquingKeysWith: { first, _ in first }),

@@ -328,13 +328,23 @@ public struct Checker {
       guard let body else { return nil }
       typing.body = body.elementType
     }
+    // A `( PIPELINE )` argument (`chunked by: (timer 1)`) is a pipeline of its own, from a source;
+    // it becomes the stage's input. Its elements may be of any type.
+    var inputs: [CheckedPipeline] = []
+    for parameter in signature.parameters where parameter.kind == .sequence {
+      guard case .sequence = typing.checked[parameter.name],
+        case .pipeline(let pipeline) = typing.syntax[parameter.name]?.value.kind
+      else { continue }
+      guard let sequence = checkPipeline(pipeline, input: nil, allowSink: false) else { return nil }
+      inputs.append(sequence)
+    }
     var output = signature.typing(&typing)
     if let end = signature.channel { output = typeChannel(end, &typing, output) }
     diagnostics.append(contentsOf: typing.diagnostics)
     guard let output, typing.diagnostics.isEmpty else { return nil }
     return self.stage(
       kind: signature.kind, role: signature.role, text: source.displayText(of: stage.range), range: stage.range,
-      arguments: typing.checked, inputs: [], inputType: input, outputType: output, body: body)
+      arguments: typing.checked, inputs: inputs, inputType: input, outputType: output, body: body)
   }
 
   /// A stage of the catalogue. Its definition reads what the check produced: an argument it lacks

@@ -34,6 +34,9 @@ public enum ParameterKind: Sendable, Hashable {
   case closure
   /// `{ PIPELINE }`, run per element with `$0` standing for it (`flatMap`).
   case pipeline
+  /// `( PIPELINE )` after the parameter's label: a sequence the stage reads beside its upstream,
+  /// of any element type (`chunked by: (timer 1)`, a signal); the stage's input.
+  case sequence
   /// A bare word: a channel name, a policy.
   case name
   /// A type name: `Int`, `Double`, `String`, `Bool`.
@@ -82,6 +85,8 @@ public enum CheckedArgument: Sendable, Hashable {
   /// Repeated arguments (`from $0 ($0 * 10)`) some of which are worked out per element, and
   /// the type they have in common.
   case deferredValues([TypedExpr], ValueType)
+  /// A `( PIPELINE )` argument, checked: the pipeline is the stage's input (`CheckedStage.inputs`).
+  case sequence
 }
 
 /// How an operator's element type follows from its input and arguments; it reports what is wrong
@@ -214,6 +219,16 @@ public struct SignatureTable: Sendable {
   /// The stages whose `{ … }` is a pipeline run per element (`flatMap`, `flatMapLatest`).
   public var pipelineClosures: [String] {
     all.filter { $0.parameters.contains { $0.kind == .pipeline } }.map(\.name)
+  }
+
+  /// The labels whose `( … )` is a pipeline, by stage (`chunked`: `by`).
+  public var pipelineArguments: [String: Set<String>] {
+    var labels: [String: Set<String>] = [:]
+    for signature in all {
+      let sequences = signature.parameters.filter { $0.kind == .sequence }.compactMap(\.label)
+      if !sequences.isEmpty { labels[signature.name] = Set(sequences) }
+    }
+    return labels
   }
 }
 

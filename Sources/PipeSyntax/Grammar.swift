@@ -14,6 +14,9 @@ public struct Grammar: Sendable {
   public let commandsAlsoStages: Set<String>
   /// Stages whose `{ … }` argument is a pipeline, not an expression (`flatMap { from $0 $0 }`).
   public let pipelineClosures: Set<String>
+  /// The labels after which a stage's `( … )` is a pipeline, not an expression, by stage
+  /// (`chunked by: (timer 1)`): a sequence the stage reads beside its upstream.
+  public let pipelineArguments: [String: Set<String>]
   /// What a command written with `&` says besides that it runs in the foreground, by command
   /// (`send`: how a pipeline sends in the background).
   public let backgroundNotes: [String: String]
@@ -34,7 +37,8 @@ public struct Grammar: Sendable {
 
   public init(
     commands: Set<String>, pipelineCommands: [String: Set<String>], combinators: [String],
-    commandsAlsoStages: Set<String>, pipelineClosures: Set<String> = [], backgroundNotes: [String: String] = [:],
+    commandsAlsoStages: Set<String>, pipelineClosures: Set<String> = [],
+    pipelineArguments: [String: Set<String>] = [:], backgroundNotes: [String: String] = [:],
     verbatimBlocks: Set<String> = [],
     claimWords: [String: Set<String>] = [:], stages: Set<String>? = nil, stageLabels: [String: Set<String>] = [:]
   ) {
@@ -47,6 +51,7 @@ public struct Grammar: Sendable {
     self.combinators = combinators
     self.commandsAlsoStages = commandsAlsoStages
     self.pipelineClosures = pipelineClosures
+    self.pipelineArguments = pipelineArguments
     self.backgroundNotes = backgroundNotes
   }
 

@@ -256,7 +256,9 @@ public struct Parser {
       let inputs = parseList(after: open, closing: ")") { $0.parsePipeline() }
       return Stage(.combinator(name, inputs), SourceRange(start, previousEnd))
     }
-    let arguments = parseArguments(pipelineClosure: grammar.pipelineClosures.contains(name.name))
+    let arguments = parseArguments(
+      pipelineClosure: grammar.pipelineClosures.contains(name.name),
+      pipelineLabels: grammar.pipelineArguments[name.name] ?? [])
     return Stage(.call(name, arguments), SourceRange(start, max(name.range.end, previousEnd)))
   }
 
@@ -288,8 +290,9 @@ public struct Parser {
       && (current.kind == .identifier && !peek(1).isPunctuation(":") || current.kind == .punctuation)
   }
 
-  /// A stage's or command's arguments; with `pipelineClosure`, `{ … }` holds a pipeline.
-  mutating func parseArguments(pipelineClosure: Bool = false) -> [Argument] {
+  /// A stage's or command's arguments; with `pipelineClosure`, `{ … }` holds a pipeline, and after
+  /// one of `pipelineLabels`, `( … )` does (`chunked by: (timer 1)`).
+  mutating func parseArguments(pipelineClosure: Bool = false, pipelineLabels: Set<String> = []) -> [Argument] {
     var arguments: [Argument] = []
     while !atArgumentsEnd {
       if pipelineClosure, current.isPunctuation("{") {
@@ -300,6 +303,11 @@ public struct Parser {
       }
       let start = current.range.start
       let label = parseLabel()
+      if let label, pipelineLabels.contains(label.name), current.isPunctuation("(") {
+        let sequence = parsePipelineArgument()
+        arguments.append(Argument(label: label, value: sequence, range: SourceRange(start, previousEnd)))
+        continue
+      }
       if current.kind == .invalid {
         // The lexer has reported it; a placeholder keeps the checker from also saying it is missing.
         let token = advance()
@@ -343,6 +351,27 @@ public struct Parser {
       skipClosure()
     }
     return Expr(.pipeline(body), SourceRange(open.range.start, previousEnd))
+  }
+
+  /// `( PIPELINE )` after a label that takes a sequence (`chunked by: (timer 1)`): a pipeline of
+  /// its own, started by a source, as a group or a combinator's input is.
+  mutating func parsePipelineArgument() -> Expr {
+    let open = advance()
+    // Inside the parentheses a command's options (`draw … tick:`) belong to what is inside.
+    let options = commandOptions
+    commandOptions = []
+    combinatorDepth += 1
+    defer {
+      commandOptions = options
+      combinatorDepth -= 1
+    }
+    let inner = parsePipeline()
+    if consume(")") == nil {
+      diagnostics.append(DiagnosticMessages.unbalanced("(", at: open.range, found: current))
+      skipStage()
+      _ = consume(")")
+    }
+    return Expr(.pipeline(inner), SourceRange(open.range.start, previousEnd))
   }
 
   /// `{ … }` after a command that takes its block as written (`validate { … }`): the text up to the

@@ -38,7 +38,8 @@ public struct Expr: Sendable, Hashable {
     /// `{ body }`, or `{ x in body }`, `{ acc, x in body }` with named parameters (empty for `$0`).
     case closure(Expr, parameters: [Identifier])
     /// `{ PIPELINE }`: the body of `flatMap` and `flatMapLatest`, a pipeline per element, in whose
-    /// arguments `$0` stands for the element.
+    /// arguments `$0` stands for the element; or `( PIPELINE )` after a label that takes a sequence
+    /// (`chunked by: (timer 1)`), a pipeline the stage reads beside its upstream.
     case pipeline(Pipeline)
     /// The text between a command's braces, taken as written, not read as pipesh
     /// (`validate { … }` holds swift-async-algorithms' Swift); the expression's range is the braces'.

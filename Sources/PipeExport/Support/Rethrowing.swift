@@ -1,8 +1,9 @@
 import AsyncAlgorithms
 import Foundation
 
-/// AsyncAlgorithms 1.1.4's `merge`, `zip`, `combineLatest` and `chain` say their `Failure` is
-/// `Never` even where an input can fail (their `next()` rethrows): asked through
+/// AsyncAlgorithms 1.1.4's `merge`, `zip`, `combineLatest` and `chain` (and `chunked(by:)` and
+/// `chunks(ofCount:or:)` with a signal sequence, which merge their input with it) say their
+/// `Failure` is `Never` even where an input can fail (their `next()` rethrows): asked through
 /// `next(isolation:)`, as `for try await` and typed operators ask, such an error is cast to `Never`
 /// and traps. This asks their `next()`, and says `any Error`.
 struct Rethrowing<Base: AsyncSequence>: AsyncSequence {

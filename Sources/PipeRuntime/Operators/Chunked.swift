@@ -4,8 +4,8 @@ import PipeEvaluator
 import PipeSema
 
 extension Operators {
-  /// `chunked`: emits the elements of each interval, or each run of neighbours a closure keeps
-  /// together, as an array.
+  /// `chunked`: emits the elements of each interval, each run of neighbours a closure keeps
+  /// together, or those before each element of a signal, as an array.
   enum Chunked {
     static func run(by boundary: ChunkBoundary<Resolved>) -> Run {
       switch boundary {
@@ -14,6 +14,15 @@ extension Operators {
           build: { input in
             let timer = AsyncTimerSequence(interval: interval, clock: input.clock)
             return ValueSequence(input.upstream.chunked(by: timer).map { Value.array($0) })
+          })
+      case .signal:
+        .node(
+          build: { input in
+            // The signal is the stage's input, built as its own nodes; AA's `chunked(by:)` reads it.
+            guard input.inputs.count == 1, let signal = input.inputs.first else {
+              throw input.bug("\(input.inputs.count) signals for chunked")
+            }
+            return ValueSequence(input.upstream.chunked(by: signal).map { Value.array($0) })
           })
       case .belongTogether(let closure):
         .node(

@@ -34,7 +34,7 @@ public enum Operators {
     case .interspersed(let separator): Interspersed.run(separator: separator)
     case .adjacentPairs: AdjacentPairs.run()
     case .reductions(let initial, let next): Reductions.run(initial: initial, next: next)
-    case .chunks(let count, let every): Chunks.run(count: count, every: every)
+    case .chunks(let count, let signal): Chunks.run(count: count, or: signal)
     case .chunked(let boundary): Chunked.run(by: boundary)
     case .buffer(let size, let policy): Buffer.run(size: size, policy: policy)
     case .share: Share.run()

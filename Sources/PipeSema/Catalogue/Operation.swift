@@ -37,7 +37,7 @@ public enum Operation<Form: ArgumentForm>: Sendable {
   case interspersed(separator: Form.Constant)
   case adjacentPairs
   case reductions(initial: Form.Constant?, next: TypedExpr)
-  case chunks(count: Form.Integer, every: Form.Interval?)
+  case chunks(count: Form.Integer, or: ChunkSignal<Form>?)
   case chunked(by: ChunkBoundary<Form>)
   case buffer(size: Form.Size, policy: BufferPolicy)
   case share
@@ -126,11 +126,22 @@ public enum Operation<Form: ArgumentForm>: Sendable {
   }
 }
 
-/// Where `chunked` ends a chunk: AA's `chunked(by:)` with a timer or with a closure.
+/// Where `chunked` ends a chunk: AA's `chunked(by:)` with a timer, a closure or a signal sequence.
 public enum ChunkBoundary<Form: ArgumentForm>: Sendable {
   /// `chunked INTERVAL`: at each tick of a timer (`chunked(by: .repeating(every:clock:))`).
   case every(Form.Interval)
   /// `chunked { $0 <= $1 }`: between two neighbours the closure is false for
   /// (`chunked(by:)` with an `(Element, Element) -> Bool` closure).
   case belongTogether(TypedExpr)
+  /// `chunked by: (PIPELINE)`: at each element of another pipeline, the stage's input
+  /// (`chunked(by:)` with an `AsyncSequence`).
+  case signal(CheckedPipeline)
+}
+
+/// What else ends a chunk of `chunks N`: AA's `chunks(ofCount:or:)` with a timer or a signal sequence.
+public enum ChunkSignal<Form: ArgumentForm>: Sendable {
+  /// `chunks N every: INTERVAL`: each tick of a timer (`chunks(ofCount:or: .repeating(every:clock:))`).
+  case every(Form.Interval)
+  /// `chunks N or: (PIPELINE)`: each element of another pipeline, the stage's input.
+  case signal(CheckedPipeline)
 }

@@ -26,10 +26,14 @@ public struct ArgumentReader<Form: ArgumentForm> {
   let arguments: [String: CheckedArgument]
   /// The `{ PIPELINE }` of `flatMap`, checked.
   let body: CheckedPipeline?
+  /// The stage's inputs: an operator's `( PIPELINE )` arguments, checked, in the order of its
+  /// parameters.
+  let inputs: [CheckedPipeline]
 
-  init(_ arguments: [String: CheckedArgument], body: CheckedPipeline?) {
+  init(_ arguments: [String: CheckedArgument], body: CheckedPipeline?, inputs: [CheckedPipeline] = []) {
     self.arguments = arguments
     self.body = body
+    self.inputs = inputs
   }
 
   private func read<T>(
@@ -119,6 +123,13 @@ public struct ArgumentReader<Form: ArgumentForm> {
   public func body(_ parameter: Parameter) throws(MissingArgument) -> CheckedPipeline {
     guard let body else { throw MissingArgument(parameter: parameter.name) }
     return body
+  }
+
+  /// A `( PIPELINE )` argument that may be left out (`chunked by: (timer 1)`): the stage's one input.
+  public func optionalSequence(_ parameter: Parameter) throws(MissingArgument) -> CheckedPipeline? {
+    guard case .sequence = arguments[parameter.name] else { return nil }
+    guard inputs.count == 1, let sequence = inputs.first else { throw MissingArgument(parameter: parameter.name) }
+    return sequence
   }
 
   /// A constant that is never worked out per element (`subject NAME initial: V`), as a value.

@@ -104,7 +104,7 @@ public enum ElementFlow: Sendable, Equatable {
   /// (`adjacentPairs`).
   case pairsAdjacent
   /// Each element it passes on is an array of the oldest elements read and not yet passed on
-  /// (`chunks … every:`, `chunked`): its clock may end a chunk while nobody asks.
+  /// (`chunks … every:`, `chunked`): its clock (or its signal) may end a chunk while nobody asks.
   case gathersChunks
   /// Each element read becomes a pipeline of its own, whose elements come out in its place
   /// (`flatMap`, `flatMapLatest`): its pipelines' nodes are followed as nodes of their own.
@@ -121,7 +121,7 @@ public enum TaskUse: Sendable, Equatable {
   /// One task that iterates its input ahead of its consumer (AA's `buffer`, `share`; `delay`).
   case iteratingItsInput
   /// A task with a child task per input (AA's `merge`, `zip`, `combineLatest`; `chunks … every:`
-  /// and `chunked` merge their input with a timer).
+  /// and `chunked` merge their input with a timer or a signal).
   case childPerInput
   /// A task with a child for its input and one for each wait on the clock (AA's `debounce`;
   /// `timeout` races each `next()` against the clock).
@@ -235,11 +235,12 @@ extension Operation {
       OperatorFacts(
         kind, waitsOn: .upstreamAndClock, discards: .byTiming, tasks: .inputAndClock,
         flow: .keepsNewest(quiet: interval as? Duration))
-    case .chunks(_, let every):
-      every == nil
-        ? OperatorFacts(kind, waitsOn: .upstream, flow: .gathersReads)
-        : OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .gathersChunks)
-    case .chunked(.every): OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .gathersChunks)
+    case .chunks(_, nil): OperatorFacts(kind, waitsOn: .upstream, flow: .gathersReads)
+    case .chunks(_, .every), .chunked(.every):
+      OperatorFacts(kind, waitsOn: .upstreamAndClock, tasks: .childPerInput, flow: .gathersChunks)
+    // AA merges its input with the signal: it waits on both, its inputs, as `merge` does.
+    case .chunks(_, .signal), .chunked(.signal):
+      OperatorFacts(kind, waitsOn: .upstream, tasks: .childPerInput, flow: .gathersChunks)
     // It reads one element past each chunk before it emits it: each chunk is of the oldest it holds.
     case .chunked(.belongTogether): OperatorFacts(kind, waitsOn: .upstream, flow: .gathersChunks)
     case .delay:

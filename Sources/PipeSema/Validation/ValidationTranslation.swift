@@ -148,6 +148,10 @@ struct ValidationTranslation {
       guard labels(arguments, ["ofCount", "or"], name.name, range), let count = integer(arguments[0].value) else {
         return nil
       }
+      if !isRepeating(arguments[1].value) {
+        guard let signal = signal(arguments[1].value) else { return nil }
+        return [call("chunks", name.range, [(nil, count), ("or", signal)], range)]
+      }
       guard let every = repeating(arguments[1].value, what: "chunks(ofCount:or:)") else { return nil }
       return [call("chunks", name.range, [(nil, count), ("every", every)], range)]
     case "chunked":
@@ -158,6 +162,10 @@ struct ValidationTranslation {
       }
       if case .closure = arguments[0].value.kind {
         return closureStage("chunked", name, arguments[0].value, range)
+      }
+      if !isRepeating(arguments[0].value) {
+        guard let signal = signal(arguments[0].value) else { return nil }
+        return [call("chunked", name.range, [("by", signal)], range)]
       }
       guard let every = repeating(arguments[0].value, what: "chunked(by:)") else { return nil }
       return [call("chunked", name.range, [(nil, every)], range)]
@@ -253,17 +261,27 @@ struct ValidationTranslation {
     }
   }
 
+  /// Whether the expression is `.repeating(…)`, a timer; anything else is a signal sequence.
+  private func isRepeating(_ expression: SwiftExpr) -> Bool {
+    guard case .call(let callee, _) = expression.kind, case .member(nil, let word) = callee.kind else { return false }
+    return word.name == "repeating"
+  }
+
+  /// A signal sequence (`$0.inputs[1]`): pipesh's `( PIPELINE )` argument of `chunked by:` and
+  /// `chunks N or:`.
+  private mutating func signal(_ expression: SwiftExpr) -> Expr? {
+    guard let pipeline = sequence(expression) else { return nil }
+    return Expr(.pipeline(pipeline), expression.range)
+  }
+
   /// `.repeating(every: .steps(N), clock: $0.clock)`: the interval.
   private mutating func repeating(_ expression: SwiftExpr, what: String) -> Expr? {
     guard case .call(let callee, let arguments) = expression.kind, case .member(nil, let word) = callee.kind,
       word.name == "repeating"
     else {
       _ = fail(
-        "pipesh's \(what) takes a timer, .repeating(every: .steps(N), clock: \(parameter).clock), not '\(text(expression))'",
-        expression.range,
-        notes: [
-          "chunking by another sequence (a signal) pipesh has not: its chunked and chunks … every: take an interval"
-        ])
+        "pipesh's \(what) takes a timer, .repeating(every: .steps(N), clock: \(parameter).clock), or a sequence, not '\(text(expression))'",
+        expression.range)
       return nil
     }
     guard labels(arguments, ["every", "clock"], "repeating", expression.range),
