@@ -7,7 +7,13 @@ import Testing
 final class Terminal: @unchecked Sendable {
   // @unchecked: `output` and `consumed` are guarded by `condition`.
   private let process = Process()
-  private let master: FileHandle
+  /// The master side: read by `reader`, written by `type`, closed by `deinit` once `reader` has
+  /// stopped (a FileHandle's readabilityHandler, cleared while it ran, let the handle close the
+  /// descriptor under libdispatch's feet: a crash in a test's cleanup, now and then).
+  private let master: Int32
+  private let reader: any DispatchSourceRead
+  /// Signalled by `reader`'s cancel handler: nothing reads the master any more.
+  private let readerStopped = DispatchSemaphore(value: 0)
   private let condition = NSCondition()
   private var output = ""
   /// How many UTF-8 bytes of `output` earlier expectations have matched.
@@ -48,7 +54,9 @@ final class Terminal: @unchecked Sendable {
     _ = ioctl(masterFD, UInt(TIOCSWINSZ), &size)
     let slave = FileHandle(forUpdatingAtPath: name)
     guard let slave else { throw NoTerminal() }
-    master = FileHandle(fileDescriptor: masterFD, closeOnDealloc: true)
+    master = masterFD
+    reader = DispatchSource.makeReadSource(
+      fileDescriptor: masterFD, queue: DispatchQueue(label: "pipesh-test-terminal"))
     process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
     process.arguments = ["-w", "-c", Pipesh.executable.path] + arguments
     var environment = ProcessInfo.processInfo.environment
@@ -62,12 +70,14 @@ final class Terminal: @unchecked Sendable {
     process.standardInput = slave
     process.standardOutput = slave
     process.standardError = slave
-    master.readabilityHandler = { [weak self] handle in
-      // read(2) rather than availableData: the master reports EIO once pipesh has exited.
+    let reader = reader
+    let stopped = readerStopped
+    reader.setEventHandler { [weak self] in
+      // The master reports EIO once pipesh (every holder of the slave) has exited: reading stops.
       var buffer = [UInt8](repeating: 0, count: 4096)
-      let count = read(handle.fileDescriptor, &buffer, buffer.count)
+      let count = read(masterFD, &buffer, buffer.count)
       guard let self, count > 0 else {
-        handle.readabilityHandler = nil
+        reader.cancel()
         return
       }
       let data = Data(buffer[0..<count])
@@ -78,23 +88,32 @@ final class Terminal: @unchecked Sendable {
       self.condition.broadcast()
       self.condition.unlock()
     }
+    reader.setCancelHandler { stopped.signal() }
+    reader.resume()
     try ClosingPipe.spawning.withLock { try process.run() }
     try slave.close()
   }
 
   deinit {
     if process.isRunning { process.terminate() }
-    master.readabilityHandler = nil
+    reader.cancel()
+    readerStopped.wait()
+    close(master)
   }
 
   /// Resizes the terminal, as a window resized would (the kernel tells the process).
   func resize(columns: UInt16, rows: UInt16) {
     var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
-    _ = ioctl(master.fileDescriptor, UInt(TIOCSWINSZ), &size)
+    _ = ioctl(master, UInt(TIOCSWINSZ), &size)
   }
 
   func type(_ text: String) {
-    master.write(Data(text.utf8))
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+      guard written > 0 else { return }
+      bytes = bytes.dropFirst(written)
+    }
   }
 
   /// Types a line at the prompt and waits for the next prompt (any job count).
@@ -159,7 +178,7 @@ final class Terminal: @unchecked Sendable {
     }
     guard exited.wait(timeout: .now() + 60) == .success else {
       var settings = termios()
-      tcgetattr(master.fileDescriptor, &settings)
+      tcgetattr(master, &settings)
       throw Timeout(expected: "exit (lflag \(String(settings.c_lflag, radix: 16)))", output: output)
     }
     #expect(process.terminationStatus == status)
