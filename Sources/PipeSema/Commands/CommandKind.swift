@@ -105,11 +105,15 @@ public enum CommandKind: String, CaseIterable, Sendable {
       )
     case .expect:
       CommandSignature(
-        self, .expectation(options: ["tick", CommandOptions.untilLabel, CommandOptions.dialectLabel]),
+        self,
+        .expectation(options: [
+          "tick", CommandOptions.untilLabel, CommandOptions.dialectLabel, CommandOptions.inLabel,
+          CommandOptions.ordersLabel,
+        ]),
         usage:
-          "expect PIPELINE == \"DIAGRAM\" | prints V… | fails \"MESSAGE\" | ends \"NODE\" \"REASON\" [tick: D] [until: D] [dialect: aa|rxjs]",
+          "expect PIPELINE == \"DIAGRAM\" | prints V… | fails \"MESSAGE\" | ends \"NODE\" \"REASON\" [in: every order [orders: N]] [tick: D] [until: D] [dialect: aa|rxjs]",
         summary:
-          "runs a pipeline on a virtual clock of its own and checks it: == its output drawn a column a tick (tick:, else the first marble's, else 1s; 1ms frames with dialect: rxjs, RxJS's notation, frame 0 at the start) is DIAGRAM, run until DIAGRAM's ; (where it is cancelled, before that step's events), until:, or just before twice DIAGRAM's length (a DIAGRAM with no end claims nothing more until then); prints: it passes on these values and finishes; fails: it fails with MESSAGE; ends: its node labelled NODE (as draw labels it) ends finished, failed, cancelled or cancelled for REASON (downstream finished, job cancelled…); silent when it holds (pipesh -v says it), otherwise expected and actual drawn under one ruler with the first difference marked, and the script's status is 1"
+          "runs a pipeline on a virtual clock of its own and checks it: == its output drawn a column a tick (tick:, else the first marble's, else 1s; 1ms frames with dialect: rxjs, RxJS's notation, frame 0 at the start) is DIAGRAM, run until DIAGRAM's ; (where it is cancelled, before that step's events), until:, or just before twice DIAGRAM's length (a DIAGRAM with no end claims nothing more until then); prints: it passes on these values and finishes; fails: it fails with MESSAGE; ends: its node labelled NODE (as draw labels it) ends finished, failed, cancelled or cancelled for REASON (downstream finished, job cancelled…); silent when it holds (pipesh -v says it), otherwise expected and actual drawn under one ruler with the first difference marked, and the script's status is 1; in: every order: it must hold in every order explore would run (depth-first, at most orders: N, 1000 unless it says), a failure drawn for the first order that breaks it with its order: TOKEN for draw, and more orders than N a failure too, saying how many held"
       )
     case .check:
       CommandSignature(
