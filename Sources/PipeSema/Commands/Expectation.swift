@@ -52,9 +52,13 @@ extension Checker {
     }
     let checked = checkTopLevel(pipeline)
     var rest = Array(reading.arguments.dropFirst())
-    guard let everyOrder = Self.everyOrder(&rest, &reading) else { return nil }
+    let everyOrderArgument: Int?
+    switch Self.everyOrder(&rest, &reading) {
+    case .absent: everyOrderArgument = nil
     // `rest` is the arguments after the claim's word.
-    let everyOrderArgument = everyOrder.map { $0 + 1 }
+    case .written(let index): everyOrderArgument = index + 1
+    case .refused: return nil
+    }
     let values = rest.filter { $0.label == nil }
     var optionReading = CommandReading(
       signature: reading.signature, arguments: rest.filter { $0.label != nil }, range: reading.range)
@@ -141,23 +145,31 @@ extension Checker {
         text: source.displayText(of: reading.range)))
   }
 
-  /// Takes `in: every order` out of the arguments: `.some(index of its in:)` when it was there,
-  /// `.some(nil)` when there was no `in:`, nil (with an error at it) for an `in:` that says
-  /// anything else.
-  private static func everyOrder(_ arguments: inout [Argument], _ reading: inout CommandReading) -> Int?? {
-    guard let at = arguments.firstIndex(where: { $0.label?.name == CommandOptions.inLabel }) else {
-      return .some(nil)
-    }
+  /// What an expectation's `in:` said.
+  private enum EveryOrderReading {
+    /// No `in:`: the claim is checked in the virtual clock's own order.
+    case absent
+    /// `in: every order`, its `in:` at this index of the arguments read.
+    case written(Int)
+    /// An `in:` that says anything else: an error was reported at it.
+    case refused
+  }
+
+  /// Takes `in: every order` out of the arguments, and says where it was.
+  private static func everyOrder(
+    _ arguments: inout [Argument], _ reading: inout CommandReading
+  ) -> EveryOrderReading {
+    guard let at = arguments.firstIndex(where: { $0.label?.name == CommandOptions.inLabel }) else { return .absent }
     let next = at + 1 < arguments.count ? arguments[at + 1] : nil
     if case .name("every") = arguments[at].value.kind, let next, CommandReading.word(next) == "order" {
       arguments.removeSubrange(at...(at + 1))
-      return .some(at)
+      return .written(at)
     }
     let end = next.flatMap { CommandReading.word($0) != nil ? $0.range.end : nil } ?? arguments[at].range.end
     _ = reading.fail(
       "in: takes every order (the claim holds in every order explore runs), as in prints 1 2 in: every order",
       SourceRange(arguments[at].range.start, end))
-    return nil
+    return .refused
   }
 
   /// The error for a REASON no node can end with (`"finshed"`), with the closest one; nil for one
