@@ -5,8 +5,8 @@ extension SwiftExport {
   /// `pipesh --emit-test FILE`: a Swift Testing file that checks the script's `expect P ==
   /// "DIAGRAM"` and `expect P prints V…` over swift-async-algorithms, on the `TestClock` of the
   /// library product `MarbleTesting`, with the horizon pipesh gives each one. An expectation the
-  /// file cannot check (another claim, a pipeline using channels, bindings or pipesh's own timed
-  /// operators) is left out with a warning saying why; the script's other statements are not tests.
+  /// file cannot check (another claim, `in: every order`, a pipeline using channels, bindings or
+  /// pipesh's own timed operators) is left out with a warning saying why; the script's other statements are not tests.
   public static func tests(
     _ statements: [CheckedStatement], environment: Environment, source: SourceFile
   ) -> Output {
@@ -26,6 +26,19 @@ extension SwiftExport {
       guard case .command(let command, let range) = statement, command.kind == .expect,
         case .expectation(let expectation) = command.arguments
       else { continue }
+      if let argument = expectation.everyOrderArgument {
+        // `in: every` and `order`, two arguments.
+        let phrase =
+          command.argumentRanges.indices.contains(argument + 1)
+          ? SourceRange(command.argumentRanges[argument].start, command.argumentRanges[argument + 1].end) : range
+        warnings.append(
+          Diagnostic(
+            id: .export, severity: .warning,
+            message: "left out of the tests: in: every order is checked by pipesh alone; a test on "
+              + "MarbleTesting's clock would check one order, not every one",
+            range: phrase))
+        continue
+      }
       var writer = SwiftProgramWriter(environment: environment, source: source)
       writer.plainArithmetic = true
       writer.testClock = true

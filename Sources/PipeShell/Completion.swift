@@ -52,7 +52,9 @@ public enum Completion {
     let words = statement.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     let lastMark = statement.last { !$0.isWhitespace }
     var pool: [String]
-    if let first = words.first, !statement.contains("|"), !statement.contains("(") {
+    if words.first == CommandKind.expect.name, let next = everyOrder(after: words) {
+      pool = [next]
+    } else if let first = words.first, !statement.contains("|"), !statement.contains("(") {
       let command = CommandKind(rawValue: first)
       switch command {
       case .cancel?, .wait?, .inspect?, .tasks?, .why?:
@@ -99,6 +101,14 @@ public enum Completion {
     }
     let candidates = Array(Set(pool.filter { $0.hasPrefix(word) })).sorted()
     return (word.count, candidates)
+  }
+
+  /// The next word of `expect`'s `in: every order` after `words`, if they end in part of it.
+  static func everyOrder(after words: [String]) -> String? {
+    let label = CommandOptions.inLabel + ":"
+    if words.last == label { return "every" }
+    if words.suffix(2) == [label, "every"] { return "order" }
+    return nil
   }
 
   /// The labels not yet written among `words` (a label is given once).

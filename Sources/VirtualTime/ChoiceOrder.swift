@@ -15,6 +15,8 @@ public final class ChoiceOrder: Sendable {
   private struct State {
     var replaying: [Int]
     var made: [Choice] = []
+    /// The virtual instant (the clock's offset) of each choice in `made`.
+    var instants: [Duration] = []
     /// A replayed choice was out of range of what was runnable then.
     var misfit = false
   }
@@ -23,25 +25,41 @@ public final class ChoiceOrder: Sendable {
   /// and the pipeline's); false for pipesh's own and for what is not a task. The driver asks when
   /// the job is enqueued, outside its lock.
   let takesPart: @Sendable (UInt) -> Bool
+  /// Whether it picks the task to run at a choice; false: it only watches the clock's own order
+  /// (the first runnable task, pipesh's own included) and notes each choice it passes (`draw`).
+  let picks: Bool
   private let state: Locked<State>
 
   /// An order that makes the choices `replaying` names, in turn, then the first task at each
   /// choice after them.
   public init(replaying: [Int], takesPart: @escaping @Sendable (UInt) -> Bool) {
     self.takesPart = takesPart
+    picks = true
     state = Locked(State(replaying: replaying))
+  }
+
+  /// No order of its own: the run goes as the clock runs it without one, and `made` says where
+  /// it passed a choice (a task that takes part first among several runnable), each the first.
+  public init(watching takesPart: @escaping @Sendable (UInt) -> Bool) {
+    self.takesPart = takesPart
+    picks = false
+    state = Locked(State(replaying: []))
   }
 
   /// The choices made so far.
   public var made: [Choice] { state.withLock { $0.made } }
 
+  /// The virtual instant of each choice made so far (the time since the clock's start).
+  public var instants: [Duration] { state.withLock { $0.instants } }
+
   /// Whether a replayed choice did not fit (its position was beyond what was runnable), or some
   /// were left over at the end of the run: the order was not one of this run's.
   public var misfit: Bool { state.withLock { $0.misfit || $0.made.count < $0.replaying.count } }
 
-  /// A choice among `count` runnable tasks: the position of the one to run.
-  func choose(among count: Int) -> Int {
+  /// A choice among `count` runnable tasks at `instant`: the position of the one to run.
+  func choose(among count: Int, at instant: Duration) -> Int {
     state.withLock { state in
+      state.instants.append(instant)
       let position = state.made.count
       var index = position < state.replaying.count ? state.replaying[position] : 0
       if index >= count {

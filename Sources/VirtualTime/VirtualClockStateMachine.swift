@@ -127,15 +127,23 @@ struct VirtualClockStateMachine {
 
   /// The ready task to run next: the first, unless an order decides. Under an order, a task that
   /// takes no part in choices (pipesh's own) runs first; among several that do, the order picks.
+  /// An order that only watches takes the first, and notes a choice where it passes one.
   private mutating func nextReady() -> UnownedJob? {
     guard let order else { return ready.popFirst() }
     let job: UnownedJob?
-    if ready.count <= 1 {
+    if !order.picks {
+      // Watching: the first runs, as without an order; a choice where it takes part among several.
+      let taking = ready.count { !ownJobs.contains(jobAddress($0)) }
+      if let first = ready.first, taking > 1, !ownJobs.contains(jobAddress(first)) {
+        _ = order.choose(among: taking, at: now.offset)
+      }
+      job = ready.popFirst()
+    } else if ready.count <= 1 {
       job = ready.popFirst()
     } else if let own = ready.firstIndex(where: { ownJobs.contains(jobAddress($0)) }) {
       job = ready.remove(at: own)
     } else {
-      job = ready.remove(at: order.choose(among: ready.count))
+      job = ready.remove(at: order.choose(among: ready.count, at: now.offset))
     }
     if let job { ownJobs.remove(jobAddress(job)) }
     return job

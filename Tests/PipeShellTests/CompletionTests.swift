@@ -43,6 +43,15 @@ struct CompletionTests {
     #expect(!candidates("explore timer 1 | take 3 orders: 5 ").contains("orders:"))
   }
 
+  @Test func expectOffersInEveryOrderWordByWord() {
+    #expect(candidates("expect timer 1 | take 3 prints 0 1 2 ").contains("in:"))
+    #expect(candidates("expect timer 1 | take 3 prints 0 1 2 ").contains("orders:"))
+    #expect(candidates("expect timer 1 | take 3 prints 0 1 2 in: ") == ["every"])
+    #expect(candidates("expect timer 1 | take 3 prints 0 1 2 in: ev") == ["every"])
+    #expect(candidates("expect timer 1 | take 3 prints 0 1 2 in: every ") == ["order"])
+    #expect(!candidates("expect timer 1 | take 3 prints 0 1 2 in: every order ").contains("in:"))
+  }
+
   @Test func clockOffersItsTwoWords() {
     #expect(candidates("clock ") == ["real", "virtual"])
     #expect(candidates("clock v") == ["virtual"])

@@ -192,4 +192,10 @@ extension ChoiceOrder {
   public static func overJobTasks(replaying choices: [Int]) -> ChoiceOrder {
     ChoiceOrder(replaying: choices, takesPart: TaskBook.takesPartInChoices)
   }
+
+  /// The clock's own order over the tasks of jobs, watched for the choices `explore` would make
+  /// (`draw`'s note that its run is one order of several).
+  public static func watchingJobTasks() -> ChoiceOrder {
+    ChoiceOrder(watching: TaskBook.takesPartInChoices)
+  }
 }

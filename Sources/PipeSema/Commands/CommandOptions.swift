@@ -16,6 +16,8 @@ public struct CommandOptions: Sendable {
   public static let ordersLabel = "orders"
   /// The label of one order, named by the token `explore` printed: `draw P order: oab…`.
   public static let orderLabel = "order"
+  /// The label of `expect`'s `in: every order` (taken out before the other options are read).
+  public static let inLabel = "in"
   public var durations: [String: Duration] = [:]
   /// `orders: N`: `explore` runs at most N orders.
   public var orders: Int?
@@ -53,6 +55,7 @@ public struct CommandOptions: Sendable {
     case dialectLabel: "dialect: aa|rxjs"
     case ordersLabel: "orders: N"
     case orderLabel: "order: TOKEN"
+    case inLabel: "in: every order"
     default: "\(name): D"
     }
   }

@@ -26,7 +26,12 @@ public struct CheckedExpectation: Sendable {
 
   public let pipeline: CheckedPipeline
   public let claim: Claim
-  /// `tick:` and `until:`.
+  /// `in: every order`: the claim must hold in every order `explore` would run, not only in the
+  /// virtual clock's own. The index of its `in:` among the command's arguments (where a failure to
+  /// check them all points); nil without it.
+  public let everyOrderArgument: Int?
+  public var everyOrder: Bool { everyOrderArgument != nil }
+  /// `tick:`, `until:`, `dialect:`, and `orders:` (with `in: every order`).
   public let options: CommandOptions
   /// The whole statement as written, for reports.
   public let text: String
@@ -46,13 +51,26 @@ extension Checker {
         missing, reading.arguments.first?.range ?? SourceRange(pipeline.range.end, pipeline.range.end))
     }
     let checked = checkTopLevel(pipeline)
-    let rest = reading.arguments.dropFirst()
+    var rest = Array(reading.arguments.dropFirst())
+    let everyOrderArgument: Int?
+    switch Self.everyOrder(&rest, &reading) {
+    case .absent: everyOrderArgument = nil
+    // `rest` is the arguments after the claim's word.
+    case .written(let index): everyOrderArgument = index + 1
+    case .refused: return nil
+    }
     let values = rest.filter { $0.label == nil }
     var optionReading = CommandReading(
       signature: reading.signature, arguments: rest.filter { $0.label != nil }, range: reading.range)
     let options = optionReading.options(names, source: source)
     reading.diagnostics += optionReading.diagnostics
     guard let options else { return nil }
+    if options.orders != nil, everyOrderArgument == nil,
+      let argument = rest.first(where: { $0.label?.name == CommandOptions.ordersLabel })
+    {
+      return reading.fail(
+        "'orders:' bounds the orders of in: every order; write in: every order before it", argument.range)
+    }
     let claim: CheckedExpectation.Claim
     switch word {
     case "==":
@@ -123,7 +141,35 @@ extension Checker {
     guard let checked else { return nil }
     return .expectation(
       CheckedExpectation(
-        pipeline: checked, claim: claim, options: options, text: source.displayText(of: reading.range)))
+        pipeline: checked, claim: claim, everyOrderArgument: everyOrderArgument, options: options,
+        text: source.displayText(of: reading.range)))
+  }
+
+  /// What an expectation's `in:` said.
+  private enum EveryOrderReading {
+    /// No `in:`: the claim is checked in the virtual clock's own order.
+    case absent
+    /// `in: every order`, its `in:` at this index of the arguments read.
+    case written(Int)
+    /// An `in:` that says anything else: an error was reported at it.
+    case refused
+  }
+
+  /// Takes `in: every order` out of the arguments, and says where it was.
+  private static func everyOrder(
+    _ arguments: inout [Argument], _ reading: inout CommandReading
+  ) -> EveryOrderReading {
+    guard let at = arguments.firstIndex(where: { $0.label?.name == CommandOptions.inLabel }) else { return .absent }
+    let next = at + 1 < arguments.count ? arguments[at + 1] : nil
+    if case .name("every") = arguments[at].value.kind, let next, CommandReading.word(next) == "order" {
+      arguments.removeSubrange(at...(at + 1))
+      return .written(at)
+    }
+    let end = next.flatMap { CommandReading.word($0) != nil ? $0.range.end : nil } ?? arguments[at].range.end
+    _ = reading.fail(
+      "in: takes every order (the claim holds in every order explore runs), as in prints 1 2 in: every order",
+      SourceRange(arguments[at].range.start, end))
+    return .refused
   }
 
   /// The error for a REASON no node can end with (`"finshed"`), with the closest one; nil for one

@@ -35,12 +35,14 @@ extension Shell {
     to file: String? = nil, printing: Bool = false, order token: OrderToken? = nil, orderArgument: Int? = nil
   ) async {
     let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
-    let order = token.map { ChoiceOrder.overJobTasks(replaying: $0.choices) }
+    let named = token.map { ChoiceOrder.overJobTasks(replaying: $0.choices) }
+    // Without a token the clock's own order, watched for the choices it passed.
+    let watched = named == nil ? ChoiceOrder.watchingJobTasks() : nil
     // In a named order, what the pipeline prints is held until the order is known to fit.
-    let held = order.map { _ in CollectedOutput() }
+    let held = named.map { _ in CollectedOutput() }
     let drawn = await drawnRun(
-      pipeline, horizon: horizon, refining: chosen == nil, printing: printing, order: order, output: held)
-    if let order, order.misfit {
+      pipeline, horizon: horizon, refining: chosen == nil, printing: printing, order: named ?? watched, output: held)
+    if let order = named, order.misfit {
       return engine.commandFailed(
         "draw: this order: does not fit the pipeline's run (a choice it names was not there); explore it for its orders",
         at: orderArgument)
@@ -77,6 +79,17 @@ extension Shell {
     if drawn.tick != horizon.tick { note(Self.finerNote("draw", drawn.tick, horizon.tick), width: width) }
     if cut { note(Self.cutNote("draw", width: width), width: width) }
     if let stop = drawn.stop { note(stop.message("draw", horizon), width: width) }
+    if let choices = watched.flatMap(Self.choiceNote) { note(choices, width: width) }
+  }
+
+  /// What `draw` says of a run that passed choices (several tasks of the pipeline runnable at one
+  /// instant, as `explore` counts them): it is one order of several. Nil when it passed none.
+  static func choiceNote(_ order: ChoiceOrder) -> String? {
+    let instants = Set(order.instants).sorted()
+    guard let first = instants.first else { return nil }
+    let others = instants.count - 1
+    let more = others == 0 ? "" : " and \(others) other instant\(others == 1 ? "" : "s")"
+    return "draw: one order of several: at \(MarbleLanes.label(first))\(more) another task could go first; see explore"
   }
 
   /// `pipesh --page`: the lanes of the pipeline's `marble "…"` sources written with a literal

@@ -5,6 +5,7 @@ import PipeSema
 import PipeSession
 import PipeSyntax
 import TraceFormat
+import VirtualTime
 
 extension Commands {
   /// `expect P CLAIM`: runs P on a virtual clock of its own and checks the claim.
@@ -46,17 +47,9 @@ extension Shell {
   /// Runs an expectation's pipeline as `draw` does and checks its claim: silent when it holds
   /// (a line with `pipesh -v`); otherwise an error at the claim, the drawing, status 1.
   func expect(_ expectation: CheckedExpectation) async {
-    let outcome: (message: String, drawing: [String], argument: Int)?
-    switch expectation.claim {
-    case .diagram(let diagram):
-      outcome = await expectDiagram(expectation, diagram)
-    case .prints(let values):
-      outcome = await expectPrinted(expectation, values)
-    case .fails(let message):
-      outcome = await expectFailure(expectation, message)
-    case .ends(let node, let reason):
-      outcome = await expectEnd(expectation, node: node, reason: reason)
-    }
+    let outcome =
+      expectation.everyOrder
+      ? await expectInEveryOrder(expectation) : await check(expectation, in: ExpectationRun(order: nil, table: nil))
     let location = engine.runningCommandLocation
     let result = ExpectationOutcome(
       file: location?.file ?? "", line: location?.line ?? 0, column: location?.column ?? 0, text: expectation.text,
@@ -72,12 +65,68 @@ extension Shell {
     for line in outcome.drawing { console.line(line, to: .error) }
   }
 
+  /// Where one run of an expectation goes: the order it takes (nil: the virtual clock's own) and
+  /// the job table it runs in (nil: the session's, taking a job number).
+  private struct ExpectationRun {
+    let order: ChoiceOrder?
+    let table: JobTable?
+  }
+
+  /// What a failed expectation reports: the first difference in words, the drawing, and which of
+  /// the command's arguments the error points at.
+  private typealias Failure = (message: String, drawing: [String], argument: Int)
+
+  /// Runs the pipeline once, as `run` says, and checks the claim: nil when it holds.
+  private func check(_ expectation: CheckedExpectation, in run: ExpectationRun) async -> Failure? {
+    switch expectation.claim {
+    case .diagram(let diagram): await expectDiagram(expectation, diagram, in: run)
+    case .prints(let values): await expectPrinted(expectation, values, in: run)
+    case .fails(let message): await expectFailure(expectation, message, in: run)
+    case .ends(let node, let reason): await expectEnd(expectation, node: node, reason: reason, in: run)
+    }
+  }
+
+  /// `in: every order`: checks the claim in each order `explore` runs, in its order, and stops at
+  /// the first that breaks it: its failure, with its token. The first order runs in the session's
+  /// table (the one job number an expectation takes), the others each in a table of its own. Not
+  /// every order checked (more than `orders:`, or Ctrl-C) is a failure too: it never says "every"
+  /// of orders it did not run.
+  private func expectInEveryOrder(_ expectation: CheckedExpectation) async -> Failure? {
+    let limit = expectation.options.orders ?? Commands.Explore.defaultOrders
+    var orders = DepthFirstOrders(limit: limit)
+    var interrupted: Bool { Task.isCancelled || engine.interruptedInThisStatement }
+    while !interrupted, let order = orders.next() {
+      let table = orders.count == 0 ? nil : JobTable(console: DiscardedOutput(), session: engine.session)
+      let failure = await check(expectation, in: ExpectationRun(order: order, table: table))
+      if interrupted { break }
+      orders.ran(order)
+      guard let failure else { continue }
+      let token = OrderToken(program: OrderToken.hash(of: expectation.pipeline), choices: order.made.map(\.index))
+      let number = orders.count
+      return (
+        "in order \(number) of those explore runs: " + failure.message,
+        failure.drawing + [
+          "order: \(token.word) (draw P order: \(token.word) draws this order)"
+        ],
+        failure.argument
+      )
+    }
+    if orders.all { return nil }
+    let held = "it held in the \(orders.count) order\(orders.count == 1 ? "" : "s") checked"
+    let argument = expectation.everyOrderArgument ?? 0
+    if interrupted { return ("not checked in every order: interrupted; " + held, [], argument) }
+    return (
+      "not checked in every order: \(held), and more remain (orders: N checks up to N, at most 100000)", [],
+      argument
+    )
+  }
+
   /// `== "DIAGRAM"`: the output lane, a column a tick, against the diagram. The run ends at the
   /// diagram's `;` (where the expectation cancels it), at `until:`, or just before twice its
   /// length; a diagram with no end claims nothing more until then, and that cut is not drawn.
   private func expectDiagram(
-    _ expectation: CheckedExpectation, _ diagram: MarbleDiagram
-  ) async -> (String, [String], Int)? {
+    _ expectation: CheckedExpectation, _ diagram: MarbleDiagram, in run: ExpectationRun
+  ) async -> Failure? {
     let rxjs = expectation.options.dialect == .rxjs
     let tick =
       expectation.options["tick"] ?? expectation.pipeline.marbleTick
@@ -91,7 +140,7 @@ extension Shell {
     let horizon =
       expectation.options[CommandOptions.untilLabel] ?? cancelAt.map { tick * ($0 - shift) - .nanoseconds(1) }
       ?? tick * (max(2 * expected.length, expected.length + 2) - shift) - .nanoseconds(1)
-    let recorded = await engine.recordedRun(expectation.pipeline, horizon: horizon, quiet: true)
+    let recorded = await recordedRun(expectation, horizon: horizon, in: run)
     if let stopped = Self.stoppedEarly(recorded) { return (stopped, [], 1) }
     guard let output = recorded.nodes.last else { return nil }
     let recorder = DiagramRecorder(tick: tick)
@@ -168,8 +217,10 @@ extension Shell {
   }
 
   /// `prints V…`: the values the output passed on, and that it finished.
-  private func expectPrinted(_ expectation: CheckedExpectation, _ values: [Value]) async -> (String, [String], Int)? {
-    let run = await endedRun(expectation)
+  private func expectPrinted(
+    _ expectation: CheckedExpectation, _ values: [Value], in place: ExpectationRun
+  ) async -> Failure? {
+    let run = await endedRun(expectation, in: place)
     let expected = values.map { DiagnosticFormatter.visible($0.printed) }
     let lists = ListComparison(expected: expected, actual: run.printed)
     if var message = lists.message {
@@ -186,8 +237,10 @@ extension Shell {
   }
 
   /// `fails "MESSAGE"`: how the output ended.
-  private func expectFailure(_ expectation: CheckedExpectation, _ message: String) async -> (String, [String], Int)? {
-    let run = await endedRun(expectation)
+  private func expectFailure(
+    _ expectation: CheckedExpectation, _ message: String, in place: ExpectationRun
+  ) async -> Failure? {
+    let run = await endedRun(expectation, in: place)
     if case .failed(let actual) = run.end, actual.message == message || actual.description == message { return nil }
     let printed = run.printed.isEmpty ? "" : " after printing \(Self.list(run.printed))"
     return ("expected it to fail with \(TraceFile.quoted(message)); it \(run.endWords)\(printed)", [], 1)
@@ -195,9 +248,9 @@ extension Shell {
 
   /// `ends "NODE" "REASON"`: the end of the node labelled NODE.
   private func expectEnd(
-    _ expectation: CheckedExpectation, node label: String, reason: String
-  ) async -> (String, [String], Int)? {
-    let recorded = await engine.recordedRun(expectation.pipeline, horizon: horizon(expectation), quiet: true)
+    _ expectation: CheckedExpectation, node label: String, reason: String, in run: ExpectationRun
+  ) async -> Failure? {
+    let recorded = await recordedRun(expectation, horizon: horizon(expectation), in: run)
     guard let node = recorded.nodes.first(where: { $0.text == label }) else {
       let labels = recorded.nodes.map { "'\($0.text)'" }.joined(separator: ", ")
       return ("no node labelled '\(label)' in this pipeline; its nodes are \(labels)", [], 1)
@@ -220,6 +273,13 @@ extension Shell {
     }
     if accepted.contains(reason) { return nil }
     return ("expected '\(label)' to end: \(reason); it ended \(said) at \(MarbleLanes.label(time))", [], 2)
+  }
+
+  /// The expectation's pipeline run up to `horizon` as `run` says, printing nothing.
+  private func recordedRun(
+    _ expectation: CheckedExpectation, horizon: Duration, in run: ExpectationRun
+  ) async -> RecordedRun {
+    await engine.recordedRun(expectation.pipeline, horizon: horizon, quiet: true, order: run.order, table: run.table)
   }
 
   /// How far a run that is not drawn goes: `until:`, else as far as `draw` would.
@@ -253,8 +313,8 @@ extension Shell {
     }
   }
 
-  private func endedRun(_ expectation: CheckedExpectation) async -> EndedRun {
-    let recorded = await engine.recordedRun(expectation.pipeline, horizon: horizon(expectation), quiet: true)
+  private func endedRun(_ expectation: CheckedExpectation, in place: ExpectationRun) async -> EndedRun {
+    let recorded = await recordedRun(expectation, horizon: horizon(expectation), in: place)
     var run = EndedRun(end: .notEnded(recorded.horizon))
     if recorded.stop == .events { run.end = .overflowed }
     guard let output = recorded.nodes.last, recorded.stop != .events else { return run }

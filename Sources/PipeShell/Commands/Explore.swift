@@ -25,6 +25,37 @@ final class CollectedOutput: JobOutput {
   func flush() {}
 }
 
+/// The orders `explore` runs (and `expect … in: every order` checks): depth-first over the
+/// choices, the first task at each, then the next at the last choice that has one, …, at most
+/// `limit` of them.
+struct DepthFirstOrders {
+  let limit: Int
+  /// The choices the next order replays; nil when every order has run.
+  private var prefix: [Int]? = []
+  /// How many orders have run.
+  private(set) var count = 0
+
+  init(limit: Int) { self.limit = limit }
+
+  /// Whether every order has run: the last one had no choice left with a task after the one picked.
+  var all: Bool { prefix == nil }
+
+  /// The next order to run, nil when every order has run or `limit` have.
+  func next() -> ChoiceOrder? {
+    guard count < limit, let prefix else { return nil }
+    return ChoiceOrder.overJobTasks(replaying: prefix)
+  }
+
+  /// `order`, which `next()` gave, has run: the one after it takes the next task at its last
+  /// choice that has one.
+  mutating func ran(_ order: ChoiceOrder) {
+    count += 1
+    var next = order.made
+    while let last = next.last, last.index + 1 >= last.count { next.removeLast() }
+    prefix = next.popLast().map { last in next.map(\.index) + [last.index + 1] }
+  }
+}
+
 extension Shell {
   /// One distinct outcome of `explore`: what a person sees of a run, the first order that gave it,
   /// and how many did.
@@ -43,13 +74,10 @@ extension Shell {
     let program = OrderToken.hash(of: pipeline)
     var outcomes: [ExploredOutcome] = []
     var byKey: [String: Int] = [:]
-    var prefix: [Int] = []
-    var ran = 0
-    var all = false
+    var orders = DepthFirstOrders(limit: limit)
     var stop: RecordedRun.Stop?
     var interrupted: Bool { Task.isCancelled || engine.interruptedInThisStatement }
-    while ran < limit, !interrupted {
-      let order = ChoiceOrder.overJobTasks(replaying: prefix)
+    while !interrupted, let order = orders.next() {
       let output = CollectedOutput()
       // A table per order: the jobs of earlier orders are not kept (memory stays that of the outcomes).
       let table = JobTable(console: DiscardedOutput(), session: engine.session)
@@ -57,7 +85,7 @@ extension Shell {
         pipeline, horizon: horizon.end, quiet: true, printing: true, order: order, table: table, output: output)
       // Ctrl-C cancelled this order's run: it is not an outcome.
       if interrupted { break }
-      ran += 1
+      orders.ran(order)
       stop = stop ?? recorded.stop
       let made = order.made
       let printed = output.lines.withLock { $0 }
@@ -71,24 +99,16 @@ extension Shell {
             recorded: recorded, printed: printed, token: OrderToken(program: program, choices: made.map(\.index)),
             count: 1))
       }
-      // The next order, depth-first: the last choice with a task after the one picked takes it.
-      var next = made
-      while let last = next.last, last.index + 1 >= last.count { next.removeLast() }
-      guard let last = next.popLast() else {
-        all = true
-        break
-      }
-      prefix = next.map(\.index) + [last.index + 1]
     }
     let width = Format.screenWidth
-    let orders = "\(ran) order\(ran == 1 ? "" : "s")"
+    let ran = "\(orders.count) order\(orders.count == 1 ? "" : "s")"
     let outcomesText = "\(outcomes.count) outcome\(outcomes.count == 1 ? "" : "s")"
-    if all {
-      console.line("\(orders) (all): \(outcomesText)")
+    if orders.all {
+      console.line("\(ran) (all): \(outcomesText)")
     } else if interrupted {
-      console.line("\(orders) (not all: interrupted): \(outcomesText)")
+      console.line("\(ran) (not all: interrupted): \(outcomesText)")
     } else {
-      console.line("\(orders) (not all: stopped at orders: \(limit); more remain): \(outcomesText)")
+      console.line("\(ran) (not all: stopped at orders: \(limit); more remain): \(outcomesText)")
     }
     let tick = outcomes.map { $0.recorded.observer.finestTick(horizon.tick) }.min() ?? horizon.tick
     for (number, outcome) in outcomes.enumerated() {
