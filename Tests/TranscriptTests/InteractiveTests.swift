@@ -67,6 +67,27 @@ struct InteractiveTests {
     try terminal.expectExit(0)
   }
 
+  /// A long exploration shows its count on the terminal as it goes, on one line it rewrites, and
+  /// erases it before the results; Ctrl-C stops it with what it found, and the prompt comes back.
+  @Test func aLongExplorationShowsItsProgressUntilCtrlC() throws {
+    let terminal = try Terminal(arguments: ["--virtual-time"])
+    try terminal.expect("pipesh[0]> ")
+    let race = (["a", "b", "c"].map { "timer 0.01 | take 5 | map { \"\($0)\" }" }).joined(separator: ", ")
+    terminal.type("explore merge(\(race)) | reduce \"\" { $0 + $1 } orders: 100000\r")
+    // (The terminal's carriage returns are dropped before matching: the erase code is what shows.)
+    try terminal.expect("\u{1B}[Kexplore: ")
+    try terminal.expect(" of at most 100000 orders, ")
+    try terminal.interrupt(until: "(not all: interrupted): ")
+    // The count's line was erased before the result was written on it (after the terminal's ^C).
+    let shown = terminal.shown
+    let result = shown.range(of: " orders (not all: interrupted)")
+    let before = result.map { shown[..<$0.lowerBound].reversed().drop { $0.isNumber } } ?? []
+    #expect(String(before.prefix(3).reversed()) == "\u{1B}[K", "\(shown.debugDescription)")
+    try terminal.expect("]> ")
+    terminal.type("\u{4}")
+    try terminal.expectExit(0)
+  }
+
   /// At the prompt a channel is made before a later line fails it: it is an AsyncChannel, which
   /// cannot fail, and `fail` says so; the session goes on.
   @Test func failingAChannelMadeBeforeIsAnError() throws {

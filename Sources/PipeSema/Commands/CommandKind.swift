@@ -88,7 +88,7 @@ public enum CommandKind: String, CaseIterable, Sendable {
         .pipeline(partial: false, options: [CommandOptions.ordersLabel, CommandOptions.untilLabel, "tick"]),
         usage: "explore PIPELINE [orders: N] [until: D] [tick: D]",
         summary:
-          "runs a pipeline on the virtual clock once per order: at each instant where several tasks of the operators or the pipeline (not pipesh's own bookkeeping) can run, each of them first, depth-first, while there are at most N orders (orders:, default 1000; beyond, it stops at N and says not all); prints how many orders ran and whether that was all, then each distinct outcome once (the lanes as draw draws them, what the pipeline printed, each node's end and the job's status) with how many orders gave it and the order: TOKEN that draw P order: TOKEN runs again; until: bounds an endless pipeline as draw's does (60 ticks without it); Ctrl-C stops it between orders, with what it found"
+          "runs a pipeline on the virtual clock once per order: at each instant where several tasks of the operators or the pipeline (not pipesh's own bookkeeping) can run, each of them first, depth-first, while there are at most N orders (orders:, default 1000; beyond, it stops at N and says not all); prints how many orders ran and whether that was all, then each distinct outcome once (the lanes as draw draws them, what the pipeline printed, each node's end and the job's status) with how many orders gave it and the order: TOKEN that draw P order: TOKEN runs again; until: bounds an endless pipeline as draw's does (60 ticks without it); on a terminal a line counts the orders as they run; Ctrl-C stops it between orders, with what it found"
       )
     case .why:
       CommandSignature(

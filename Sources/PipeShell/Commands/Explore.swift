@@ -4,6 +4,12 @@ import PipeSema
 import PipeSession
 import VirtualTime
 
+#if canImport(Glibc)
+  import Glibc
+#else
+  import Darwin
+#endif
+
 extension Commands {
   /// `explore PIPELINE`: runs it once per order of the tasks runnable at one instant and shows
   /// each distinct outcome once, with a token that `draw P order: TOKEN` runs again.
@@ -77,7 +83,10 @@ extension Shell {
     var orders = DepthFirstOrders(limit: limit)
     var stop: RecordedRun.Stop?
     var interrupted: Bool { Task.isCancelled || engine.interruptedInThisStatement }
+    var progress = ExploreProgress(limit: limit)
+    defer { progress.clear() }
     while !interrupted, let order = orders.next() {
+      progress.show(orders: orders.count, outcomes: outcomes.count)
       let output = CollectedOutput()
       // A table per order: the jobs of earlier orders are not kept (memory stays that of the outcomes).
       let table = JobTable(console: DiscardedOutput(), session: engine.session)
@@ -100,6 +109,7 @@ extension Shell {
             count: 1))
       }
     }
+    progress.clear()
     let width = Format.screenWidth
     let ran = "\(orders.count) order\(orders.count == 1 ? "" : "s")"
     let outcomesText = "\(outcomes.count) outcome\(outcomes.count == 1 ? "" : "s")"
@@ -150,5 +160,36 @@ extension Shell {
     case .failed: "failed: " + (recorded.failure?.message ?? "")
     default: recorded.state.rawValue
     }
+  }
+}
+
+/// A long exploration's count, on a terminal only: one line of standard error, first written after
+/// half a second and rewritten at most twice a second, erased before the results (a script's or a
+/// pipe's output is the same bytes with or without it).
+struct ExploreProgress {
+  private let limit: Int
+  private let enabled = isatty(2) == 1
+  private let started = ContinuousClock.now
+  private var shown: ContinuousClock.Instant?
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  mutating func show(orders: Int, outcomes: Int) {
+    guard enabled else { return }
+    let now = ContinuousClock.now
+    guard now - (shown ?? started) >= .milliseconds(500) else { return }
+    shown = now
+    let text =
+      "explore: \(orders) of at most \(limit) orders, \(outcomes) outcome\(outcomes == 1 ? "" : "s") (Ctrl-C stops)"
+    Console.write(Array(("\r\u{1B}[K" + String(text.prefix(max(Format.screenWidth - 1, 10)))).utf8), to: 2)
+  }
+
+  /// Erases the line, if one was written.
+  mutating func clear() {
+    guard shown != nil else { return }
+    shown = nil
+    Console.write(Array("\r\u{1B}[K".utf8), to: 2)
   }
 }
