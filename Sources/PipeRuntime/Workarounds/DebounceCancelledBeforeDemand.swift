@@ -16,7 +16,7 @@ import VirtualTime
 // never released).
 //
 // Workaround: `ShieldedDebounce`. The debounce's `next()` runs in a task of its own that nobody
-// cancels; a cancelled consumer stops the upstream instead (`StoppableUpstream`, in
+// cancels (one task for the whole iteration, an `Asker`, not one per element); a cancelled consumer stops the upstream instead (`StoppableUpstream`, in
 // `UpstreamStop.swift`), which then answers `nil` and ends the debounce the way a finished
 // upstream does (its iteration task ends, its clock task too).
 //
@@ -34,11 +34,13 @@ struct ShieldedDebounce: AsyncSequence, Sendable {
   func makeAsyncIterator() -> Iterator {
     let stop = UpstreamStop()
     let debounced = StoppableUpstream(base: upstream, stop: stop).debounce(for: interval, clock: clock)
-    return Iterator(debounced: IteratorCell(ValueSequence(debounced).makeAsyncIterator()), stop: stop)
+    let cell = IteratorCell(ValueSequence(debounced).makeAsyncIterator())
+    return Iterator(debounced: Asker(cell, kind: .debounceWorkaround), stop: stop)
   }
 
   struct Iterator: AsyncIteratorProtocol {
-    let debounced: IteratorCell
+    /// The debounce's `next()`, asked from one task of its own for the whole iteration.
+    let debounced: Asker
     let stop: UpstreamStop
 
     mutating func next() async throws -> Value? {
@@ -47,9 +49,8 @@ struct ShieldedDebounce: AsyncSequence, Sendable {
         return nil
       }
       let debounced = debounced
-      let answer = TaskBook.making(.debounceWorkaround) { Task { try await debounced.next() } }
       let value = try await withTaskCancellationHandler {
-        try await answer.value
+        try await debounced.ask()
       } onCancel: { [stop] in
         stop.stop()
       }

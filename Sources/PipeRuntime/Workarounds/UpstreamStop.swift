@@ -1,76 +1,202 @@
 import Locking
 import PipeSema
 
-// Shared by the workarounds that stop an upstream from outside an AA operator
-// (`DebounceCancelledBeforeDemand.swift`): an upstream asked from a task that can be cancelled,
-// and answered `nil` once stopped, which ends the operator the way a finished upstream does.
+// Shared by the workarounds that ask an iterator from a task other than its consumer's
+// (`DebounceCancelledBeforeDemand.swift`): an `Asker` is one task per iterator, made at the first
+// question and ended with the iteration, not a task per element; an `UpstreamStop` stops the
+// upstreams it was given from outside an AA operator, which then answer `nil` and end the operator
+// the way a finished upstream does.
 
-/// Whether an upstream may still be asked, and the tasks asking it now.
-final class UpstreamStop: Sendable {
-  private let machine = Locked(UpstreamStopStateMachine())
+/// An iterator asked from a task of its own, one question at a time: the task is made at the first
+/// question (attributed to `kind`, in the asker's node) and lives until `stop()`, or until the
+/// `Asker` goes.
+final class Asker: Sendable {
+  let core: AskerCore
 
-  /// Starts `ask` unless stopped; the id is for `end`.
-  func begin(_ ask: @escaping @Sendable () async throws -> Value?) -> (Int, Task<Value?, any Error>)? {
-    guard let id = machine.withLock({ $0.begin() }) else { return nil }
-    let task = TaskBook.making(.upstreamStop) { Task { try await ask() } }
-    if case .cancel(let tasks) = machine.withLock({ $0.started(id, task) }) {
-      for task in tasks { task.cancel() }
-    }
-    return (id, task)
+  init(_ iterator: IteratorCell, kind: PipeshTask) {
+    core = AskerCore(iterator, kind: kind)
   }
 
-  /// After the upstream answered; false when stopped meanwhile.
-  func end(_ id: Int) -> Bool {
-    machine.withLock { $0.end(id) }
+  deinit {
+    core.stop(cancelling: false)
   }
 
-  /// Stops for good, cancelling the questions in flight.
-  func stop() {
-    if case .cancel(let tasks) = machine.withLock({ $0.stop() }) {
-      for task in tasks { task.cancel() }
-    }
+  /// The iterator's next element, asked from the asker's task; nil once stopped.
+  func ask() async throws -> Value? {
+    try await core.ask()
   }
 }
 
-/// The states of an `UpstreamStop`; holds no lock and causes no effect.
-struct UpstreamStopStateMachine {
-  typealias Asking = Task<Value?, any Error>
+/// What an `Asker` shares with its task and with an `UpstreamStop`: not the `Asker` itself, so that
+/// neither keeps it alive.
+final class AskerCore: Sendable {
+  private let machine = Locked(AskerStateMachine())
+  private let iterator: IteratorCell
+  private let kind: PipeshTask
 
-  enum Action {
-    case cancel([Asking])
+  init(_ iterator: IteratorCell, kind: PipeshTask) {
+    self.iterator = iterator
+    self.kind = kind
+  }
+
+  func ask() async throws -> Value? {
+    let result = await withUnsafeContinuation { (answer: AskerStateMachine.Answer) in
+      switch machine.withLock({ $0.ask(answer) }) {
+      case .start:
+        start()
+      case .wake(let task):
+        task.resume(returning: true)
+      case .answer(let answer, let result):
+        answer.resume(returning: result)
+      case .none:
+        break
+      }
+    }
+    return try result.get()
+  }
+
+  /// Stops for good: a question in flight is answered nil, every later one too, and the task ends.
+  /// With `cancelling`, the task is cancelled first (an upstream stopped while asked).
+  func stop(cancelling: Bool) {
+    let (answer, waiting, task) = machine.withLock { $0.stop() }
+    if cancelling { task?.cancel() }
+    answer?.resume(returning: .success(nil))
+    waiting?.resume(returning: false)
+  }
+
+  /// Cancels the task: the question in flight and every later one are asked cancelled.
+  func cancel() {
+    machine.withLock { $0.task }?.cancel()
+  }
+
+  private func start() {
+    let task = TaskBook.making(kind) {
+      Task { [machine, iterator] in
+        while await withUnsafeContinuation({ (question: AskerStateMachine.Question) in
+          if let go = machine.withLock({ $0.waitForQuestion(question) }) { question.resume(returning: go) }
+        }) {
+          let result: Result<Value?, any Error>
+          do {
+            result = .success(try await iterator.next())
+          } catch {
+            result = .failure(error)
+          }
+          machine.withLock { $0.answered() }?.resume(returning: result)
+        }
+      }
+    }
+    if case .cancel = machine.withLock({ $0.started(task) }) { task.cancel() }
+  }
+}
+
+/// The states of an `AskerCore`; holds no lock and causes no effect.
+struct AskerStateMachine {
+  typealias Answer = UnsafeContinuation<Result<Value?, any Error>, Never>
+  typealias Question = UnsafeContinuation<Bool, Never>
+
+  enum AskAction {
+    /// Make the task; it takes the question when it first waits.
+    case start
+    /// The task waits for a question: resume it.
+    case wake(Question)
+    /// Answer at once.
+    case answer(Answer, Result<Value?, any Error>)
     case none
   }
 
   private var stopped = false
-  /// The questions begun and not ended; nil until their task is made.
-  private var asking: [Int: Asking?] = [:]
-  private var lastID = 0
+  private var made = false
+  private(set) var task: Task<Void, Never>?
+  /// The task, waiting for a question.
+  private var waiting: Question?
+  /// A question the task has not taken yet.
+  private var pending = false
+  /// Who waits for the answer to the question asked.
+  private var answer: Answer?
 
-  /// A question may begin: its id, or nil once stopped.
-  mutating func begin() -> Int? {
-    guard !stopped else { return nil }
-    lastID += 1
-    asking[lastID] = .some(nil)
-    return lastID
-  }
-
-  /// The task asking question `id` was made; it is cancelled at once when stopped meanwhile.
-  mutating func started(_ id: Int, _ task: Asking) -> Action {
-    guard !stopped, asking[id] != nil else { return .cancel([task]) }
-    asking[id] = task
+  mutating func ask(_ answer: Answer) -> AskAction {
+    guard !stopped else { return .answer(answer, .success(nil)) }
+    // One question at a time (AsyncIteratorProtocol's contract): a second one is the caller's bug.
+    guard self.answer == nil else { return .answer(answer, .failure(AskedTwice())) }
+    self.answer = answer
+    if let waiting {
+      self.waiting = nil
+      return .wake(waiting)
+    }
+    pending = true
+    guard made else {
+      made = true
+      return .start
+    }
     return .none
   }
 
-  /// Question `id` was answered: whether the answer may be passed on.
-  mutating func end(_ id: Int) -> Bool {
-    asking[id] = nil
-    return !stopped
+  /// The task waits for a question: whether to go on (at once), or nil when it must wait.
+  mutating func waitForQuestion(_ question: Question) -> Bool? {
+    guard !stopped else { return false }
+    guard !pending else {
+      pending = false
+      return true
+    }
+    waiting = question
+    return nil
   }
 
-  mutating func stop() -> Action {
+  /// The task answered: who waits for it (nobody once stopped).
+  mutating func answered() -> Answer? {
+    defer { answer = nil }
+    return answer
+  }
+
+  enum StartedAction {
+    case cancel
+    case none
+  }
+
+  /// The task was made: cancelled at once when stopped meanwhile (only an `UpstreamStop` stops an
+  /// asker while it asks).
+  mutating func started(_ task: Task<Void, Never>) -> StartedAction {
+    self.task = task
+    return stopped ? .cancel : .none
+  }
+
+  mutating func stop() -> (Answer?, Question?, Task<Void, Never>?) {
     stopped = true
-    defer { asking = [:] }
-    return .cancel(asking.values.compactMap { $0 })
+    pending = false
+    defer { (answer, waiting) = (nil, nil) }
+    return (answer, waiting, task)
+  }
+}
+
+/// Two `next()` at once on one iterator.
+struct AskedTwice: Error, CustomStringConvertible {
+  var description: String { "an iterator was asked for its next element while a question was in flight" }
+}
+
+/// Whether the upstreams of an operator may still be asked: once stopped, each answers nil, its
+/// question in flight too.
+final class UpstreamStop: Sendable {
+  private let state = Locked<(stopped: Bool, askers: [AskerCore])>((false, []))
+
+  /// An asker of this upstream: stopped with it (at once, when it was stopped already).
+  func asker(of iterator: IteratorCell) -> Asker {
+    let asker = Asker(iterator, kind: .upstreamStop)
+    let stopped = state.withLock { state -> Bool in
+      if !state.stopped { state.askers.append(asker.core) }
+      return state.stopped
+    }
+    if stopped { asker.core.stop(cancelling: true) }
+    return asker
+  }
+
+  /// Stops for good, cancelling the questions in flight.
+  func stop() {
+    let askers = state.withLock { state -> [AskerCore] in
+      state.stopped = true
+      defer { state.askers = [] }
+      return state.askers
+    }
+    for asker in askers { asker.stop(cancelling: true) }
   }
 }
 
@@ -81,28 +207,20 @@ struct StoppableUpstream: AsyncSequence, Sendable {
   let stop: UpstreamStop
 
   func makeAsyncIterator() -> Iterator {
-    Iterator(base: IteratorCell(base.makeAsyncIterator()), stop: stop)
+    Iterator(asker: stop.asker(of: IteratorCell(base.makeAsyncIterator())))
   }
 
   struct Iterator: AsyncIteratorProtocol {
-    let base: IteratorCell
-    let stop: UpstreamStop
+    let asker: Asker
 
     mutating func next() async throws -> Value? {
-      let base = base
-      guard let (id, asking) = stop.begin({ try await base.next() }) else { return nil }
-      let value: Value?
-      do {
-        value = try await withTaskCancellationHandler {
-          try await asking.value
-        } onCancel: {
-          asking.cancel()
-        }
-      } catch {
-        guard stop.end(id) else { return nil }
-        throw error
+      let asker = asker
+      return try await withTaskCancellationHandler {
+        try await asker.ask()
+      } onCancel: {
+        // The operator's own task was cancelled (it is being torn down): so is the question.
+        asker.core.cancel()
       }
-      return stop.end(id) ? value : nil
     }
   }
 }
