@@ -149,9 +149,10 @@ struct MarbleTestingPackageTests {
       try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
       try ExportTests.write(text, to: file)
     }
-    let scratch = [
-      "--package-path", Self.package.path, "--scratch-path", ExportTests.scratch.path,
-    ]
+    let scratch =
+      [
+        "--package-path", Self.package.path, "--scratch-path", ExportTests.scratch.path,
+      ] + ExportTests.buildFlags
     let build = try Command.run("/usr/bin/env", ["swift", "build", "--build-tests"] + scratch, limit: 900)
     #expect(build.status == 0, "the package does not build:\n\(build.stdout)\(build.stderr)")
     guard build.status == 0 else { return }
