@@ -21,6 +21,7 @@ let package = Package(
     .executable(name: "pipesh", targets: ["pipesh"]),
     .library(name: "MarbleTesting", targets: ["MarbleTesting"]),
     .executable(name: "pipesh-serve", targets: ["PipeServe"]),
+    .library(name: "PipeshProbe", targets: ["PipeshProbe"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
@@ -59,6 +60,13 @@ let package = Package(
     // The saved trace's format (`trace … to:`, `--record`), written and read: below the engine, so
     // that what reads or writes traces without running pipelines needs nothing of it.
     .target(name: "TraceFormat", dependencies: ["PipeSyntax"], swiftSettings: strict),
+    // Probes for a user's own program: its sequences recorded as a pipesh trace. Nothing of the
+    // shell, the engine or their task hooks.
+    .target(
+      name: "PipeshProbe",
+      dependencies: ["TraceFormat", "Locking", .product(name: "DequeModule", package: "swift-collections")],
+      swiftSettings: strict
+    ),
     .target(name: "PipeSema", dependencies: ["PipeSyntax", "MarbleDiagrams"], swiftSettings: strict),
     .target(name: "PipeEvaluator", dependencies: ["PipeSema"], swiftSettings: strict),
     .target(
@@ -185,7 +193,23 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
-    .testTarget(name: "TranscriptTests", dependencies: ["Markup"], exclude: ["Scripts"], swiftSettings: strict),
+    .testTarget(
+      name: "PipeshProbeTests",
+      dependencies: [
+        "PipeshProbe", "TraceFormat", "Locking", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ],
+      swiftSettings: strict
+    ),
+    // pipesh as a process; a probed marble test's trace (PipeshProbe, MarbleTesting) to draw.
+    .testTarget(
+      name: "TranscriptTests",
+      dependencies: [
+        "Markup", "Locking", "MarbleTesting", "PipeshProbe",
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ],
+      exclude: ["Scripts"],
+      swiftSettings: strict
+    ),
     // The server and its page through headless Chromium: runs pipesh-serve and pipesh as processes.
     .testTarget(name: "ServeTests", dependencies: [], swiftSettings: strict),
     .testTarget(name: "ServeProtocolTests", dependencies: ["ServeProtocol"], swiftSettings: strict),

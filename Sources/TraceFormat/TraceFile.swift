@@ -129,19 +129,22 @@ public enum TraceFile {
     /// Whether the traced pipeline ends in the `print` pipesh added, none being written (false in a
     /// recording of a session, whose jobs say it each, and in files written before it was saved).
     public let implicitSink: Bool
+    /// How many events before the first one here were not kept (a probe's flight recorder keeps
+    /// the last N: its lanes start mid-stream); 0 when nothing was dropped.
+    public let dropped: Int
     public let events: [Event]
   }
 
   // MARK: writing
 
-  /// The first line; `implicitSink` is written only when true, so a reader of the files written
-  /// before reads it as false.
+  /// The first line; `implicitSink` and `dropped` are written only when true and more than 0, so
+  /// a reader of the files written before reads them as false and 0.
   public static func header(
-    pipeline: String, virtualClock: Bool, labels: [String], implicitSink: Bool = false
+    pipeline: String, virtualClock: Bool, labels: [String], implicitSink: Bool = false, dropped: Int = 0
   ) -> String {
     "{\"pipesh\":\"trace\",\"version\":\(version),\"pipeline\":\(quoted(pipeline)),"
       + "\"clock\":\"\(virtualClock ? "virtual" : "real")\",\"labels\":[\(labels.map(quoted).joined(separator: ","))]"
-      + (implicitSink ? ",\"implicitSink\":true}" : "}")
+      + (implicitSink ? ",\"implicitSink\":true" : "") + (dropped > 0 ? ",\"dropped\":\(dropped)}" : "}")
   }
 
   /// A node's event: its time, job, node and label, where a `flatMap` built it, and what it did.

@@ -45,7 +45,7 @@ extension TraceFile {
         Recording(
           pipeline: try header.string("pipeline"), clock: try header.string("clock"),
           labels: try header.strings("labels"), implicitSink: try header.optionalBool("implicitSink"),
-          events: events))
+          dropped: try header.count("dropped"), events: events))
     } catch {
       return .failure(error)
     }
@@ -136,6 +136,14 @@ extension TraceFile {
     /// A flag that files written before it was saved do not hold: absent is false.
     public func optionalBool(_ name: String) throws(Diagnostic) -> Bool {
       object[name] == nil ? false : try bool(name)
+    }
+
+    /// A count that files written before it was saved do not hold: absent is 0.
+    public func count(_ name: String) throws(Diagnostic) -> Int {
+      guard object[name] != nil else { return 0 }
+      let value = try integer(name)
+      guard value >= 0 else { throw problem("\"\(name)\" must be 0 or more") }
+      return value
     }
 
     public func integer(_ name: String) throws(Diagnostic) -> Int {

@@ -88,7 +88,14 @@ extension Shell {
       return nil
     }
     switch TraceFile.parse(text) {
-    case .success(let recording): return recording
+    case .success(let recording):
+      if recording.dropped > 0 {
+        // A flight recorder's trace: what it shows of each lane is its end, not its whole.
+        note(
+          "\(command): \(path) starts mid-stream: the recorder that wrote it kept only its last events and "
+            + "dropped the \(recording.dropped) before them", width: Format.screenWidth)
+      }
+      return recording
     case .failure(let problem):
       engine.runFailed([problem], in: SourceFile(name: path, text: text))
       return nil

@@ -1,0 +1,156 @@
+import AsyncAlgorithms
+import Foundation
+import Locking
+import PipeshProbe
+import Testing
+import TraceFormat
+
+/// A clock whose time moves a second each time it is read: the events a probe records get times
+/// in the order they were recorded, the same in every run.
+struct SteppingClock: Clock {
+  struct Instant: InstantProtocol {
+    var offset: Duration
+    func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+    func duration(to other: Instant) -> Duration { other.offset - offset }
+    static func < (left: Instant, right: Instant) -> Bool { left.offset < right.offset }
+  }
+
+  private let reads = Locked(0)
+  var now: Instant {
+    Instant(
+      offset: .seconds(
+        reads.withLock { reads in
+          defer { reads += 1 }; return reads
+        }))
+  }
+  var minimumResolution: Duration { .zero }
+  func sleep(until deadline: Instant, tolerance: Duration?) async throws {}
+}
+
+/// A probe's lane as its events read back from the trace it wrote: `start`, `asked`, `1`, …
+func lanes(_ recorder: ProbeRecorder) throws -> (TraceFile.Recording, [String: [String]]) {
+  let recording = try TraceFile.parse(recorder.trace(program: "probe tests")).get()
+  var lanes: [String: [String]] = [:]
+  for event in recording.events {
+    guard case .node(let id, let label, let kind, _) = event.what else { continue }
+    let word =
+      switch kind {
+      case .element(let value): value
+      case .failed(let reason): "failed: \(reason)"
+      case .cancelled(let reason): "cancelled: \(reason)"
+      default: kind.described
+      }
+    lanes["\(id) \(label)", default: []].append(word)
+  }
+  return (recording, lanes)
+}
+
+@Suite("PipeshProbe records a program's sequences")
+struct ProbeTests {
+  @Test func aProbeRecordsEachAskEachElementAndTheEnd() async throws {
+    let recorder = ProbeRecorder(clock: SteppingClock())
+    var seen: [Int] = []
+    // No `try`: a probe of a sequence that cannot fail cannot fail either.
+    for await number in [1, 2, 3].async.probe("numbers", into: recorder) { seen.append(number) }
+    #expect(seen == [1, 2, 3])
+    let (recording, lanes) = try lanes(recorder)
+    #expect(recording.pipeline == "probes of probe tests")
+    #expect(recording.labels == ["numbers"])
+    #expect(recording.clock == "virtual")
+    #expect(recording.dropped == 0)
+    #expect(lanes["1 numbers"] == ["start", "asked", "1", "asked", "2", "asked", "3", "asked", "finished"])
+    // Stamped by the clock as they came: a second apart, from 1s (the recorder read 0s when made).
+    #expect(recording.events.map(\.time) == (1...9).map { .seconds($0) })
+  }
+
+  @Test func eachIterationIsALaneOfItsOwn() async throws {
+    let recorder = ProbeRecorder(clock: SteppingClock())
+    let probed = [1, 2].async.probe("twice", into: recorder)
+    for await _ in probed {}
+    for await _ in probed {}
+    let (recording, lanes) = try lanes(recorder)
+    #expect(recording.labels == ["twice", "twice"])
+    #expect(lanes["1 twice"] == lanes["2 twice"])
+    #expect(lanes.count == 2)
+  }
+
+  @Test func aFailureIsRecordedAndPassedOn() async throws {
+    struct Broken: Error, CustomStringConvertible { var description: String { "the disk is full" } }
+    let recorder = ProbeRecorder(clock: SteppingClock())
+    let failing = AsyncThrowingStream<Int, any Error> { continuation in
+      continuation.yield(7)
+      continuation.finish(throwing: Broken())
+    }
+    var caught: (any Error)?
+    do {
+      for try await _ in failing.probe("writes", into: recorder) {}
+    } catch {
+      caught = error
+    }
+    #expect(caught is Broken)
+    #expect(try lanes(recorder).1["1 writes"] == ["start", "asked", "7", "asked", "failed: the disk is full"])
+  }
+
+  @Test func aConsumerThatStopsEarlyCancelsTheLane() async throws {
+    let recorder = ProbeRecorder(clock: SteppingClock())
+    let first = await (1...100).async.probe("many", into: recorder).first { $0 == 2 }
+    #expect(first == 2)
+    #expect(
+      try lanes(recorder).1["1 many"]
+        == ["start", "asked", "1", "asked", "2", "cancelled: its consumer stopped asking before its end"])
+  }
+
+  @Test func aFlightRecorderKeepsTheLastEventsAndCountsTheRest() async throws {
+    let recorder = ProbeRecorder(clock: SteppingClock(), keeping: .last(5))
+    for await _ in (1...1000).async.probe("long", into: recorder) {}
+    let (recording, lanes) = try lanes(recorder)
+    // start, 1000 asks and elements, the last ask, finished: 2003 events, the last 5 kept.
+    #expect(recording.dropped == 1998)
+    #expect(recorder.notKept == 1998)
+    #expect(lanes["1 long"] == ["999", "asked", "1000", "asked", "finished"])
+  }
+
+  @Test func descriptionsAreBoundedOrRedacted() async throws {
+    let recorder = ProbeRecorder(clock: SteppingClock())
+    for await _ in [String(repeating: "x", count: 5000)].async.probe("long", into: recorder) {}
+    for await _ in ["secret"].async.probe("redacted", into: recorder, describing: { _ in "•••" }) {}
+    let lanes = try lanes(recorder).1
+    #expect(lanes["1 long"]?[2] == String(repeating: "x", count: ProbeRecorder.longestDescription - 1) + "…")
+    #expect(lanes["2 redacted"]?[2] == "•••")
+  }
+
+  /// swift-async-algorithms' zip asks each side from a task of its own: the probes record both
+  /// sides, each in its order, from many tasks at once.
+  @Test func probesInsideARealAAOperatorRecordFromItsTasks() async throws {
+    let recorder = ProbeRecorder(clock: SteppingClock())
+    let pairs = zip(
+      (1...50).async.probe("left", into: recorder), (1...50).async.map { $0 * 10 }.probe("right", into: recorder)
+    ).probe("zip", into: recorder)
+    var count = 0
+    for await (left, right) in pairs { count += right == left * 10 ? 1 : 0 }
+    #expect(count == 50)
+    let lanes = try lanes(recorder).1
+    #expect(lanes["1 zip"]?.filter { $0.hasPrefix("(") }.count == 50)
+    #expect(lanes["2 left"]?.prefix(4) == ["start", "asked", "1", "asked"])
+    #expect(lanes["3 right"]?.contains("500") == true)
+  }
+
+  @Test func theTraceIsWrittenToAFile() async throws {
+    let recorder = ProbeRecorder(clock: SteppingClock())
+    for await _ in [1].async.probe("one", into: recorder) {}
+    let path = "/tmp/pipesh-probe-tests-\(getpid()).trace"
+    try recorder.write(toFile: path)
+    defer { unlink(path) }
+    let written = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(written == recorder.trace())
+    #expect(written.hasPrefix("{\"pipesh\":\"trace\",\"version\":1,"))
+  }
+
+  @Test func aTracesDroppedCountMustBeAWholeNumberNotBelowZero() {
+    let header = #"{"pipesh":"trace","version":1,"pipeline":"p","clock":"real","labels":["a"]"#
+    #expect(TraceFile.problem(in: header + #","dropped":3}"#) == nil)
+    #expect(TraceFile.problem(in: header + #","dropped":-1}"#)?.message == "\"dropped\" must be 0 or more")
+    #expect(
+      TraceFile.problem(in: header + #","dropped":"many"}"#)?.message == "expected \"dropped\" to be a whole number")
+  }
+}

@@ -1,0 +1,66 @@
+import AsyncAlgorithms
+import Foundation
+import Locking
+import MarbleTesting
+import PipeshProbe
+import Testing
+
+/// A program's own sequences, probed with `PipeshProbe`, drawn by pipesh from the trace the probes
+/// wrote: here a marble test of swift-async-algorithms' debounce (MarbleTesting's clock), whose
+/// probes' lanes must be the lanes pipesh draws for the same pipeline typed into it.
+@Suite("a probe's trace, drawn by pipesh")
+struct ProbeTraceTests {
+  static func lanes(_ drawing: String, labels: [String]) -> [String] {
+    let lines = drawing.split(separator: "\n").map(String.init)
+    return labels.compactMap { label in
+      lines.first { $0.hasPrefix(label + " ") }.map {
+        String($0.dropFirst(label.count)).trimmingCharacters(in: .whitespaces)
+      }
+    }
+  }
+
+  @Test func aMarbleTestsProbesDrawAsPipeshDrawsThePipeline() async throws {
+    let kept = Locked<ProbeRecorder?>(nil)
+    let diagram = await Marbles.record { clock in
+      let recorder = ProbeRecorder(clock: clock)
+      kept.withLock { $0 = recorder }
+      return try MarbleInput("-a-b-c---d-|", clock: clock).probe("keys", into: recorder)
+        .debounce(for: .seconds(2), clock: clock).probe("debounced", into: recorder)
+    }
+    #expect(diagram.description == "---a-b-c---[d|]", "MarbleTesting's own record of the run")
+    let recorder = try #require(kept.withLock { $0 })
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-probe-\(getpid()).trace").path
+    try recorder.write(toFile: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+
+    let probed = try Pipesh.run(["-c", "draw \"\(path)\""])
+    #expect(probed.status == 0 && probed.stderr.isEmpty, "\(probed.stderr)")
+    let typed = try Pipesh.run(["--virtual-time", "-c", "draw marble \"-a-b-c---d-|\" | debounce 2"])
+    #expect(typed.status == 0, "\(typed.stderr)")
+    let probedLanes = Self.lanes(probed.stdout, labels: ["keys", "debounced"])
+    #expect(probedLanes == Self.lanes(typed.stdout, labels: ["marble \"-a-b-c---d-|\"", "debounce 2"]))
+    #expect(probedLanes == ["-a-b-c---d-|", "---a-b-c---[d|]"], "\(probed.stdout)")
+  }
+
+  @Test func aFlightRecordersTraceSaysItStartsMidStream() async throws {
+    let kept = Locked<ProbeRecorder?>(nil)
+    _ = await Marbles.record { clock in
+      let recorder = ProbeRecorder(clock: clock, keeping: .last(4))
+      kept.withLock { $0 = recorder }
+      return try MarbleInput("abcdefgh|", clock: clock).probe("letters", into: recorder)
+    }
+    let recorder = try #require(kept.withLock { $0 })
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-flight-\(getpid()).trace").path
+    try recorder.write(toFile: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let drawn = try Pipesh.run(["-c", "draw \"\(path)\""])
+    #expect(drawn.status == 0)
+    // start, 8 asks and elements, the last ask, finished: 19 events, the last 4 kept.
+    // (The note is wrapped at the width of a view: its lines joined here.)
+    #expect(
+      drawn.stderr.replacingOccurrences(of: "\n  ", with: " ")
+        == "draw: \(path) starts mid-stream: the recorder that wrote it kept only its last events and dropped the 15 "
+        + "before them\n")
+    #expect(Self.lanes(drawn.stdout, labels: ["letters"]) == ["h|"], "\(drawn.stdout)")
+  }
+}
