@@ -52,16 +52,19 @@ extension Engine {
   /// end, what they then wait on ends, and all that is recorded before this returns.
   /// With `order`, choices among tasks runnable at one instant follow it (`explore`, a replayed
   /// token); with `table`, the job is one of that table's (`explore`'s orders take no job numbers
-  /// of the session), is not kept for `why`, and prints into `output`.
+  /// of the session), is not kept for `why`, and prints into `output`. `watching` sees every
+  /// event too (`trace P order:` prints them).
   public func recordedRun(
     _ pipeline: CheckedPipeline, horizon: Duration, quiet: Bool = false, printing: Bool = false,
-    order: ChoiceOrder? = nil, table: JobTable? = nil, output: (any JobOutput)? = nil
+    order: ChoiceOrder? = nil, table: JobTable? = nil, output: (any JobOutput)? = nil,
+    watching: (any NodeObserver)? = nil
   ) async -> RecordedRun {
     let observer = DrawObserver()
     let drained = printing ? pipeline : pipeline.withQuietSinkIfImplicit()
     let clock = VirtualDriver(order: order)
     let job = (table ?? jobs).start(
-      drained, background: false, clock: .virtual(clock), observer: observer, ownShares: true,
+      drained, background: false, clock: .virtual(clock),
+      observer: watching.map { ObserverPair(observer, $0) } ?? observer, ownShares: true,
       output: output ?? (quiet ? DiscardedOutput() : nil))
     if quiet, table == nil { quietJobs.withLock { _ = $0.insert(job.id) } }
     observer.onLimit.withLock { $0 = { job.cancel() } }

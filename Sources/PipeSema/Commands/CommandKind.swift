@@ -56,10 +56,10 @@ public enum CommandKind: String, CaseIterable, Sendable {
       )
     case .trace:
       CommandSignature(
-        self, .pipeline(partial: false, options: [CommandOptions.fileLabel]),
-        usage: "trace PIPELINE [to: \"F.svg\"|\"F.html\"|\"F.trace\"]",
+        self, .pipeline(partial: false, options: [CommandOptions.fileLabel, CommandOptions.orderLabel]),
+        usage: "trace PIPELINE [to: \"F.svg\"|\"F.html\"|\"F.trace\"] [order: TOKEN]",
         summary:
-          "runs a pipeline, printing every lifecycle event of every node, and each task it ran starting, being cancelled (by what) and ending, under the node whose code started it; to: a .svg or .html file draws the nodes' lifetimes as a chart (a bar per node from start to end, by how it ended, with the reason and a tick per element) in an SVG picture or a web page instead; to: a .trace file prints the trace and saves it, one JSON object a line, for replay",
+          "runs a pipeline, printing every lifecycle event of every node, and each task it ran starting, being cancelled (by what) and ending, under the node whose code started it; to: a .svg or .html file draws the nodes' lifetimes as a chart (a bar per node from start to end, by how it ended, with the reason and a tick per element) in an SVG picture or a web page instead; to: a .trace file prints the trace and saves it, one JSON object a line, for replay; order: TOKEN runs it instead on a virtual clock of its own in the order explore named with TOKEN, as draw P order: TOKEN does (a token made for another pipeline, or whose choices do not fit its run, is refused before a line is printed; no to: with it)",
         files: CommandSignature.pictureFiles + [".trace"])
     case .replay:
       CommandSignature(
@@ -88,7 +88,7 @@ public enum CommandKind: String, CaseIterable, Sendable {
         .pipeline(partial: false, options: [CommandOptions.ordersLabel, CommandOptions.untilLabel, "tick"]),
         usage: "explore PIPELINE [orders: N] [until: D] [tick: D]",
         summary:
-          "runs a pipeline on the virtual clock once per order: at each instant where several tasks of the operators or the pipeline (not pipesh's own bookkeeping) can run, each of them first, depth-first, while there are at most N orders (orders:, default 1000; beyond, it stops at N and says not all); prints how many orders ran and whether that was all, then each distinct outcome once (the lanes as draw draws them, what the pipeline printed, each node's end and the job's status) with how many orders gave it and the order: TOKEN that draw P order: TOKEN runs again; until: bounds an endless pipeline as draw's does (60 ticks without it); on a terminal a line counts the orders as they run; Ctrl-C stops it between orders, with what it found"
+          "runs a pipeline on the virtual clock once per order: at each instant where several tasks of the operators or the pipeline (not pipesh's own bookkeeping) can run, each of them first, depth-first, while there are at most N orders (orders:, default 1000; beyond, it stops at N and says not all); prints how many orders ran and whether that was all, then each distinct outcome once (the lanes as draw draws them, what the pipeline printed, each node's end and the job's status) with how many orders gave it and the order: TOKEN that draw P order: TOKEN and trace P order: TOKEN run again; until: bounds an endless pipeline as draw's does (60 ticks without it); on a terminal a line counts the orders as they run; Ctrl-C stops it between orders, with what it found"
       )
     case .why:
       CommandSignature(

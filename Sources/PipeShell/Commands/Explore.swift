@@ -26,7 +26,13 @@ extension Commands {
 
 /// What a job printed, kept (`explore` compares it across orders).
 final class CollectedOutput: JobOutput {
-  let lines = Locked<[String]>([])
+  let lines: Locked<[String]>
+
+  /// Keeping the lines in `lines` (a trace's, where they stand among its events).
+  init(into lines: Locked<[String]> = Locked([])) {
+    self.lines = lines
+  }
+
   func emit(_ line: String) { lines.withLock { $0.append(line) } }
   func flush() {}
 }

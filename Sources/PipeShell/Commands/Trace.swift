@@ -3,6 +3,7 @@ import PipeRuntime
 import PipeSema
 import PipeSession
 import TraceFormat
+import VirtualTime
 
 extension Commands {
   /// `trace PIPELINE`: runs it in the foreground, printing every node's lifecycle events; with
@@ -10,6 +11,14 @@ extension Commands {
   /// `to: "F.trace"`, saving them too, for `replay`.
   enum Trace {
     static let entry = Command.pipeline(.trace) { shell, pipeline, options in
+      if let token = options.order {
+        guard options.file == nil else {
+          return shell.engine.commandFailed(
+            "trace: order: prints the trace of one order; it saves no file (to:): drop one of them",
+            at: options.orderArgument)
+        }
+        return await inOrder(pipeline, token, argument: options.orderArgument, shell)
+      }
       guard options.file != nil || shell.report != nil else {
         let observer = TraceObserver(console: shell.console, labels: Inspector.labels(pipeline))
         guard let feed = shell.presentFeed else {
@@ -46,6 +55,26 @@ extension Commands {
       shell.writePicture(
         options.file, command: "trace", svg: chart.svg, title: "trace " + pipeline.text, text: lines.withLock { $0 })
     }.example("trace from 1 2 | take 1")
+
+    /// `trace P order: TOKEN`: runs on a virtual clock of its own, as `draw P order: TOKEN` does,
+    /// to the same horizon, its lines held until the order is known to fit the run.
+    private static func inOrder(_ pipeline: CheckedPipeline, _ token: OrderToken, argument: Int?, _ shell: Shell) async
+    {
+      let order = ChoiceOrder.overJobTasks(replaying: token.choices)
+      let lines = Locked<[String]>([])
+      // What the pipeline prints stands among the trace's lines, where it came.
+      let printed = CollectedOutput(into: lines)
+      let horizon = Shell.Horizon(tick: pipeline.marbleTick ?? .seconds(1), until: nil)
+      _ = await shell.engine.recordedRun(
+        pipeline, horizon: horizon.end, printing: true, order: order, output: printed,
+        watching: TraceObserver(keepingIn: lines, labels: Inspector.labels(pipeline)))
+      guard !order.misfit else {
+        return shell.engine.commandFailed(
+          "trace: this order: does not fit the pipeline's run (a choice it names was not there); explore it for its orders",
+          at: argument)
+      }
+      for line in lines.withLock({ $0 }) { shell.console.line(line) }
+    }
 
     /// The chart of the job's nodes' lifetimes that `trace … to: "F.svg"` draws.
     private static func chart(
