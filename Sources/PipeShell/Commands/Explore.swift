@@ -75,6 +75,8 @@ extension Shell {
     let recorded: RecordedRun
     let printed: [String]
     let token: OrderToken
+    /// What its first run did, in order: where it parts from another outcome's.
+    let steps: [Parting.Step]
     var count: Int
   }
 
@@ -96,8 +98,10 @@ extension Shell {
       let output = CollectedOutput()
       // A table per order: the jobs of earlier orders are not kept (memory stays that of the outcomes).
       let table = JobTable(console: DiscardedOutput(), session: engine.session)
+      let sequence = RunSequence()
       let recorded = await engine.recordedRun(
-        pipeline, horizon: horizon.end, quiet: true, printing: true, order: order, table: table, output: output)
+        pipeline, horizon: horizon.end, quiet: true, printing: true, order: order, table: table, output: output,
+        watching: sequence)
       // Ctrl-C cancelled this order's run: it is not an outcome.
       if interrupted { break }
       orders.ran(order)
@@ -112,7 +116,7 @@ extension Shell {
         outcomes.append(
           ExploredOutcome(
             recorded: recorded, printed: printed, token: OrderToken(program: program, choices: made.map(\.index)),
-            count: 1))
+            steps: sequence.steps(of: recorded), count: 1))
       }
     }
     progress.clear()
@@ -135,6 +139,9 @@ extension Shell {
       for line in Self.drawing(rows, tick: tick, width: width).lines { console.line(line) }
       for line in outcome.printed { console.line("printed: " + line) }
       console.line("status: " + Self.status(recorded))
+      if let parting = Parting.closest(outcome.steps, from: outcomes.prefix(number).map(\.steps)) {
+        console.line(parting.line(MarbleLanes.label))
+      }
     }
     if tick != horizon.tick, chosen == nil { note(Self.finerNote("explore", tick, horizon.tick), width: width) }
     if let stop { note(stop.message("explore", horizon), width: width) }
