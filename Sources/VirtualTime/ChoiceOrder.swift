@@ -19,6 +19,8 @@ public final class ChoiceOrder: Sendable {
     var instants: [Duration] = []
     /// A replayed choice was out of range of what was runnable then.
     var misfit = false
+    /// After the replayed choices: each at random from this generator, not the first task.
+    var random: SplitMix64?
   }
 
   /// Whether the task whose job is at this address takes part in choices (the runtime's tasks
@@ -36,6 +38,14 @@ public final class ChoiceOrder: Sendable {
     self.takesPart = takesPart
     picks = true
     state = Locked(State(replaying: replaying))
+  }
+
+  /// An order that makes each choice at random, from a generator seeded with `seed`: the same
+  /// seed, the same choices (`explore`'s orders at random; `made` replays it as a token).
+  public init(randomFrom seed: UInt64, takesPart: @escaping @Sendable (UInt) -> Bool) {
+    self.takesPart = takesPart
+    picks = true
+    state = Locked(State(replaying: [], random: SplitMix64(seed: seed)))
   }
 
   /// No order of its own: the run goes as the clock runs it without one, and `made` says where
@@ -61,7 +71,13 @@ public final class ChoiceOrder: Sendable {
     state.withLock { state in
       state.instants.append(instant)
       let position = state.made.count
-      var index = position < state.replaying.count ? state.replaying[position] : 0
+      var index = 0
+      if position < state.replaying.count {
+        index = state.replaying[position]
+      } else if var random = state.random {
+        index = Int(random.next() % UInt64(count))
+        state.random = random
+      }
       if index >= count {
         state.misfit = true
         index = 0
@@ -69,5 +85,23 @@ public final class ChoiceOrder: Sendable {
       state.made.append(Choice(index: index, count: count))
       return index
     }
+  }
+}
+
+/// A small generator of pseudo-random numbers (SplitMix64): the same seed gives the same numbers on
+/// every machine and build, unlike the system's.
+public struct SplitMix64: Sendable {
+  private var state: UInt64
+
+  public init(seed: UInt64) {
+    state = seed
+  }
+
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var mixed = state
+    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+    return mixed ^ (mixed >> 31)
   }
 }

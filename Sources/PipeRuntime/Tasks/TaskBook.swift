@@ -193,6 +193,11 @@ extension ChoiceOrder {
     ChoiceOrder(replaying: choices, takesPart: TaskBook.takesPartInChoices)
   }
 
+  /// An order at random over the tasks of jobs (`explore`'s, after its depth-first ones).
+  public static func overJobTasks(randomFrom seed: UInt64) -> ChoiceOrder {
+    ChoiceOrder(randomFrom: seed, takesPart: TaskBook.takesPartInChoices)
+  }
+
   /// The clock's own order over the tasks of jobs, watched for the choices `explore` would make
   /// (`draw`'s note that its run is one order of several).
   public static func watchingJobTasks() -> ChoiceOrder {

@@ -14,6 +14,8 @@ public struct CommandOptions: Sendable {
   public static let dialectLabel = "dialect"
   /// The label of `explore`'s bound on its orders: `orders: 100`.
   public static let ordersLabel = "orders"
+  /// The label of the seed of `explore`'s orders at random, after its depth-first ones: `seed: 7`.
+  public static let seedLabel = "seed"
   /// The label of one order, named by the token `explore` printed: `draw P order: oab…`.
   public static let orderLabel = "order"
   /// The label of `expect`'s `in: every order` (taken out before the other options are read).
@@ -21,6 +23,8 @@ public struct CommandOptions: Sendable {
   public var durations: [String: Duration] = [:]
   /// `orders: N`: `explore` runs at most N orders.
   public var orders: Int?
+  /// `seed: S`: where `explore`'s orders at random start (1 unless it says).
+  public var seed: Int?
   /// `order: TOKEN`: the run follows the order `explore` named so.
   public var order: OrderToken?
   /// Which of the command's arguments `order:` is (a caret at it when its choices do not fit).
@@ -54,6 +58,7 @@ public struct CommandOptions: Sendable {
     case demandLabel: "demand: true"
     case dialectLabel: "dialect: aa|rxjs"
     case ordersLabel: "orders: N"
+    case seedLabel: "seed: S"
     case orderLabel: "order: TOKEN"
     case inLabel: "in: every order"
     default: "\(name): D"

@@ -171,6 +171,14 @@ struct CommandReading {
         read.orders = count
         continue
       }
+      if label == CommandOptions.seedLabel {
+        guard case .integer(let seed) = argument.value.kind, seed >= 0 else {
+          _ = fail("'seed:' must be a whole number, 0 or more", argument.value.range)
+          return nil
+        }
+        read.seed = seed
+        continue
+      }
       if label == CommandOptions.orderLabel {
         guard case .name(let word) = argument.value.kind, let token = OrderToken(word: word) else {
           _ = fail("'order:' must be a token explore printed, as in order: oaaaaaaa", argument.value.range)

@@ -16,11 +16,14 @@ extension Commands {
   enum Explore {
     static let entry = Command.pipeline(.explore) { shell, pipeline, options in
       await shell.explore(
-        pipeline, orders: options.orders ?? defaultOrders, tick: options["tick"], until: options["until"])
+        pipeline, orders: options.orders ?? defaultOrders, seed: options.seed ?? defaultSeed, tick: options["tick"],
+        until: options["until"])
     }.example("explore merge(marble \"a|\", marble \"b|\") | collect")
 
     /// How many orders `explore` runs at most without `orders:`.
     static let defaultOrders = 1000
+    /// Where its orders at random start without `seed:`.
+    static let defaultSeed = 1
   }
 }
 
@@ -83,7 +86,12 @@ extension Shell {
   /// `explore`: every order depth-first over the choices (the first task at each, then the next
   /// at the last choice that has one, …), at most `limit` runs, each on a virtual clock of its own
   /// in a job table of its own (no job numbers of the session taken), in this process.
-  func explore(_ pipeline: CheckedPipeline, orders limit: Int, tick chosen: Duration?, until: Duration?) async {
+  /// When the depth-first orders were not all, as many again at random (each choice among the
+  /// runnable tasks at random, from `seed`), so that the outcomes are not only those of the last
+  /// choices' variations.
+  func explore(
+    _ pipeline: CheckedPipeline, orders limit: Int, seed: Int, tick chosen: Duration?, until: Duration?
+  ) async {
     let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
     let program = OrderToken.hash(of: pipeline)
     var outcomes: [ExploredOutcome] = []
@@ -92,9 +100,8 @@ extension Shell {
     var stop: RecordedRun.Stop?
     var interrupted: Bool { Task.isCancelled || engine.interruptedInThisStatement }
     var progress = ExploreProgress(limit: limit)
-    defer { progress.clear() }
-    while !interrupted, let order = orders.next() {
-      progress.show(orders: orders.count, outcomes: outcomes.count)
+    /// Runs one order and keeps its outcome; false when Ctrl-C cancelled it (it is no outcome).
+    func run(_ order: ChoiceOrder) async -> Bool {
       let output = CollectedOutput()
       // A table per order: the jobs of earlier orders are not kept (memory stays that of the outcomes).
       let table = JobTable(console: DiscardedOutput(), session: engine.session)
@@ -102,9 +109,7 @@ extension Shell {
       let recorded = await engine.recordedRun(
         pipeline, horizon: horizon.end, quiet: true, printing: true, order: order, table: table, output: output,
         watching: sequence)
-      // Ctrl-C cancelled this order's run: it is not an outcome.
-      if interrupted { break }
-      orders.ran(order)
+      if interrupted { return false }
       stop = stop ?? recorded.stop
       let made = order.made
       let printed = output.lines.withLock { $0 }
@@ -118,17 +123,34 @@ extension Shell {
             recorded: recorded, printed: printed, token: OrderToken(program: program, choices: made.map(\.index)),
             steps: sequence.steps(of: recorded), count: 1))
       }
+      return true
+    }
+    while !interrupted, let order = orders.next() {
+      progress.show(orders: orders.count, outcomes: outcomes.count)
+      guard await run(order) else { break }
+      orders.ran(order)
+    }
+    var random = 0
+    if !orders.all, !interrupted {
+      var seeds = SplitMix64(seed: UInt64(seed))
+      while !interrupted, random < limit {
+        progress.show(orders: orders.count, outcomes: outcomes.count, random: random)
+        guard await run(ChoiceOrder.overJobTasks(randomFrom: seeds.next())) else { break }
+        random += 1
+      }
     }
     progress.clear()
     let width = Format.screenWidth
-    let ran = "\(orders.count) order\(orders.count == 1 ? "" : "s")"
+    let total = orders.count + random
+    let ran = "\(total) order\(total == 1 ? "" : "s")"
     let outcomesText = "\(outcomes.count) outcome\(outcomes.count == 1 ? "" : "s")"
     if orders.all {
       console.line("\(ran) (all): \(outcomesText)")
-    } else if interrupted {
+    } else if random == 0, interrupted {
       console.line("\(ran) (not all: interrupted): \(outcomesText)")
     } else {
-      console.line("\(ran) (not all: stopped at orders: \(limit); more remain): \(outcomesText)")
+      let how = "\(orders.count) depth-first, then \(random) at random from seed: \(seed)"
+      console.line("\(ran) (not all: \(how)\(interrupted ? ", interrupted" : "")): \(outcomesText)")
     }
     let tick = outcomes.map { $0.recorded.observer.finestTick(horizon.tick) }.min() ?? horizon.tick
     for (number, outcome) in outcomes.enumerated() {
@@ -189,13 +211,15 @@ struct ExploreProgress {
     self.limit = limit
   }
 
-  mutating func show(orders: Int, outcomes: Int) {
+  /// With `random`, the depth-first orders were not all and that many have run at random since.
+  mutating func show(orders: Int, outcomes: Int, random: Int? = nil) {
     guard enabled else { return }
     let now = ContinuousClock.now
     guard now - (shown ?? started) >= .milliseconds(500) else { return }
     shown = now
+    let ran = random.map { "\(orders) depth-first orders, then \($0) of at most \(limit) at random" }
     let text =
-      "explore: \(orders) of at most \(limit) orders, \(outcomes) outcome\(outcomes == 1 ? "" : "s") (Ctrl-C stops)"
+      "explore: \(ran ?? "\(orders) of at most \(limit) orders"), \(outcomes) outcome\(outcomes == 1 ? "" : "s") (Ctrl-C stops)"
     Console.write(Array(("\r\u{1B}[K" + String(text.prefix(max(Format.screenWidth - 1, 10)))).utf8), to: 2)
   }
 
