@@ -115,7 +115,8 @@ let package = Package(
     .executableTarget(
       name: "pipesh",
       dependencies: [
-        "PipeShell", "PipeSession", "PipeRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "PipeShell", "PipeSession", "PipeRuntime", "PipeshProbe", "TraceFormat",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict
     ),

@@ -11,17 +11,18 @@ struct Pipesh: AsyncParsableCommand {
       pipesh [run] [<options>] [<file>]
       pipesh test [<options>] [<PATH> ...]
       pipesh serve [<options>]
+      pipesh attach <SOCKET> [<options>]
       """,
     discussion: """
       pipesh FILE runs a .pipe script and pipesh -c TEXT the statements in TEXT; with neither, \
       pipesh is an interactive shell when standard input is a terminal, and otherwise reads \
       statements from standard input like a script. pipesh help run lists their options.
       Exit status: 0 success, 1 a pipeline failed, 2 usage or parse/type error, 130 interrupted.
-      A subcommand is one only as pipesh's first argument: a script named test (or serve, run, \
-      help) runs as pipesh ./test.
+      A subcommand is one only as pipesh's first argument: a script named test (or serve, attach, \
+      run, help) runs as pipesh ./test.
       """,
     version: "pipesh 0.1.0",
-    subcommands: [PipeshRun.self, PipeshTest.self, PipeshServe.self],
+    subcommands: [PipeshRun.self, PipeshTest.self, PipeshServe.self, PipeshAttach.self],
     defaultSubcommand: PipeshRun.self
   )
 }

@@ -16,11 +16,12 @@ struct SubcommandTests {
     Exit status: 0 success, 1 a pipeline failed, 2 usage or parse/type error, 130
     interrupted.
     A subcommand is one only as pipesh's first argument: a script named test (or
-    serve, run, help) runs as pipesh ./test.
+    serve, attach, run, help) runs as pipesh ./test.
 
     USAGE: pipesh [run] [<options>] [<file>]
            pipesh test [<options>] [<PATH> ...]
            pipesh serve [<options>]
+           pipesh attach <SOCKET> [<options>]
 
     OPTIONS:
       --version               Show the version.
@@ -32,6 +33,8 @@ struct SubcommandTests {
       test                    Run every .pipe file under the PATHs as a test.
       serve                   Serve a page, on 127.0.0.1 only, that runs and draws
                               the pipelines typed into it.
+      attach                  Draw the probes of a running program whose
+                              ProbeRecorder listens on SOCKET.
 
       See 'pipesh help <subcommand>' for detailed help.
 
@@ -49,6 +52,7 @@ struct SubcommandTests {
     ("run", "OVERVIEW: Run a .pipe script, the statements of -c TEXT, or the interactive\nshell.\n"),
     ("test", "OVERVIEW: Run every .pipe file under the PATHs as a test.\n"),
     ("serve", "OVERVIEW: Serve a page, on 127.0.0.1 only, that runs and draws the pipelines\n"),
+    ("attach", "OVERVIEW: Draw the probes of a running program whose ProbeRecorder listens on\nSOCKET.\n"),
   ])
   func eachSubcommandHasItsHelp(_ name: String, _ overview: String) throws {
     let asked = try Pipesh.run(["help", name])
@@ -75,12 +79,14 @@ struct SubcommandTests {
 
   /// A script named as a subcommand runs as `./NAME` or `run NAME`; a name is a subcommand only as
   /// the first argument.
-  @Test(arguments: [["./serve"], ["run", "serve"], ["--no-color", "serve"], ["./run"], ["run", "run"], ["./help"]])
+  @Test(arguments: [
+    ["./serve"], ["run", "serve"], ["--no-color", "serve"], ["./run"], ["run", "run"], ["./help"], ["./attach"],
+  ])
   func aScriptNamedAsASubcommandRunsByItsPath(_ arguments: [String]) throws {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-subcommands-\(UUID())")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: root) }
-    for name in ["serve", "run", "help"] {
+    for name in ["serve", "run", "help", "attach"] {
       try "from \"named \(name)\" | print\n".write(
         to: root.appendingPathComponent(name), atomically: true, encoding: .utf8)
     }

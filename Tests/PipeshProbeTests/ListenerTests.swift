@@ -1,0 +1,70 @@
+import Foundation
+import PipeshProbe
+import Testing
+
+/// `listen(onSocket:)`: the socket file is the user's alone, an earlier run's is replaced, a live
+/// one or a file that is not a socket is refused (and never removed), and `stop()` removes it.
+@Suite("a recorder listens on a Unix socket")
+struct ListenerTests {
+  static func path(_ name: String) -> String { "/tmp/pipesh-listener-\(getpid())-\(name).sock" }
+
+  /// What `listen` said when it refused, nil when it listened (and then stops at once).
+  static func refusal(_ path: String) -> String? {
+    do {
+      try ProbeRecorder(clock: SteppingClock()).listen(onSocket: path).stop()
+      return nil
+    } catch {
+      return error.description
+    }
+  }
+
+  @Test func itListensOnASocketOnlyItsUserCanUseAndStopRemovesIt() throws {
+    let path = Self.path("mode")
+    let listener = try ProbeRecorder(clock: SteppingClock()).listen(onSocket: path)
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    #expect(attributes[.type] as? FileAttributeType == .typeSocket)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    #expect(ProbeClient.connection(to: path).map { close($0) } != nil)
+    listener.stop()
+    #expect(!FileManager.default.fileExists(atPath: path))
+    #expect(ProbeClient.connection(to: path) == nil)
+  }
+
+  @Test func aLiveSocketIsRefusedAndAStaleOneReplaced() throws {
+    let path = Self.path("live")
+    let first = try ProbeRecorder(clock: SteppingClock()).listen(onSocket: path)
+    #expect(Self.refusal(path) == "a program already listens on \(path)")
+    first.stop()
+    // An earlier run that ended without stopping left its socket file: nothing listens there.
+    let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+      for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    #expect(bound == 0)
+    close(stale)
+    #expect(FileManager.default.fileExists(atPath: path))
+    let second = try ProbeRecorder(clock: SteppingClock()).listen(onSocket: path)
+    #expect(ProbeClient.connection(to: path).map { close($0) } != nil)
+    second.stop()
+  }
+
+  @Test func aFileThatIsNoSocketIsRefusedAndKept() throws {
+    let path = Self.path("file")
+    try "keep me".write(toFile: path, atomically: false, encoding: .utf8)
+    defer { unlink(path) }
+    #expect(Self.refusal(path) == "\(path) exists and is not a socket: choose another path")
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
+  }
+
+  @Test func aPathTooLongForASocketIsRefused() {
+    let path = "/tmp/" + String(repeating: "p", count: 200)
+    #expect(Self.refusal(path) == "\(path) is too long for a socket's path (at most 107 bytes)")
+  }
+}

@@ -1,0 +1,71 @@
+import AsyncAlgorithms
+import Foundation
+import Locking
+import MarbleTesting
+import PipeshProbe
+import Testing
+
+/// `pipesh attach SOCKET`: this test process is the user's program, its recorder listening on a
+/// socket; pipesh attaches, draws the probes as they are, and lets go; clients that say nothing,
+/// say too much or say something else are dropped without stopping the listener.
+@Suite("pipesh attach draws a running program's probes", .serialized)
+struct AttachTests {
+  /// A recorder holding a marble test's run of AA's debounce, probed before and after it.
+  static func recordedDebounce() async throws -> ProbeRecorder {
+    let kept = Locked<ProbeRecorder?>(nil)
+    _ = await Marbles.record { clock in
+      let recorder = ProbeRecorder(clock: clock)
+      kept.withLock { $0 = recorder }
+      return try MarbleInput("-a-b-c---d-|", clock: clock).probe("keys", into: recorder)
+        .debounce(for: .seconds(2), clock: clock).probe("debounced", into: recorder)
+    }
+    return try #require(kept.withLock { $0 })
+  }
+
+  @Test func attachDrawsTheProbesAndTheProgramGoesOnListening() async throws {
+    let recorder = try await Self.recordedDebounce()
+    let path = "/tmp/pipesh-attach-\(getpid()).sock"
+    let listener = try recorder.listen(onSocket: path)
+    let saved = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-attach-\(getpid()).trace").path
+    defer { try? FileManager.default.removeItem(atPath: saved) }
+    let attached = try Pipesh.run(["attach", path, "--save", saved])
+    #expect(attached.status == 0, "\(attached.stderr)")
+    #expect(
+      ProbeTraceTests.lanes(attached.stdout, labels: ["keys", "debounced"]) == ["-a-b-c---d-|", "---a-b-c---[d|]"],
+      "\(attached.stdout)")
+    #expect(try String(contentsOfFile: saved, encoding: .utf8) == recorder.trace())
+    // The program still listens: a second attach is answered too.
+    #expect(try Pipesh.run(["attach", path]).status == 0)
+    listener.stop()
+    let gone = try Pipesh.run(["attach", path])
+    #expect(gone.status == 1)
+    #expect(gone.stderr.hasPrefix("pipesh attach: nothing listens on \(path): start the program"), "\(gone.stderr)")
+  }
+
+  @Test func hostileClientsAreDroppedAndTheNextIsAnswered() async throws {
+    let recorder = try await Self.recordedDebounce()
+    let path = "/tmp/pipesh-attach-hostile-\(getpid()).sock"
+    let listener = try recorder.listen(onSocket: path)
+    defer { listener.stop() }
+    // One says nothing and keeps its connection open; one sends a megabyte without a newline; one
+    // asks for something else, and is told what is answered.
+    let silent = try #require(ProbeClient.connection(to: path))
+    defer { close(silent) }
+    let flooding = try #require(ProbeClient.connection(to: path))
+    let megabyte = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+    _ = megabyte.withUnsafeBytes { send(flooding, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+    close(flooding)
+    let asking = try #require(ProbeClient.connection(to: path))
+    _ = Array("jobs\n".utf8).withUnsafeBytes { send(asking, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    var reply = [UInt8](repeating: 0, count: 200)
+    let count = reply.withUnsafeMutableBytes { recv(asking, $0.baseAddress, $0.count, Int32(MSG_WAITALL)) }
+    close(asking)
+    #expect(
+      String(decoding: reply[..<max(count, 0)], as: UTF8.self)
+        == "error: pipesh attach asks for 'trace'; nothing else is answered\n")
+    // After them all (the silent one dropped at its timeout), pipesh is answered in full.
+    let attached = try Pipesh.run(["attach", path])
+    #expect(attached.status == 0, "\(attached.stderr)")
+    #expect(ProbeTraceTests.lanes(attached.stdout, labels: ["debounced"]) == ["---a-b-c---[d|]"])
+  }
+}
