@@ -140,7 +140,7 @@ let package = Package(
     .executableTarget(name: "ServeFuzz", dependencies: ["ServeProtocol"], swiftSettings: strict),
     .executableTarget(
       name: "PipeBench",
-      dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
+      dependencies: ["PipeshProbe", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
       swiftSettings: strict
     ),
     // The parser's and the checker's tests link neither the runtime nor the shell: the grammar of

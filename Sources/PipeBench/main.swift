@@ -1,4 +1,5 @@
 import AsyncAlgorithms
+import PipeshProbe
 
 #if canImport(Glibc)
   import Glibc
@@ -53,6 +54,31 @@ enum Bench {
     return "zip \(seconds(clock.now - start)) \(count)"
   }
 
+  /// The throughput chain with two probes (after the source, after the filter) into a flight
+  /// recorder of the last 1000 events: what probing costs a program.
+  nonisolated static func probed() async -> String {
+    let clock = ContinuousClock()
+    let recorder = ProbeRecorder(clock: clock, keeping: .last(1000))
+    let start = clock.now
+    var count = 0
+    let chain = (1...1_000_000).async.probe("source", into: recorder).map { $0 * 2 }.filter { $0 % 3 == 0 }
+    for await _ in chain.probe("filtered", into: recorder) { count += 1 }
+    return "probed \(seconds(clock.now - start)) \(count)"
+  }
+
+  /// A probe's flight recorder over 10M elements: the resident memory after 1M and after 10M (kB),
+  /// which `.last(1000)` keeps flat.
+  nonisolated static func probeMemory() async -> String {
+    let recorder = ProbeRecorder(clock: ContinuousClock(), keeping: .last(1000))
+    var count = 0
+    var afterOne = 0
+    for await _ in (1...10_000_000).async.probe("long", into: recorder) {
+      count += 1
+      if count == 1_000_000 { afterOne = residentKilobytes() }
+    }
+    return "probe-memory \(afterOne) \(residentKilobytes()) \(recorder.notKept)"
+  }
+
   /// The 10M chain as a plain Swift loop with pipesh's checked arithmetic: the limit an
   /// interpreter is measured against. The bound comes from the command line, so the optimizer
   /// cannot fold the loop away.
@@ -92,6 +118,8 @@ let mode = CommandLine.arguments.dropFirst().first ?? "throughput"
 switch mode {
 case "throughput": print(await Bench.throughput())
 case "merge": print(await Bench.merged())
+case "probed": print(await Bench.probed())
+case "probe-memory": print(await Bench.probeMemory())
 case "zip": print(await Bench.zipped())
 case "tasks": print(await Bench.tasks(Int(CommandLine.arguments.dropFirst(2).first ?? "10000") ?? 10_000))
 case "loop": print(Bench.loop(Int(CommandLine.arguments.dropFirst(2).first ?? "10000000") ?? 10_000_000))

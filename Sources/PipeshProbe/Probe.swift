@@ -1,4 +1,3 @@
-import Locking
 import TraceFormat
 
 extension AsyncSequence {
@@ -20,11 +19,22 @@ public struct ProbedSequence<Base: AsyncSequence>: AsyncSequence {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
 
-  let base: Base
-  let name: String
-  let recorder: ProbeRecorder
-  let describing: @Sendable (Element) -> String
+  // Inlinable, so that a program's probes are specialized for its element types (its module
+  // compiles them): a probe of an Int chain costs no generic calls per element.
+  @usableFromInline let base: Base
+  @usableFromInline let name: String
+  @usableFromInline let recorder: ProbeRecorder
+  @usableFromInline let describing: @Sendable (Element) -> String
 
+  @usableFromInline
+  init(base: Base, name: String, recorder: ProbeRecorder, describing: @escaping @Sendable (Element) -> String) {
+    self.base = base
+    self.name = name
+    self.recorder = recorder
+    self.describing = describing
+  }
+
+  @inlinable
   public func makeAsyncIterator() -> Iterator {
     let lane = Lane(recorder: recorder, number: recorder.lane(named: name))
     lane.record(.start)
@@ -32,10 +42,18 @@ public struct ProbedSequence<Base: AsyncSequence>: AsyncSequence {
   }
 
   public struct Iterator: AsyncIteratorProtocol {
-    var base: Base.AsyncIterator
-    let lane: Lane
-    let describing: @Sendable (Element) -> String
+    @usableFromInline var base: Base.AsyncIterator
+    @usableFromInline let lane: Lane
+    @usableFromInline let describing: @Sendable (Element) -> String
 
+    @usableFromInline
+    init(base: Base.AsyncIterator, lane: Lane, describing: @escaping @Sendable (Element) -> String) {
+      self.base = base
+      self.lane = lane
+      self.describing = describing
+    }
+
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
       guard lane.record(.asked) else { return try await base.next(isolation: actor) }
       do {
@@ -53,41 +71,46 @@ public struct ProbedSequence<Base: AsyncSequence>: AsyncSequence {
       }
     }
 
+    @inlinable
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
 
+    @inlinable
     static func cut(_ text: String) -> String {
-      text.count <= ProbeRecorder.longestDescription
+      // At most as many characters as UTF-8 bytes: most descriptions are not counted at all.
+      text.utf8.count <= ProbeRecorder.longestDescription || text.count <= ProbeRecorder.longestDescription
         ? text : String(text.prefix(ProbeRecorder.longestDescription - 1)) + "…"
     }
   }
 
-  /// One iteration's lane: ended once, and cancelled when dropped before its end.
-  final class Lane: Sendable {
-    let recorder: ProbeRecorder
-    let number: Int
-    private let ended = Locked(false)
+  /// One iteration's lane: ended once, and cancelled when dropped before its end. Its iterator's
+  /// alone, and asked one `next()` at a time (AsyncIteratorProtocol's contract), so `ended` needs no
+  /// lock: each event takes the recorder's lock only.
+  @usableFromInline
+  final class Lane {
+    @usableFromInline let recorder: ProbeRecorder
+    @usableFromInline let number: Int
+    @usableFromInline var ended = false
 
+    @usableFromInline
     init(recorder: ProbeRecorder, number: Int) {
       self.recorder = recorder
       self.number = number
     }
 
     /// Records `kind` unless the lane has ended: whether it did.
-    @discardableResult
+    @inlinable @discardableResult
     func record(_ kind: TraceFile.EventKind) -> Bool {
-      guard !ended.withLock({ $0 }) else { return false }
+      guard !ended else { return false }
       recorder.record(kind, lane: number)
       return true
     }
 
+    @inlinable
     func end(_ kind: TraceFile.EventKind) {
-      guard
-        !ended.withLock({ ended in
-          defer { ended = true }; return ended
-        })
-      else { return }
+      guard !ended else { return }
+      ended = true
       recorder.record(kind, lane: number)
     }
 

@@ -69,6 +69,7 @@ public final class ProbeRecorder: Sendable {
   }
 
   /// A new lane named `name`: its number.
+  @usableFromInline
   func lane(named name: String) -> Int {
     state.withLock { state in
       state.labels.append(name)
@@ -77,6 +78,7 @@ public final class ProbeRecorder: Sendable {
   }
 
   /// Records what lane `lane` did, now.
+  @usableFromInline
   func record(_ kind: TraceFile.EventKind, lane: Int) {
     let event = Recorded(time: now(), lane: lane, kind: kind)
     state.withLock { state in
