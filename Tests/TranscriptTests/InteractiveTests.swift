@@ -67,6 +67,22 @@ struct InteractiveTests {
     try terminal.expectExit(0)
   }
 
+  /// A long `expect … in: every order` counts its orders on the terminal as explore does, erases
+  /// the count before its message, and Ctrl-C stops it: not checked in every order, which it says.
+  @Test func aLongEveryOrderExpectationShowsItsProgressUntilCtrlC() throws {
+    let terminal = try Terminal(arguments: ["--virtual-time"])
+    try terminal.expect("pipesh[0]> ")
+    let race = (["a", "b", "c"].map { "timer 0.01 | take 5 | map { \"\($0)\" }" }).joined(separator: ", ")
+    terminal.type("expect merge(\(race)) | count prints 15 in: every order orders: 100000\r")
+    try terminal.expect("\u{1B}[Kexpect: ")
+    try terminal.expect(" of at most 100000 orders (Ctrl-C stops)")
+    try terminal.interrupt(until: "not checked in every order: interrupted; it held in the ")
+    try terminal.expect("]> ")
+    terminal.type("\u{4}")
+    // An interactive session's status is that of its end (Ctrl-D), not of its failed statements.
+    try terminal.expectExit(0)
+  }
+
   /// A long exploration shows its count on the terminal as it goes, on one line it rewrites, and
   /// erases it before the results; Ctrl-C stops it with what it found, and the prompt comes back.
   @Test func aLongExplorationShowsItsProgressUntilCtrlC() throws {

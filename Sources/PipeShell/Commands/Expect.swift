@@ -95,7 +95,11 @@ extension Shell {
     let limit = expectation.options.orders ?? Commands.Explore.defaultOrders
     var orders = DepthFirstOrders(limit: limit)
     var interrupted: Bool { Task.isCancelled || engine.interruptedInThisStatement }
+    // On a terminal, a long check counts its orders as explore does (none are outcomes here).
+    var progress = ExploreProgress(limit: limit, command: "expect")
+    defer { progress.clear() }
     while !interrupted, let order = orders.next() {
+      progress.show(orders: orders.count, outcomes: nil)
       let table = orders.count == 0 ? nil : JobTable(console: DiscardedOutput(), session: engine.session)
       let failure = await check(expectation, in: ExpectationRun(order: order, table: table))
       if interrupted { break }

@@ -203,23 +203,27 @@ extension Shell {
 /// pipe's output is the same bytes with or without it).
 struct ExploreProgress {
   private let limit: Int
+  /// Who counts: `explore`, or `expect … in: every order`.
+  private let command: String
   private let enabled = isatty(2) == 1
   private let started = ContinuousClock.now
   private var shown: ContinuousClock.Instant?
 
-  init(limit: Int) {
+  init(limit: Int, command: String = "explore") {
     self.limit = limit
+    self.command = command
   }
 
   /// With `random`, the depth-first orders were not all and that many have run at random since.
-  mutating func show(orders: Int, outcomes: Int, random: Int? = nil) {
+  /// Without `outcomes` (an expectation's check), only the orders are counted.
+  mutating func show(orders: Int, outcomes: Int?, random: Int? = nil) {
     guard enabled else { return }
     let now = ContinuousClock.now
     guard now - (shown ?? started) >= .milliseconds(500) else { return }
     shown = now
     let ran = random.map { "\(orders) depth-first orders, then \($0) of at most \(limit) at random" }
-    let text =
-      "explore: \(ran ?? "\(orders) of at most \(limit) orders"), \(outcomes) outcome\(outcomes == 1 ? "" : "s") (Ctrl-C stops)"
+    let found = outcomes.map { ", \($0) outcome\($0 == 1 ? "" : "s")" } ?? ""
+    let text = "\(command): \(ran ?? "\(orders) of at most \(limit) orders")\(found) (Ctrl-C stops)"
     Console.write(Array(("\r\u{1B}[K" + String(text.prefix(max(Format.screenWidth - 1, 10)))).utf8), to: 2)
   }
 
