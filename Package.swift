@@ -71,7 +71,9 @@ let package = Package(
     .target(name: "PipeEvaluator", dependencies: ["PipeSema"], swiftSettings: strict),
     .target(
       name: "VirtualTime",
-      dependencies: ["CPipeSupport", "Locking", .product(name: "DequeModule", package: "swift-collections")],
+      dependencies: [
+        "CPipeSupport", "Locking", "MarbleDiagrams", .product(name: "DequeModule", package: "swift-collections"),
+      ],
       swiftSettings: strict
     ),
     .target(

@@ -37,6 +37,19 @@ public func expectMarbles<Recorded: AsyncSequence & SendableMetatype>(
     Issue.record("\(error)", sourceLocation: sourceLocation)
     return nil
   }
+  let comparison = await compare(marbles, step: step, until: horizon, order: nil, build)
+  if !comparison.holds {
+    Issue.record(Comment(rawValue: comparison.description), sourceLocation: sourceLocation)
+  }
+  return comparison
+}
+
+/// Records the sequence as `expectMarbles` does (in `order`, when one is given) and compares it
+/// with `marbles`.
+func compare<Recorded: AsyncSequence & SendableMetatype>(
+  _ marbles: Marbles, step: Duration, until horizon: Duration?, order: MarbleOrder?,
+  _ build: @escaping @Sendable (TestClock) throws -> Recorded
+) async -> MarbleComparison {
   // A `;` at step N is where the expectation cancels the sequence: just before that step's
   // events, as swift-async-algorithms' validation cancels before it moves its clock there.
   let cancelStep = marbles.reachable.events.first { $0.event == .cancelled }?.step
@@ -44,20 +57,17 @@ public func expectMarbles<Recorded: AsyncSequence & SendableMetatype>(
   if horizon == nil, let cancelStep {
     let recorded = await Marbles.record(
       step: step, until: step * cancelStep - .nanoseconds(1), markingCancellation: false, pacing: marbles.requests,
-      build)
+      order: order, build)
     actual = recorded
     if !recorded.events.contains(where: { $0.event.isEnd }) {
       actual = Marbles(events: recorded.events + [(cancelStep, .cancelled)], length: cancelStep)
     }
   } else {
     actual = await Marbles.record(
-      step: step, until: horizon, markingCancellation: cancelStep != nil, pacing: marbles.requests, build)
+      step: step, until: horizon, markingCancellation: cancelStep != nil, pacing: marbles.requests, order: order,
+      build)
   }
-  let comparison = MarbleComparison(expected: marbles.reachable, actual: actual)
-  if !comparison.holds {
-    Issue.record(Comment(rawValue: comparison.description), sourceLocation: sourceLocation)
-  }
-  return comparison
+  return MarbleComparison(expected: marbles.reachable, actual: actual)
 }
 
 extension Marbles {

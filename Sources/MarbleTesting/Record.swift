@@ -29,15 +29,28 @@ extension Marbles {
     await record(step: step, until: horizon, markingCancellation: markingCancellation, pacing: [], build)
   }
 
+  /// `record`, in the order that `explore` named with `token` (`MarbleOutcome.token`); nil when the
+  /// token is not one of this run's orders (malformed, or its choices do not fit the run).
+  public static func record<Recorded: AsyncSequence & SendableMetatype>(
+    step: Duration = .seconds(1), until horizon: Duration? = nil, order token: String,
+    _ build: @escaping @Sendable (TestClock) throws -> Recorded
+  ) async -> Marbles? {
+    guard let choices = MarbleOrder.choices(token) else { return nil }
+    let order = MarbleOrder(replaying: choices)
+    let marbles = await record(
+      step: step, until: horizon, markingCancellation: false, pacing: [], order: order, build)
+    return order.misfit ? nil : marbles
+  }
+
   /// `record`, its consumer asking for each element no earlier than the step `pacing` gives it
   /// (the first request at the first entry, and so on), then as fast as the sequence produces:
   /// swift-async-algorithms' test consumer, which a diagram's `,` (delay-next) slows down.
   static func record<Recorded: AsyncSequence & SendableMetatype>(
-    step: Duration, until horizon: Duration?, markingCancellation: Bool, pacing: [Int],
+    step: Duration, until horizon: Duration?, markingCancellation: Bool, pacing: [Int], order: MarbleOrder? = nil,
     _ build: @escaping @Sendable (TestClock) throws -> Recorded
   ) async -> Marbles {
     let recorder = Recorder(step: step)
-    await TestDriver.shared.run {
+    await TestDriver.shared.run(order: order) {
       let clock = TestClock()
       await withTaskGroup(of: Void.self) { group in
         group.addTask {

@@ -36,6 +36,8 @@ final class TestDriver: TaskExecutor, @unchecked Sendable {
   }
 
   private struct Run {
+    /// The run's choices among the tasks runnable at one instant; nil: the order they came in.
+    var order: MarbleOrder?
     var start: @Sendable () -> Void
     var resume: @Sendable () -> Void
     var task: Task<Void, Never>?
@@ -51,6 +53,8 @@ final class TestDriver: TaskExecutor, @unchecked Sendable {
     var order = 0
     var pending: [Run] = []
     var current: Run?
+    /// The task whose job runs now on the driver thread (under an order: its hops are no choice).
+    var running: UInt64?
   }
 
   private enum Action {
@@ -85,9 +89,10 @@ final class TestDriver: TaskExecutor, @unchecked Sendable {
   /// returns when it has returned and every sleeper it left has been cancelled. If every task of
   /// the run waits and none sleeps on the clock (a stall: nothing could ever happen), the body's
   /// task is cancelled; if that does not end it, the run ends without it.
-  func run(_ body: @escaping @Sendable () async -> Void) async {
+  func run(order: MarbleOrder? = nil, _ body: @escaping @Sendable () async -> Void) async {
     await withUnsafeContinuation { (waiter: UnsafeContinuation<Void, Never>) in
       let run = Run(
+        order: order,
         start: { [unowned self] in
           let task = Task(executorPreference: self) {
             await body()
@@ -139,7 +144,16 @@ final class TestDriver: TaskExecutor, @unchecked Sendable {
   // MARK: the executor
 
   func enqueue(_ job: UnownedJob) {
-    update { $0.jobs.append(job) }
+    let task = taskID(job)
+    update { state in
+      // Under an order, the running task enqueueing itself is a hop between executors (the
+      // compiler leaves more in debug builds than in release builds): it goes on first, no choice.
+      if state.current?.order != nil, let task, task == state.running {
+        state.jobs.insert(job, at: state.jobsHead)
+      } else {
+        state.jobs.append(job)
+      }
+    }
   }
 
   // MARK: the thread
@@ -196,6 +210,16 @@ final class TestDriver: TaskExecutor, @unchecked Sendable {
 
   /// What to do next, or nil to wait for a signal.
   private func next(_ state: inout State) -> Action? {
+    let runnable = state.jobs.count - state.jobsHead
+    if runnable > 1, let order = state.current?.order {
+      // Several tasks could run first at this instant: the run's order picks one.
+      let job = state.jobs.remove(at: state.jobsHead + order.choose(among: runnable))
+      if state.jobsHead == state.jobs.count {
+        state.jobs.removeAll(keepingCapacity: true)
+        state.jobsHead = 0
+      }
+      return .run(job)
+    }
     if state.jobsHead < state.jobs.count {
       let job = state.jobs[state.jobsHead]
       state.jobsHead += 1
@@ -248,7 +272,11 @@ final class TestDriver: TaskExecutor, @unchecked Sendable {
         continue
       }
       switch action {
-      case .run(let job): job.runSynchronously(on: executor)
+      case .run(let job):
+        let task = taskID(job)
+        state.withLock { $0.running = task }
+        job.runSynchronously(on: executor)
+        state.withLock { $0.running = nil }
       case .start(let start): start()
       case .wake(let sleepers): for sleeper in sleepers { sleeper.continuation.resume() }
       case .cancel(let sleepers):
@@ -259,3 +287,72 @@ final class TestDriver: TaskExecutor, @unchecked Sendable {
     }
   }
 }
+
+/// The order of one run of `Marbles.explore`: at each choice (several tasks of the run runnable at
+/// one instant), which runs first. It replays `replaying`, then takes the first at each choice after
+/// them, and keeps what it chose.
+final class MarbleOrder: @unchecked Sendable {
+  // @unchecked: read and changed only under the driver's lock (in `next`), and read after the run.
+  private let replaying: [Int]
+  private(set) var made: [(index: Int, count: Int)] = []
+  /// A replayed choice was beyond what was runnable, or some were left over: not this run's order.
+  private var outOfRange = false
+
+  /// After the replayed choices: each at random from this generator.
+  private var random: SplitMix64?
+
+  init(replaying: [Int]) {
+    self.replaying = replaying
+  }
+
+  /// Every choice at random, from a generator seeded with `seed`.
+  init(randomFrom seed: UInt64) {
+    replaying = []
+    random = SplitMix64(seed: seed)
+  }
+
+  var misfit: Bool { outOfRange || made.count < replaying.count }
+
+  func choose(among count: Int) -> Int {
+    var index = 0
+    if made.count < replaying.count {
+      index = replaying[made.count]
+    } else if var random {
+      index = Int(random.next() % UInt64(count))
+      self.random = random
+    }
+    if index >= count {
+      outOfRange = true
+      index = 0
+    }
+    made.append((index, count))
+    return index
+  }
+
+  /// The order as a word (`Marbles.record(order:)` runs it again): the choices, dot-separated,
+  /// after `o`; `o` alone when the run had none.
+  var token: String { "o" + made.map { String($0.index) }.joined(separator: ".") }
+
+  /// The choices a token names; nil when it is no token.
+  static func choices(_ token: String) -> [Int]? {
+    guard token.first == "o" else { return nil }
+    let rest = token.dropFirst()
+    guard !rest.isEmpty else { return [] }
+    var choices: [Int] = []
+    for part in rest.split(separator: ".", omittingEmptySubsequences: false) {
+      guard let choice = Int(part), choice >= 0 else { return nil }
+      choices.append(choice)
+    }
+    return choices
+  }
+}
+
+/// The id of the task a job runs, unique in the process; nil for a job that is not a task.
+private func taskID(_ job: UnownedJob) -> UInt64? {
+  let id = swiftTaskGetJobTaskID(job)
+  return id == 0 ? nil : id
+}
+
+// The runtime's own lookup (what `UnownedJob.description` prints as its id).
+@_silgen_name("swift_task_getJobTaskId")
+private func swiftTaskGetJobTaskID(_ job: UnownedJob) -> UInt64

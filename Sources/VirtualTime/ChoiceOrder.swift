@@ -1,4 +1,5 @@
 import Locking
+import MarbleDiagrams
 
 /// The order a run of `explore` (or a replay of one of its tokens) takes: at each *choice* — several
 /// tasks that take part runnable at one virtual instant — which of them runs next. Tasks that do
@@ -85,23 +86,5 @@ public final class ChoiceOrder: Sendable {
       state.made.append(Choice(index: index, count: count))
       return index
     }
-  }
-}
-
-/// A small generator of pseudo-random numbers (SplitMix64): the same seed gives the same numbers on
-/// every machine and build, unlike the system's.
-public struct SplitMix64: Sendable {
-  private var state: UInt64
-
-  public init(seed: UInt64) {
-    state = seed
-  }
-
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
   }
 }

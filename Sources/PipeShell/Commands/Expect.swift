@@ -98,12 +98,13 @@ extension Shell {
     // On a terminal, a long check counts its orders as explore does (none are outcomes here).
     var progress = ExploreProgress(limit: limit, command: "expect")
     defer { progress.clear() }
-    while !interrupted, let order = orders.next() {
+    while !interrupted, let choices = orders.next() {
       progress.show(orders: orders.count, outcomes: nil)
+      let order = ChoiceOrder.overJobTasks(replaying: choices)
       let table = orders.count == 0 ? nil : JobTable(console: DiscardedOutput(), session: engine.session)
       let failure = await check(expectation, in: ExpectationRun(order: order, table: table))
       if interrupted { break }
-      orders.ran(order)
+      orders.ran(order.made.map { ($0.index, $0.count) })
       guard let failure else { continue }
       let token = OrderToken(program: OrderToken.hash(of: expectation.pipeline), choices: order.made.map(\.index))
       let number = orders.count

@@ -1,4 +1,5 @@
 import Locking
+import MarbleDiagrams
 import PipeRuntime
 import PipeSema
 import PipeSession
@@ -38,37 +39,6 @@ final class CollectedOutput: JobOutput {
 
   func emit(_ line: String) { lines.withLock { $0.append(line) } }
   func flush() {}
-}
-
-/// The orders `explore` runs (and `expect … in: every order` checks): depth-first over the
-/// choices, the first task at each, then the next at the last choice that has one, …, at most
-/// `limit` of them.
-struct DepthFirstOrders {
-  let limit: Int
-  /// The choices the next order replays; nil when every order has run.
-  private var prefix: [Int]? = []
-  /// How many orders have run.
-  private(set) var count = 0
-
-  init(limit: Int) { self.limit = limit }
-
-  /// Whether every order has run: the last one had no choice left with a task after the one picked.
-  var all: Bool { prefix == nil }
-
-  /// The next order to run, nil when every order has run or `limit` have.
-  func next() -> ChoiceOrder? {
-    guard count < limit, let prefix else { return nil }
-    return ChoiceOrder.overJobTasks(replaying: prefix)
-  }
-
-  /// `order`, which `next()` gave, has run: the one after it takes the next task at its last
-  /// choice that has one.
-  mutating func ran(_ order: ChoiceOrder) {
-    count += 1
-    var next = order.made
-    while let last = next.last, last.index + 1 >= last.count { next.removeLast() }
-    prefix = next.popLast().map { last in next.map(\.index) + [last.index + 1] }
-  }
 }
 
 extension Shell {
@@ -125,10 +95,11 @@ extension Shell {
       }
       return true
     }
-    while !interrupted, let order = orders.next() {
+    while !interrupted, let choices = orders.next() {
       progress.show(orders: orders.count, outcomes: outcomes.count)
+      let order = ChoiceOrder.overJobTasks(replaying: choices)
       guard await run(order) else { break }
-      orders.ran(order)
+      orders.ran(order.made.map { ($0.index, $0.count) })
     }
     var random = 0
     if !orders.all, !interrupted {
