@@ -80,8 +80,9 @@ public final class ProbeRecorder: Sendable {
   /// Records what lane `lane` did, now.
   @usableFromInline
   func record(_ kind: TraceFile.EventKind, lane: Int) {
-    let event = Recorded(time: now(), lane: lane, kind: kind)
+    // The time is read under the lock: events from many tasks are kept in the order of their times.
     state.withLock { state in
+      let event = Recorded(time: now(), lane: lane, kind: kind)
       if state.events.count < limit {
         state.events.append(event)
       } else if keepsLast {

@@ -41,9 +41,19 @@ struct PipeshAttach: AsyncParsableCommand {
       FileOutput.error("pipesh attach: \(failure)")
       Glibc.exit(1)
     }
-    let path = save ?? "/tmp/pipesh-attach-\(getpid()).trace"
-    // The program's elements may be private: the file is the user's alone.
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    // The program's elements may be private: a file of --save is written as the user's shell
+    // would; without it, a new file of the user's alone (mkstemps: no name another user can take
+    // first), removed after the drawing.
+    var path = save ?? ""
+    let descriptor: Int32
+    if save != nil {
+      descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    } else {
+      let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+      var template = Array("\(directory)/pipesh-attach-XXXXXX.trace".utf8CString)
+      descriptor = mkstemps(&template, 6)
+      path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
     let bytes = Array(text.utf8)
     guard descriptor >= 0, bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count,
       close(descriptor) == 0

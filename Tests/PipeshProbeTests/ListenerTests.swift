@@ -24,10 +24,10 @@ struct ListenerTests {
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
     #expect(attributes[.type] as? FileAttributeType == .typeSocket)
     #expect((attributes[.posixPermissions] as? Int) == 0o600)
-    #expect(ProbeClient.connection(to: path).map { close($0) } != nil)
+    #expect((try? ProbeClient.connect(path, timeout: 5).get()).map { close($0) } != nil)
     listener.stop()
     #expect(!FileManager.default.fileExists(atPath: path))
-    #expect(ProbeClient.connection(to: path) == nil)
+    #expect((try? ProbeClient.connect(path, timeout: 5).get()) == nil)
   }
 
   @Test func aLiveSocketIsRefusedAndAStaleOneReplaced() throws {
@@ -51,7 +51,7 @@ struct ListenerTests {
     close(stale)
     #expect(FileManager.default.fileExists(atPath: path))
     let second = try ProbeRecorder(clock: SteppingClock()).listen(onSocket: path)
-    #expect(ProbeClient.connection(to: path).map { close($0) } != nil)
+    #expect((try? ProbeClient.connect(path, timeout: 5).get()).map { close($0) } != nil)
     second.stop()
   }
 

@@ -49,13 +49,13 @@ struct AttachTests {
     defer { listener.stop() }
     // One says nothing and keeps its connection open; one sends a megabyte without a newline; one
     // asks for something else, and is told what is answered.
-    let silent = try #require(ProbeClient.connection(to: path))
+    let silent = try ProbeClient.connect(path, timeout: 5).get()
     defer { close(silent) }
-    let flooding = try #require(ProbeClient.connection(to: path))
+    let flooding = try ProbeClient.connect(path, timeout: 5).get()
     let megabyte = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
     _ = megabyte.withUnsafeBytes { send(flooding, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
     close(flooding)
-    let asking = try #require(ProbeClient.connection(to: path))
+    let asking = try ProbeClient.connect(path, timeout: 5).get()
     _ = Array("jobs\n".utf8).withUnsafeBytes { send(asking, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     var reply = [UInt8](repeating: 0, count: 200)
     let count = reply.withUnsafeMutableBytes { recv(asking, $0.baseAddress, $0.count, Int32(MSG_WAITALL)) }

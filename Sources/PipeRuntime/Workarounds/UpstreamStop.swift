@@ -31,11 +31,12 @@ final class Asker: Sendable {
 /// neither keeps it alive.
 final class AskerCore: Sendable {
   private let machine = Locked(AskerStateMachine())
-  private let iterator: IteratorCell
+  /// Until its task takes it: a stopped core holds no iterator (an `UpstreamStop` keeps cores).
+  private let iterator: Locked<IteratorCell?>
   private let kind: PipeshTask
 
   init(_ iterator: IteratorCell, kind: PipeshTask) {
-    self.iterator = iterator
+    self.iterator = Locked(iterator)
     self.kind = kind
   }
 
@@ -59,17 +60,25 @@ final class AskerCore: Sendable {
   /// With `cancelling`, the task is cancelled first (an upstream stopped while asked).
   func stop(cancelling: Bool) {
     let (answer, waiting, task) = machine.withLock { $0.stop() }
+    iterator.withLock { $0 = nil }
     if cancelling { task?.cancel() }
     answer?.resume(returning: .success(nil))
     waiting?.resume(returning: false)
   }
 
-  /// Cancels the task: the question in flight and every later one are asked cancelled.
+  /// Cancels the task: the question in flight and every later one are asked cancelled (also when
+  /// the task is not made yet: it is cancelled as it is made).
   func cancel() {
-    machine.withLock { $0.task }?.cancel()
+    machine.withLock { $0.cancel() }?.cancel()
   }
 
   private func start() {
+    // Stopped before its first question reached here: that question was answered nil.
+    guard
+      let iterator = iterator.withLock({ cell in
+        defer { cell = nil }; return cell
+      })
+    else { return }
     let task = TaskBook.making(kind) {
       Task { [machine, iterator] in
         while await withUnsafeContinuation({ (question: AskerStateMachine.Question) in
@@ -153,12 +162,20 @@ struct AskerStateMachine {
     case none
   }
 
-  /// The task was made: cancelled at once when stopped meanwhile (only an `UpstreamStop` stops an
-  /// asker while it asks).
+  /// The task was made: cancelled at once when stopped or cancelled meanwhile.
   mutating func started(_ task: Task<Void, Never>) -> StartedAction {
     self.task = task
-    return stopped ? .cancel : .none
+    return stopped || cancelled ? .cancel : .none
   }
+
+  /// Its task is to be cancelled: the one to cancel now, or nil when it is not made yet (then it is
+  /// cancelled as it is made).
+  mutating func cancel() -> Task<Void, Never>? {
+    cancelled = true
+    return task
+  }
+
+  private var cancelled = false
 
   mutating func stop() -> (Answer?, Question?, Task<Void, Never>?) {
     stopped = true

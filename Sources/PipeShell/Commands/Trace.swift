@@ -65,7 +65,7 @@ extension Commands {
       // What the pipeline prints stands among the trace's lines, where it came.
       let printed = CollectedOutput(into: lines)
       let horizon = Shell.Horizon(tick: pipeline.marbleTick ?? .seconds(1), until: nil)
-      _ = await shell.engine.recordedRun(
+      let recorded = await shell.engine.recordedRun(
         pipeline, horizon: horizon.end, printing: true, order: order, output: printed,
         watching: TraceObserver(keepingIn: lines, labels: Inspector.labels(pipeline)))
       guard !order.misfit else {
@@ -74,6 +74,7 @@ extension Commands {
           at: argument)
       }
       for line in lines.withLock({ $0 }) { shell.console.line(line) }
+      if let stop = recorded.stop { shell.note(stop.message("trace", horizon), width: Format.screenWidth) }
     }
 
     /// The chart of the job's nodes' lifetimes that `trace … to: "F.svg"` draws.
