@@ -79,7 +79,7 @@ let package = Package(
     .target(
       name: "PipeRuntime",
       dependencies: [
-        "PipeSyntax", "PipeSema", "PipeEvaluator", "VirtualTime", "CPipeSupport", "Locking",
+        "PipeSyntax", "PipeSema", "PipeEvaluator", "VirtualTime", "CPipeSupport", "Locking", "MarbleDiagrams",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
       swiftSettings: strict

@@ -33,8 +33,9 @@ public struct DepthFirstOrders: Sendable {
 }
 
 /// A small generator of pseudo-random numbers (SplitMix64): the same seed gives the same numbers on
-/// every machine and build, unlike the system's.
-public struct SplitMix64: Sendable {
+/// every machine and build, unlike the system's (`random … seed: S`, and the orders at random of
+/// `explore` and `Marbles.explore`).
+public struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   public init(seed: UInt64) {

@@ -30,18 +30,22 @@ public func expectMarbles<Recorded: AsyncSequence & SendableMetatype>(
   sourceLocation: SourceLocation = #_sourceLocation,
   _ build: @escaping @Sendable (TestClock) throws -> Recorded
 ) async -> MarbleComparison? {
-  let marbles: Marbles
-  do {
-    marbles = try Marbles(expected)
-  } catch {
-    Issue.record("\(error)", sourceLocation: sourceLocation)
-    return nil
-  }
+  guard let marbles = expectedMarbles(expected, sourceLocation: sourceLocation) else { return nil }
   let comparison = await compare(marbles, step: step, until: horizon, order: nil, build)
   if !comparison.holds {
     Issue.record(Comment(rawValue: comparison.description), sourceLocation: sourceLocation)
   }
   return comparison
+}
+
+/// The expected diagram read, or nil when it is malformed (recorded as an issue).
+func expectedMarbles(_ expected: String, sourceLocation: SourceLocation) -> Marbles? {
+  do {
+    return try Marbles(expected)
+  } catch {
+    Issue.record("\(error)", sourceLocation: sourceLocation)
+    return nil
+  }
 }
 
 /// Records the sequence as `expectMarbles` does (in `order`, when one is given) and compares it

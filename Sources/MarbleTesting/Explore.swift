@@ -82,13 +82,7 @@ public func expectMarbles<Recorded: AsyncSequence & SendableMetatype>(
   guard case .everyOrder(let limit) = orders else {
     return await expectMarbles(expected, step: step, until: horizon, sourceLocation: sourceLocation, build)
   }
-  let marbles: Marbles
-  do {
-    marbles = try Marbles(expected)
-  } catch {
-    Issue.record("\(error)", sourceLocation: sourceLocation)
-    return nil
-  }
+  guard let marbles = expectedMarbles(expected, sourceLocation: sourceLocation) else { return nil }
   var walk = DepthFirstOrders(limit: limit)
   var last: MarbleComparison?
   while let choices = walk.next() {
