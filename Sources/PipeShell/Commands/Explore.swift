@@ -133,7 +133,8 @@ extension Shell {
       for line in outcome.printed { console.line("printed: " + line) }
       console.line("status: " + Self.status(recorded))
       if let parting = Parting.closest(outcome.steps, from: outcomes.prefix(number).map(\.steps)) {
-        console.line(parting.line(MarbleLanes.label))
+        // Wrapped at the screen's width, as explore's notes are.
+        for line in Format.wrapped(parting.line(MarbleLanes.label), width: width) { console.line(line) }
       }
     }
     if tick != horizon.tick, chosen == nil { note(Self.finerNote("explore", tick, horizon.tick), width: width) }
