@@ -155,7 +155,7 @@ let package = Package(
     .testTarget(
       name: "PipeRuntimeTests",
       dependencies: [
-        "PipeRuntime", "VirtualTime", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+        "PipeRuntime", "PipeSema", "VirtualTime", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
       swiftSettings: strict
     ),
