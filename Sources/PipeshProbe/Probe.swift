@@ -36,7 +36,8 @@ public struct ProbedSequence<Base: AsyncSequence>: AsyncSequence {
 
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    let lane = Lane(recorder: recorder, number: recorder.lane(named: name))
+    let (number, name) = recorder.lane(named: name)
+    let lane = Lane(recorder: recorder, number: number, name: name)
     lane.record(.start)
     return Iterator(base: base.makeAsyncIterator(), lane: lane, describing: describing)
   }
@@ -91,19 +92,22 @@ public struct ProbedSequence<Base: AsyncSequence>: AsyncSequence {
   final class Lane {
     @usableFromInline let recorder: ProbeRecorder
     @usableFromInline let number: Int
+    /// The recorder's number for the lane's name.
+    @usableFromInline let name: Int
     @usableFromInline var ended = false
 
     @usableFromInline
-    init(recorder: ProbeRecorder, number: Int) {
+    init(recorder: ProbeRecorder, number: Int, name: Int) {
       self.recorder = recorder
       self.number = number
+      self.name = name
     }
 
     /// Records `kind` unless the lane has ended: whether it did.
     @inlinable @discardableResult
     func record(_ kind: TraceFile.EventKind) -> Bool {
       guard !ended else { return false }
-      recorder.record(kind, lane: number)
+      recorder.record(kind, lane: number, name: name)
       return true
     }
 
@@ -111,11 +115,12 @@ public struct ProbedSequence<Base: AsyncSequence>: AsyncSequence {
     func end(_ kind: TraceFile.EventKind) {
       guard !ended else { return }
       ended = true
-      recorder.record(kind, lane: number)
+      recorder.record(kind, lane: number, name: name)
     }
 
     deinit {
       end(.cancelled("its consumer stopped asking before its end"))
+      recorder.laneEnded(number)
     }
   }
 }

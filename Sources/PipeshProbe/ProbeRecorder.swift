@@ -36,14 +36,58 @@ public final class ProbeRecorder: Sendable {
   private struct Recorded {
     let time: Duration
     let lane: Int
+    /// The lane's name, by its number in `Names`.
+    let name: Int
     let kind: TraceFile.EventKind
   }
 
+  /// The names of lanes, each kept once. Names no running iteration and no kept event has are let
+  /// go of now and then (when they are more than twice those in use), so a flight recorder over a
+  /// sequence iterated for ever under new names holds about as many names as it keeps events.
+  private struct Names {
+    private var byNumber: [Int: String] = [:]
+    private var numbers: [String: Int] = [:]
+    private var next = 0
+
+    /// `name`'s number.
+    mutating func number(of name: String) -> Int {
+      if let known = numbers[name] { return known }
+      next += 1
+      (numbers[name], byNumber[next]) = (next, name)
+      return next
+    }
+
+    /// The name numbered `number`, while it is kept.
+    subscript(number: Int) -> String? { byNumber[number] }
+
+    var count: Int { byNumber.count }
+
+    /// Keeps only the names numbered in `used`.
+    mutating func keepOnly(_ used: Set<Int>) {
+      byNumber = byNumber.filter { used.contains($0.key) }
+      numbers = numbers.filter { used.contains($0.value) }
+    }
+  }
+
   private struct State {
-    var labels: [String] = []
+    var lanes = 0
+    var names = Names()
+    /// The name of each iteration running now, by lane.
+    var running: [Int: Int] = [:]
     var events: Deque<Recorded> = []
     var dropped = 0
     var leftOut = 0
+
+    /// A new lane named `name`, running.
+    mutating func startLane(named name: String) -> (lane: Int, name: Int) {
+      lanes += 1
+      let number = names.number(of: name)
+      running[lanes] = number
+      if names.count > 2 * (events.count + running.count) + 16 {
+        names.keepOnly(Set(running.values).union(events.map(\.name)))
+      }
+      return (lanes, number)
+    }
   }
 
   private let now: @Sendable () -> Duration
@@ -68,21 +112,24 @@ public final class ProbeRecorder: Sendable {
     }
   }
 
-  /// A new lane named `name`: its number.
+  /// A new lane named `name`: its number, and its name's.
   @usableFromInline
-  func lane(named name: String) -> Int {
-    state.withLock { state in
-      state.labels.append(name)
-      return state.labels.count
-    }
+  func lane(named name: String) -> (lane: Int, name: Int) {
+    state.withLock { $0.startLane(named: name) }
   }
 
-  /// Records what lane `lane` did, now.
+  /// The iteration of lane `lane` went: its name is kept only while kept events have it.
   @usableFromInline
-  func record(_ kind: TraceFile.EventKind, lane: Int) {
+  func laneEnded(_ lane: Int) {
+    state.withLock { _ = $0.running.removeValue(forKey: lane) }
+  }
+
+  /// Records what lane `lane` (named `name`) did, now.
+  @usableFromInline
+  func record(_ kind: TraceFile.EventKind, lane: Int, name: Int) {
     // The time is read under the lock: events from many tasks are kept in the order of their times.
     state.withLock { state in
-      let event = Recorded(time: now(), lane: lane, kind: kind)
+      let event = Recorded(time: now(), lane: lane, name: name, kind: kind)
       if state.events.count < limit {
         state.events.append(event)
       } else if keepsLast {
@@ -95,17 +142,27 @@ public final class ProbeRecorder: Sendable {
     }
   }
 
+  /// How many lane names the recorder holds now.
+  var namesHeld: Int { state.withLock { $0.names.count } }
+
   /// The trace as pipesh saves one: a header line naming `program` and the lanes, then an event a
-  /// line, lanes in the order they were made.
+  /// line. The lanes are those of the kept events, numbered from 1 in the order they were made.
   public func trace(program: String = ProbeRecorder.programName) -> String {
-    let (labels, events, dropped) = state.withLock { ($0.labels, $0.events, $0.dropped) }
+    // Copies (the storage is shared until the next event): the lock is held for a moment only.
+    let (events, names, dropped) = state.withLock { ($0.events, $0.names, $0.dropped) }
+    // The names of kept events are kept.
+    var labelOfLane: [Int: String] = [:]
+    for event in events where labelOfLane[event.lane] == nil { labelOfLane[event.lane] = names[event.name] }
+    let lanes = labelOfLane.sorted { $0.key < $1.key }
+    let numbered = Dictionary(
+      uniqueKeysWithValues: lanes.enumerated().map { ($1.key, (number: $0 + 1, label: $1.value)) })
     var lines = [
       TraceFile.header(
-        pipeline: "probes of \(program)", virtualClock: virtualClock, labels: labels, dropped: dropped)
+        pipeline: "probes of \(program)", virtualClock: virtualClock, labels: lanes.map(\.value), dropped: dropped)
     ]
     for event in events {
-      lines.append(
-        TraceFile.node(time: event.time, job: 1, node: event.lane, label: labels[event.lane - 1], event.kind))
+      guard let lane = numbered[event.lane] else { continue }
+      lines.append(TraceFile.node(time: event.time, job: 1, node: lane.number, label: lane.label, event.kind))
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -1,9 +1,10 @@
 import AsyncAlgorithms
 import Foundation
 import Locking
-import PipeshProbe
 import Testing
 import TraceFormat
+
+@testable import PipeshProbe
 
 /// A clock whose time moves a second each time it is read: the events a probe records get times
 /// in the order they were recorded, the same in every run.
@@ -108,6 +109,21 @@ struct ProbeTests {
     #expect(recording.dropped == 1998)
     #expect(recorder.notKept == 1998)
     #expect(lanes["1 long"] == ["999", "asked", "1000", "asked", "finished"])
+  }
+
+  @Test func aFlightRecorderHoldsOnlyTheNamesOfTheLanesItKeeps() async throws {
+    let recorder = ProbeRecorder(clock: SteppingClock(), keeping: .last(6))
+    for request in 1...10_000 {
+      for await _ in [request].async.probe("request \(request)", into: recorder) {}
+    }
+    let (recording, lanes) = try lanes(recorder)
+    // An iteration is 5 events (start, asked, the element, asked, finished): the last 6 are the end
+    // of request 9999's lane and all of request 10000's, renumbered from 1.
+    #expect(recording.labels == ["request 9999", "request 10000"])
+    #expect(lanes["1 request 9999"] == ["finished"])
+    #expect(lanes["2 request 10000"] == ["start", "asked", "10000", "asked", "finished"])
+    // Not one name per iteration ever made: at most about twice those of the kept events.
+    #expect(recorder.namesHeld <= 2 * 6 + 16)
   }
 
   @Test func descriptionsAreBoundedOrRedacted() async throws {
