@@ -209,6 +209,14 @@ extension SwiftProgramWriter {
       throw problem(stage, "a test's marble must be a constant diagram in swift-async-algorithms' notation")
     }
     try Self.checkTestable(parsed, stage.range)
+    // A test's inputs are made once, before the run, on its clock: a marble in a flatMap body
+    // would be one input for every element, timed from the run's start, not from the element's.
+    guard elementName == nil else {
+      throw problem(
+        stage,
+        "a marble inside flatMap's body starts with each element in pipesh; a test's marble starts "
+          + "with the run: write it outside the body")
+    }
     let name = fresh("input")
     let step = try duration(tick, Catalogue.Marble.tick, stage)
     testInputs.append(

@@ -52,7 +52,7 @@ public enum SwiftExport {
       let body = try writer.consume(pipeline, declarations: &declarations, background: false)
       let channels = writer.usedChannels.sorted().compactMap { writer.declaration(ofChannel: $0, atTopLevel: true) }
       var lines = ["import AsyncAlgorithms"]
-      if writer.support.contains(.flatMapLatest) { lines.append("import Synchronization") }
+      if Support.needsMutex(writer.support) { lines.append("import Synchronization") }
       if !writer.support.isDisjoint(with: [.lines, .stdin]) {
         lines += ["#if canImport(Glibc)", "  import Glibc", "#elseif canImport(Darwin)", "  import Darwin", "#endif"]
       }

@@ -13,8 +13,9 @@ extension SwiftProgramWriter {
     if case .flatMap(_, let concurrency?) = operation {
       let limit = try value(concurrency, Parameters.FlatMap.concurrency, stage)
       // Inner pipelines running at once may deliver at the same instant, where the order is the
-      // scheduler's: pipesh's task group (a channel, back pressure) and this one (a stream, none)
-      // interleave them differently, so a test could fail where pipesh's expectation holds.
+      // scheduler's: MarbleTesting's clock and pipesh's run the same task group and channel in
+      // different orders there (pipesh's own tasks take turns too), so a test could fail where
+      // pipesh's expectation holds.
       if testClock && limit != "1" {
         throw problem(
           stage,

@@ -130,8 +130,7 @@ struct SwiftProgramWriter {
       "// and .product(name: \"AsyncAlgorithms\", package: \"swift-async-algorithms\") in the target.",
       "import AsyncAlgorithms",
     ]
-    // pipesh's flatMapLatest keeps its state behind a Mutex.
-    if support.contains(.flatMapLatest) { lines.append("import Synchronization") }
+    if Support.needsMutex(support) { lines.append("import Synchronization") }
     lines += [
       "",
       "#if canImport(Glibc)",

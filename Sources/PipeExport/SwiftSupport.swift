@@ -36,6 +36,12 @@ enum Support: String, CaseIterable, Comparable {
     }
   }
 
+  /// Whether the definitions keep state behind a `Mutex` (pipesh's flatMapLatest and
+  /// `flatMap … concurrency: N`): the program imports Synchronization.
+  static func needsMutex(_ support: Set<Support>) -> Bool {
+    !support.isDisjoint(with: [.flatMapLatest, .concurrentFlatMap])
+  }
+
   /// The arithmetic helpers share one `extension Int`.
   static let arithmetic: [Support] = [
     .adding, .subtracting, .multiplied, .divided, .remainder, .negated, .absolute,

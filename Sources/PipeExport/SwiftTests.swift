@@ -63,8 +63,9 @@ extension SwiftExport {
       "import AsyncAlgorithms",
       "import MarbleTesting",
       "import Testing",
-      "",
     ]
+    if Support.needsMutex(support) { lines.append("import Synchronization") }
+    lines.append("")
     if tests.isEmpty { lines.append("// No expectation of \(name) could be written as a test.") }
     lines += tests.dropLast()
     for definition in Support.definitions(support) { lines += ["", definition] }
