@@ -142,6 +142,45 @@ extension Serve {
       #expect(try other.evaluate("document.getElementById('result').innerHTML") as? String == picture)
     }
 
+    /// explore on the page: its outcomes side by side, each a picture with a button that adds its
+    /// `draw P order: TOKEN` to the script and runs it, drawing that outcome's order.
+    @Test func exploresOutcomesSitSideBySideAndEachDrawsItsOrder() throws {
+      let server = try Server()
+      let browser = try Browser()
+      defer { browser.close() }
+      let tab = try browser.open(server.url)
+      try tab.waitFor("document.getElementById('result').dataset.run")
+      try tab.type("explore merge(marble \"a|\", marble \"b|\")")
+      try tab.waitFor(
+        "showsEditorText() && document.getElementById('result').dataset.status === '0' && document.querySelector('#result .outcome svg')"
+      )
+      #expect(try tab.evaluate("document.querySelectorAll('#result .outcome svg').length") as? Int == 2)
+      // Side by side: the second outcome's picture starts to the right of the first's, at its height.
+      #expect(
+        try tab.evaluate(
+          "(() => { const [a, b] = [...document.querySelectorAll('#result .outcome')].map(o => o.getBoundingClientRect()); "
+            + "return b.left >= a.right && b.top === a.top; })()") as? Bool == true)
+      let statement = try #require(
+        try tab.evaluate("document.querySelectorAll('#result button.replay')[1].dataset.statement") as? String)
+      #expect(statement.hasPrefix("draw merge(marble \"a|\", marble \"b|\") order: o"), "\(statement)")
+      try tab.evaluate("document.querySelectorAll('#result button.replay')[1].click(); true")
+      try tab.waitFor(
+        "document.getElementById('editor').value.endsWith('\\n' + \(Self.javaScriptString(statement)) + '\\n') "
+          + "&& document.getElementById('result').dataset.status === '0' && document.querySelectorAll('#result section').length === 2"
+      )
+      // The draw of outcome 2's order: merge's lane has b before a, in its text below the picture.
+      let drawn = try #require(
+        try tab.evaluate("document.querySelectorAll('#result section')[1].querySelector('pre.text').textContent")
+          as? String)
+      #expect(drawn.contains("[ba] |"), "\(drawn)")
+    }
+
+    /// A string as a JavaScript literal.
+    static func javaScriptString(_ text: String) -> String {
+      let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data()
+      return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+    }
+
     /// Ctrl-C with a page open: the server closes the page's connection (going away) and is gone
     /// at once, with status 130.
     @Test func ctrlCWithAPageOpenStopsAtOnce() throws {

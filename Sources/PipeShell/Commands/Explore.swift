@@ -137,8 +137,37 @@ extension Shell {
         for line in Format.wrapped(parting.line(MarbleLanes.label), width: width) { console.line(line) }
       }
     }
+    if let report {
+      report.addOutcomes(
+        title: "explore " + pipeline.text,
+        outcomes.enumerated().map { number, outcome in
+          Self.viewed(outcome, number: number + 1, of: pipeline, tick: tick, chosen: chosen, until: until)
+        })
+    }
     if tick != horizon.tick, chosen == nil { note(Self.finerNote("explore", tick, horizon.tick), width: width) }
     if let stop { note(stop.message("explore", horizon), width: width) }
+  }
+
+  /// An outcome as the page's explore view shows it: its picture, as `draw` draws its run, and
+  /// the `draw P order: TOKEN` (with explore's `tick:` and `until:`) that runs it again.
+  private static func viewed(
+    _ outcome: ExploredOutcome, number: Int, of pipeline: CheckedPipeline, tick: Duration, chosen: Duration?,
+    until: Duration?
+  ) -> Report.Outcome {
+    let count = "\(outcome.count) order\(outcome.count == 1 ? "" : "s")"
+    let recorded = outcome.recorded
+    let rows = recorded.nodes.map { ($0.text, recorded.observer.line(for: $0, tick: tick)) }
+    let drawn = DrawnRun(rows: rows, tick: tick, recorded: recorded)
+    let options =
+      (chosen.map { " tick: " + MarbleLanes.label($0) } ?? "")
+      + (until.map { " until: " + MarbleLanes.label($0) } ?? "")
+    let replay = "draw \(pipeline.text) order: \(outcome.token.word)" + options
+    let picture = MarblePicture(
+      lanes: drawn.pictureLanes, end: drawn.end,
+      heading: PictureMarks.Heading(
+        command: "outcome \(number): " + count,
+        details: "order: \(outcome.token.word) · status: \(status(recorded))"))
+    return Report.Outcome(caption: "outcome \(number): \(count)", svg: picture.svg, replay: replay)
   }
 
   /// What a person sees of a run, as text: each node's lane (elements and their exact times, its

@@ -11,6 +11,15 @@ public final class Report: Sendable {
   private enum Part {
     case line(String, error: Bool)
     case picture(title: String, svg: String, text: [String])
+    case outcomes(title: String, [Outcome])
+  }
+
+  /// One of `explore`'s outcomes, as its view shows it: a caption, its picture, and the statement
+  /// that draws its order again.
+  struct Outcome: Sendable {
+    let caption: String
+    let svg: String
+    let replay: String
   }
 
   private let parts = Locked<[Part]>([])
@@ -27,6 +36,12 @@ public final class Report: Sendable {
 
   func addPicture(title: String, svg: String, text: [String]) {
     parts.withLock { $0.append(.picture(title: title, svg: svg, text: text)) }
+  }
+
+  /// `explore`'s outcomes, side by side: on `pipesh serve`'s page each one's button runs its
+  /// `draw P order: TOKEN`.
+  func addOutcomes(title: String, _ outcomes: [Outcome]) {
+    parts.withLock { $0.append(.outcomes(title: title, outcomes)) }
   }
 
   /// The page.
@@ -57,6 +72,22 @@ public final class Report: Sendable {
         body.append("<h2>\(Markup.escaped(title, .picture))</h2>")
         body.append("<figure>\n" + svg.trimmingSuffix("\n") + "\n</figure>")
         body.append("<pre class=\"text\">\(text.map { Markup.escaped($0, .picture) }.joined(separator: "\n"))</pre>")
+        body.append("</section>")
+      case .outcomes(let title, let outcomes):
+        endRun()
+        body.append("<section class=\"explore\">")
+        body.append("<h2>\(Markup.escaped(title, .picture))</h2>")
+        body.append("<div class=\"outcomes\">")
+        for outcome in outcomes {
+          body.append("<figure class=\"outcome\">")
+          body.append(
+            "<figcaption>\(Markup.escaped(outcome.caption, .picture)) <button type=\"button\" class=\"replay\" "
+              + "data-statement=\"\(Markup.escaped(outcome.replay, .picture))\" title=\""
+              + "\(Markup.escaped(outcome.replay, .picture))\">draw this order</button></figcaption>")
+          body.append(outcome.svg.trimmingSuffix("\n"))
+          body.append("</figure>")
+        }
+        body.append("</div>")
         body.append("</section>")
       }
     }
