@@ -12,7 +12,7 @@ import TraceFormat
 #endif
 
 /// One input through everything pipesh does with text before running it: the continuation check
-/// the shell makes on every line, the lexer, the parser, the checker, and the diagnostics' text;
+/// the shell makes on every line, the lexer, the parser, `pipesh fmt` (twice, which must agree), the checker, and the diagnostics' text;
 /// a script that checks, through what `--emit-swift` (plain and not) and `--emit-test` make of it
 /// and the passes of `--page` that need no run (its sandbox, its marble annotation); and as a
 /// saved trace, through `replay`'s reader and its error's text. Any trap here is a bug: user input
@@ -25,6 +25,11 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
   _ = Lexer.needsContinuation(text)
   let source = SourceFile(name: "fuzz.pipe", text: text)
   let script = Parser.parse(source, grammar: .pipesh)
+  // pipesh fmt's promise: a formatted script formats to itself.
+  if case .success(let formatted) = Formatter.format(source, grammar: .pipesh) {
+    let again = try? Formatter.format(SourceFile(name: "fuzz.pipe", text: formatted), grammar: .pipesh).get()
+    precondition(again == formatted, "pipesh fmt changed a script it had formatted")
+  }
   let (statements, environment, diagnostics) = Checker.check(script, in: Environment())
   _ = DiagnosticFormatter.render(diagnostics, in: source)
   guard diagnostics.isEmpty else { return }

@@ -16,12 +16,13 @@ struct SubcommandTests {
     Exit status: 0 success, 1 a pipeline failed, 2 usage or parse/type error, 130
     interrupted.
     A subcommand is one only as pipesh's first argument: a script named test (or
-    serve, attach, run, help) runs as pipesh ./test.
+    serve, attach, fmt, run, help) runs as pipesh ./test.
 
     USAGE: pipesh [run] [<options>] [<file>]
            pipesh test [<options>] [<PATH> ...]
            pipesh serve [<options>]
            pipesh attach <SOCKET> [<options>]
+           pipesh fmt [--check] [<FILE> ...]
 
     OPTIONS:
       --version               Show the version.
@@ -35,6 +36,8 @@ struct SubcommandTests {
                               the pipelines typed into it.
       attach                  Draw the probes of a running program whose
                               ProbeRecorder listens on SOCKET.
+      fmt                     Write .pipe scripts in the one layout of pipesh's
+                              docs.
 
       See 'pipesh help <subcommand>' for detailed help.
 
@@ -53,6 +56,7 @@ struct SubcommandTests {
     ("test", "OVERVIEW: Run every .pipe file under the PATHs as a test.\n"),
     ("serve", "OVERVIEW: Serve a page, on 127.0.0.1 only, that runs and draws the pipelines\n"),
     ("attach", "OVERVIEW: Draw the probes of a running program whose ProbeRecorder listens on\nSOCKET.\n"),
+    ("fmt", "OVERVIEW: Write .pipe scripts in the one layout of pipesh's docs.\n"),
   ])
   func eachSubcommandHasItsHelp(_ name: String, _ overview: String) throws {
     let asked = try Pipesh.run(["help", name])
@@ -101,5 +105,33 @@ struct SubcommandTests {
     #expect(result.stdout == "")
     #expect(result.stderr.hasPrefix("Error: Unknown option '--bogus'\nUsage: pipesh run [<file>] [-c <TEXT>]"))
     #expect(result.stderr.hasSuffix("  See 'pipesh run --help' for more information.\n"))
+  }
+
+  /// `pipesh fmt`: files rewritten in place, `--check` naming those out of layout, standard input
+  /// to standard output, and a file with a syntax error left as it was, its errors said.
+  @Test func fmtRewritesFilesChecksThemAndLeavesABrokenOneAlone() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-fmt-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let messy = "# first\nfrom 1 2|map{$0*2}  |print\n"
+    let tidy = "# first\nfrom 1 2 | map { $0 * 2 } | print\n"
+    let broken = "from 1 | mapp {\n"
+    for (name, text) in [("messy.pipe", messy), ("tidy.pipe", tidy), ("broken.pipe", broken)] {
+      try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+    }
+    func read(_ name: String) throws -> String {
+      try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+    }
+    let checked = try Pipesh.run(["fmt", "--check", "messy.pipe", "tidy.pipe"], directory: directory)
+    #expect(checked.status == 1 && checked.stdout == "messy.pipe\n" && checked.stderr == "")
+    #expect(try read("messy.pipe") == messy)
+    let formatted = try Pipesh.run(["fmt", "messy.pipe", "tidy.pipe", "broken.pipe"], directory: directory)
+    #expect(formatted.status == 2)
+    #expect(try read("messy.pipe") == tidy && read("tidy.pipe") == tidy && read("broken.pipe") == broken)
+    #expect(formatted.stderr.contains("broken.pipe:2:1: error:"), "\(formatted.stderr)")
+    #expect(formatted.stderr.hasSuffix("pipesh fmt: broken.pipe is left as it is: fix its syntax first\n"))
+    #expect(try Pipesh.run(["fmt", "--check", "messy.pipe", "tidy.pipe"], directory: directory).status == 0)
+    let piped = try Pipesh.run(["fmt"], stdin: messy, directory: directory)
+    #expect(piped.status == 0 && piped.stdout == tidy)
   }
 }
