@@ -30,6 +30,8 @@ let package = Package(
     .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", exact: "2.8.1"),
+    // `swift package generate-documentation --target MarbleTesting` (or PipeshProbe): their DocC.
+    .package(url: "https://github.com/apple/swift-docc-plugin", exact: "1.5.0"),
   ],
   targets: [
     .systemLibrary(

@@ -22,6 +22,7 @@ import Testing
 ///   - horizon: when to stop consuming; nil: at `expected`'s `;` (the sequence is cancelled just
 ///     before that step's events, as swift-async-algorithms' validation does), else until the
 ///     sequence ends or nothing can happen any more (an endless one needs a horizon).
+///   - sourceLocation: where a failure is recorded: the call's by default.
 ///   - build: makes the sequence, on the clock it is given; an error it throws is recorded as the
 ///     sequence failing (`^`) at once.
 @discardableResult
