@@ -2,7 +2,10 @@
 //
 // - Creation: the executable defines `swift_task_create`, the entry point the compiler calls for
 //   every `Task { }`, `Task.detached`, `addTask` (pipesh's code and swift-async-algorithms', both
-//   linked into it), and calls the runtime's own through `dlsym(RTLD_NEXT)`.
+//   linked into it), and calls the runtime's own through `dlsym(RTLD_NEXT)`. A binary with the
+//   runtime linked in (`Scripts/release`, `--static-swift-stdlib`) has no runtime after it to find:
+//   built with `PIPE_WRAPPED_RUNTIME`, these are `__wrap_NAME`, which the linker's `--wrap=NAME`
+//   sends every call to, and the runtime's own is `__real_NAME`.
 // - End: a task's initial context holds the runtime's final step ("resume parent"), which runs
 //   when the task's body returns or throws. pipesh puts its own step there, which notes the end
 //   and tail-calls the runtime's. The task cannot start before that: its first enqueue, made inside
@@ -38,6 +41,14 @@ int pipe_task_is_cancelled(void *task) { return swift_task_isCancelled(task); }
 
 void *pipe_task_current(void) { return swift_task_getCurrent(); }
 
+#ifdef PIPE_WRAPPED_RUNTIME
+// The name the executable defines, and the runtime's own, under the linker's --wrap.
+#define PIPE_ENTRY(name) __wrap_##name
+#define PIPE_REAL(name) __real_##name
+extern PIPE_SWIFTCALL PipeTaskAndContext __real_swift_task_create(size_t, void *, const void *, void *, void *);
+static pipe_create_function runtime_create = __real_swift_task_create;
+#else
+#define PIPE_ENTRY(name) name
 static void *runtime_function(const char *name) {
   void *function = dlsym(RTLD_NEXT, name);
   if (!function) abort();
@@ -47,6 +58,7 @@ static void *runtime_function(const char *name) {
 // The runtime's own functions, looked up once before main (and before any thread): every call
 // forwards to them.
 static pipe_create_function runtime_create;
+#endif
 
 // MARK: enqueues held back while a task is being created
 
@@ -93,7 +105,7 @@ static void *group_of(PipeTaskOption *options) {
   return NULL;
 }
 
-PIPE_SWIFTCALL PipeTaskAndContext swift_task_create(
+PIPE_SWIFTCALL PipeTaskAndContext PIPE_ENTRY(swift_task_create)(
   size_t flags, void *options, const void *resultType, void *entry, void *closure) {
   pipe_create_function runtime = runtime_create;
   PipeTaskHooks *hooks = atomic_load(&installed_hooks);
@@ -122,9 +134,16 @@ static __thread void *cancelling = NULL;
 
 // The task or the group is the first argument (then the generic parameters' metadata and
 // witness tables, passed on as they came).
+#ifdef PIPE_WRAPPED_RUNTIME
+#define PIPE_RUNTIME_METHOD(mangled)                                                                     \
+  extern PIPE_SWIFTCALL void __real_##mangled(void *, void *, void *, void *, void *, void *PIPE_SWIFT_CONTEXT); \
+  static pipe_forwarded_method runtime_##mangled = __real_##mangled;
+#else
+#define PIPE_RUNTIME_METHOD(mangled) static pipe_forwarded_method runtime_##mangled;
+#endif
 #define PIPE_FORWARD(mangled, call)                                                                          \
-  static pipe_forwarded_method runtime_##mangled;                                                            \
-  PIPE_SWIFTCALL void mangled(void *self, void *b, void *c, void *d, void *e, void *PIPE_SWIFT_CONTEXT context) { \
+  PIPE_RUNTIME_METHOD(mangled)                                                                               \
+  PIPE_SWIFTCALL void PIPE_ENTRY(mangled)(void *self, void *b, void *c, void *d, void *e, void *PIPE_SWIFT_CONTEXT context) { \
     PipeTaskHooks *hooks = atomic_load(&installed_hooks);                                                    \
     if (hooks) hooks->call(self, swift_task_getCurrent(), cancelling);                                       \
     void *outer = cancelling;                                                                                \
@@ -142,6 +161,7 @@ PIPE_FORWARD($sScg9cancelAllyyF, groupCancelled)
 PIPE_FORWARD($ss19DiscardingTaskGroupV9cancelAllyyF, groupCancelled)
 PIPE_FORWARD($ss27ThrowingDiscardingTaskGroupV9cancelAllyyF, groupCancelled)
 
+#ifndef PIPE_WRAPPED_RUNTIME
 __attribute__((constructor)) static void pipe_find_the_runtime(void) {
   runtime_create = (pipe_create_function)runtime_function("swift_task_create");
 #define PIPE_FIND(mangled) runtime_##mangled = (pipe_forwarded_method)runtime_function(#mangled)
@@ -153,6 +173,7 @@ __attribute__((constructor)) static void pipe_find_the_runtime(void) {
   PIPE_FIND($ss27ThrowingDiscardingTaskGroupV9cancelAllyyF);
 #undef PIPE_FIND
 }
+#endif
 
 // MARK: a job's own task
 
