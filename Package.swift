@@ -22,6 +22,8 @@ let package = Package(
     .library(name: "MarbleTesting", targets: ["MarbleTesting"]),
     .executable(name: "pipesh-serve", targets: ["PipeServe"]),
     .library(name: "PipeshProbe", targets: ["PipeshProbe"]),
+    // `swift package pipesh-test`: a package's .pipe marble tests, run by pipesh built as the tool.
+    .plugin(name: "pipesh-test", targets: ["PipeshTestPlugin"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
@@ -149,6 +151,12 @@ let package = Package(
     ),
     // The parser's and the checker's tests link neither the runtime nor the shell: the grammar of
     // the commands is PipeSema's.
+    .plugin(
+      name: "PipeshTestPlugin",
+      capability: .command(
+        intent: .custom(verb: "pipesh-test", description: "Run the package's .pipe marble tests with pipesh test")),
+      dependencies: ["pipesh"]
+    ),
     .testTarget(name: "PipeSyntaxTests", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
     .testTarget(
       name: "PipeSemaTests", dependencies: ["PipeSyntax", "PipeSema", "MarbleDiagrams"], swiftSettings: strict),
