@@ -44,7 +44,8 @@ public enum Formatter {
       if token.isPunctuation("?"), token.spaceBefore { ternaries += 1 }
       if token.kind == .newline { ternaries = 0 }
       // A validate block, whole, as written.
-      if token.kind == .identifier, token.text == "validate", previous == nil || previous?.kind == .newline,
+      if token.kind == .identifier, token.text == "validate",
+        previous == nil || previous?.kind == .newline || previous?.isPunctuation(";") == true,
         let close = closingBrace(after: index, in: tokens)
       {
         out += text(token.range.start, tokens[close].range.end)
@@ -86,8 +87,8 @@ public enum Formatter {
     // member, a subscript, an optional label's `?`).
     if isPunctuation(token, ["(", "[", ".", "?", "!"]), endsOperand(previous) { return written }
     if isPunctuation(previous, ["."]) { return written }
-    // `-1` is a negative number where the minus touches it: kept as written.
-    if isPunctuation(previous, ["-", "+"]), [.integer, .float, .duration].contains(token.kind) { return written }
+    // What touches a `-` or `+` is folded into it (`-1`, `-(1)`): kept as written.
+    if isPunctuation(previous, ["-", "+"]) { return written }
     if isPunctuation(previous, ["{"]) && isPunctuation(token, ["}"]) { return "" }
     if isPunctuation(token, [",", ";", ")", "]", ":"]) { return "" }
     if isPunctuation(previous, ["(", "["]) { return "" }

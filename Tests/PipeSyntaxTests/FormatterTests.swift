@@ -28,7 +28,7 @@ struct FormatterTests {
         } ?? false
       let read =
         (["(", "[", ".", "?", "!"].contains(token.text) && afterOperand)
-        || (previous.map { ["-", "+"].contains($0.text) } ?? false && token.kind != .punctuation)
+        || (previous.map { ["-", "+"].contains($0.text) } ?? false)
       return "\(token.kind) \(token.text)" + (read ? (token.spaceBefore ? " spaced" : " touching") : "")
     }
   }
@@ -54,6 +54,8 @@ struct FormatterTests {
     expect from -1 == "[-1|]"  
     draw merge(marble "a|",marble "b|")|collect   until:5 tick:  1s
     from 1;from 2 ;  range 1 (2 + 3)|map {( $0,$0 )}|map { [ $0.0 ] }
+    from -(1) 2|print; validate { "ab|"; $0.inputs[0]//kept
+    "ab|" }
 
 
     """
@@ -71,6 +73,8 @@ struct FormatterTests {
         expect from -1 == "[-1|]"
         draw merge(marble "a|", marble "b|") | collect until: 5 tick: 1s
         from 1; from 2; range 1 (2 + 3) | map { ($0, $0) } | map { [$0.0] }
+        from -(1) 2 | print; validate { "ab|"; $0.inputs[0]//kept
+        "ab|" }
 
         """)
   }

@@ -92,11 +92,14 @@ extension Checker {
             "an expected diagram spans at most \(DiagramRecorder.maximumColumns) steps; this one spans \(length)",
             values[values.startIndex].range)
         }
-        // Run to just before its second step, "" would claim only that nothing happens at its first.
-        guard !diagram.steps.isEmpty || options[CommandOptions.untilLabel] != nil else {
+        // Run to just before its second step, "" would claim only that nothing happens at its first;
+        // ";" at its first step, cancelled before anything, claims nothing at all.
+        let claimsNothing =
+          diagram.steps.isEmpty || (diagram.steps.first?.step == 1 && diagram.steps.first?.events.first == .cancel)
+        guard !claimsNothing || options[CommandOptions.untilLabel] != nil else {
           return reading.fail(
-            "an empty diagram claims only that nothing happens at its first step: draw each step that must "
-              + "stay empty (== \"-----\") or say until when (until: 10)", values[values.startIndex].range)
+            "a diagram that is empty, or cancelled at its first step, claims next to nothing: draw each step "
+              + "that must stay empty (== \"-----\") or say until when (until: 10)", values[values.startIndex].range)
         }
         claim = .diagram(diagram)
       case .failure(let problem):

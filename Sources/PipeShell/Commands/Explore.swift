@@ -141,7 +141,7 @@ extension Shell {
       report.addOutcomes(
         title: "explore " + pipeline.text,
         outcomes.enumerated().map { number, outcome in
-          Self.viewed(outcome, number: number + 1, of: pipeline, tick: tick, chosen: chosen, until: until)
+          Self.viewed(outcome, number: number + 1, of: pipeline, tick: tick, until: until)
         })
     }
     if tick != horizon.tick, chosen == nil { note(Self.finerNote("explore", tick, horizon.tick), width: width) }
@@ -151,16 +151,17 @@ extension Shell {
   /// An outcome as the page's explore view shows it: its picture, as `draw` draws its run, and
   /// the `draw P order: TOKEN` (with explore's `tick:` and `until:`) that runs it again.
   private static func viewed(
-    _ outcome: ExploredOutcome, number: Int, of pipeline: CheckedPipeline, tick: Duration, chosen: Duration?,
+    _ outcome: ExploredOutcome, number: Int, of pipeline: CheckedPipeline, tick: Duration,
     until: Duration?
   ) -> Report.Outcome {
     let count = "\(outcome.count) order\(outcome.count == 1 ? "" : "s")"
     let recorded = outcome.recorded
     let rows = recorded.nodes.map { ($0.text, recorded.observer.line(for: $0, tick: tick)) }
     let drawn = DrawnRun(rows: rows, tick: tick, recorded: recorded)
-    let options =
-      (chosen.map { " tick: " + MarbleLanes.label($0) } ?? "")
-      + (until.map { " until: " + MarbleLanes.label($0) } ?? "")
+    // The tick the picture is drawn at, so the replay draws it so too; durations as the lexer
+    // reads them (`µs` is only the pictures').
+    func written(_ duration: Duration) -> String { MarbleLanes.label(duration).replacing("µs", with: "us") }
+    let options = " tick: " + written(tick) + (until.map { " until: " + written($0) } ?? "")
     let replay = "draw \(pipeline.text) order: \(outcome.token.word)" + options
     let picture = MarblePicture(
       lanes: drawn.pictureLanes, end: drawn.end,

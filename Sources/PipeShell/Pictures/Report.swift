@@ -82,8 +82,8 @@ public final class Report: Sendable {
           body.append("<figure class=\"outcome\">")
           body.append(
             "<figcaption>\(Markup.escaped(outcome.caption, .picture)) <button type=\"button\" class=\"replay\" "
-              + "data-statement=\"\(Markup.escaped(outcome.replay, .picture))\" title=\""
-              + "\(Markup.escaped(outcome.replay, .picture))\">draw this order</button></figcaption>")
+              + "data-statement=\"\(Markup.escaped(outcome.replay, .html))\" title=\""
+              + "\(Markup.escaped(outcome.replay, .html))\">draw this order</button></figcaption>")
           body.append(outcome.svg.trimmingSuffix("\n"))
           body.append("</figure>")
         }
