@@ -61,11 +61,6 @@ public enum Formatter {
     return .success(out.isEmpty ? "" : out + "\n")
   }
 
-  /// Whether the formatted text differs from the source.
-  public static func changes(_ source: SourceFile, grammar: Grammar) -> Bool {
-    (try? format(source, grammar: grammar).get()) != source.text
-  }
-
   private static let binary: Set<String> = ["+", "-", "*", "/", "%", "<", ">", "<=", ">=", "==", "!=", "&&", "||", "="]
 
   /// Whether a token ends an operand (so an operator after it is binary).

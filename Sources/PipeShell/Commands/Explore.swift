@@ -124,12 +124,19 @@ extension Shell {
       console.line("\(ran) (not all: \(how)\(interrupted ? ", interrupted" : "")): \(outcomesText)")
     }
     let tick = outcomes.map { $0.recorded.observer.finestTick(horizon.tick) }.min() ?? horizon.tick
+    var viewed: [Report.Outcome] = []
     for (number, outcome) in outcomes.enumerated() {
       let count = "\(outcome.count) order\(outcome.count == 1 ? "" : "s")"
       console.line("outcome \(number + 1): \(count), order: \(outcome.token.word)")
       let recorded = outcome.recorded
       let rows = recorded.nodes.map { ($0.text, recorded.observer.line(for: $0, tick: tick)) }
       for line in Self.drawing(rows, tick: tick, width: width).lines { console.line(line) }
+      if report != nil {
+        viewed.append(
+          Self.viewed(
+            outcome, DrawnRun(rows: rows, tick: tick, recorded: recorded), title: "outcome \(number + 1): \(count)",
+            of: pipeline, until: until))
+      }
       for line in outcome.printed { console.line("printed: " + line) }
       console.line("status: " + Self.status(recorded))
       if let parting = Parting.closest(outcome.steps, from: outcomes.prefix(number).map(\.steps)) {
@@ -137,13 +144,7 @@ extension Shell {
         for line in Format.wrapped(parting.line(MarbleLanes.label), width: width) { console.line(line) }
       }
     }
-    if let report {
-      report.addOutcomes(
-        title: "explore " + pipeline.text,
-        outcomes.enumerated().map { number, outcome in
-          Self.viewed(outcome, number: number + 1, of: pipeline, tick: tick, until: until)
-        })
-    }
+    report?.addOutcomes(title: "explore " + pipeline.text, viewed)
     if tick != horizon.tick, chosen == nil { note(Self.finerNote("explore", tick, horizon.tick), width: width) }
     if let stop { note(stop.message("explore", horizon), width: width) }
   }
@@ -151,24 +152,18 @@ extension Shell {
   /// An outcome as the page's explore view shows it: its picture, as `draw` draws its run, and
   /// the `draw P order: TOKEN` (with explore's `tick:` and `until:`) that runs it again.
   private static func viewed(
-    _ outcome: ExploredOutcome, number: Int, of pipeline: CheckedPipeline, tick: Duration,
-    until: Duration?
+    _ outcome: ExploredOutcome, _ drawn: DrawnRun, title: String, of pipeline: CheckedPipeline, until: Duration?
   ) -> Report.Outcome {
-    let count = "\(outcome.count) order\(outcome.count == 1 ? "" : "s")"
-    let recorded = outcome.recorded
-    let rows = recorded.nodes.map { ($0.text, recorded.observer.line(for: $0, tick: tick)) }
-    let drawn = DrawnRun(rows: rows, tick: tick, recorded: recorded)
     // The tick the picture is drawn at, so the replay draws it so too; durations as the lexer
     // reads them (`µs` is only the pictures').
     func written(_ duration: Duration) -> String { MarbleLanes.label(duration).replacing("µs", with: "us") }
-    let options = " tick: " + written(tick) + (until.map { " until: " + written($0) } ?? "")
+    let options = " tick: " + written(drawn.tick) + (until.map { " until: " + written($0) } ?? "")
     let replay = "draw \(pipeline.text) order: \(outcome.token.word)" + options
     let picture = MarblePicture(
       lanes: drawn.pictureLanes, end: drawn.end,
       heading: PictureMarks.Heading(
-        command: "outcome \(number): " + count,
-        details: "order: \(outcome.token.word) · status: \(status(recorded))"))
-    return Report.Outcome(caption: "outcome \(number): \(count)", svg: picture.svg, replay: replay)
+        command: title, details: "order: \(outcome.token.word) · status: \(status(drawn.recorded))"))
+    return Report.Outcome(caption: title, svg: picture.svg, replay: replay)
   }
 
   /// What a person sees of a run, as text: each node's lane (elements and their exact times, its
