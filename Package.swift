@@ -118,10 +118,15 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    // `pipesh lsp`: the Language Server Protocol for .pipe files, answered by the shell's parser,
+    // checker, help, completion and formatter.
+    .target(
+      name: "LanguageServer", dependencies: ["PipeShell", "PipeSession", "PipeSema", "PipeSyntax"],
+      swiftSettings: strict),
     .executableTarget(
       name: "pipesh",
       dependencies: [
-        "PipeShell", "PipeSession", "PipeRuntime", "PipeshProbe", "TraceFormat",
+        "PipeShell", "PipeSession", "PipeRuntime", "PipeshProbe", "TraceFormat", "LanguageServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict
@@ -228,6 +233,9 @@ let package = Package(
     .testTarget(name: "ServeProtocolTests", dependencies: ["ServeProtocol"], swiftSettings: strict),
     .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
     .testTarget(name: "LaunchTests", dependencies: ["Launch"], swiftSettings: strict),
+    // The language server in process: messages in, messages out.
+    .testTarget(
+      name: "LanguageServerTests", dependencies: ["LanguageServer", "PipeShell", "PipeSyntax"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

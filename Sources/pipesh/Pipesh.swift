@@ -13,6 +13,7 @@ struct Pipesh: AsyncParsableCommand {
       pipesh serve [<options>]
       pipesh attach <SOCKET> [<options>]
       pipesh fmt [--check] [<FILE> ...]
+      pipesh lsp
       """,
     discussion: """
       pipesh FILE runs a .pipe script and pipesh -c TEXT the statements in TEXT; with neither, \
@@ -20,10 +21,12 @@ struct Pipesh: AsyncParsableCommand {
       statements from standard input like a script. pipesh help run lists their options.
       Exit status: 0 success, 1 a pipeline failed, 2 usage or parse/type error, 130 interrupted.
       A subcommand is one only as pipesh's first argument: a script named test (or serve, attach, \
-      fmt, run, help) runs as pipesh ./test.
+      fmt, lsp, run, help) runs as pipesh ./test.
       """,
     version: "pipesh 0.1.0",
-    subcommands: [PipeshRun.self, PipeshTest.self, PipeshServe.self, PipeshAttach.self, PipeshFmt.self],
+    subcommands: [
+      PipeshRun.self, PipeshTest.self, PipeshServe.self, PipeshAttach.self, PipeshFmt.self, PipeshLSP.self,
+    ],
     defaultSubcommand: PipeshRun.self
   )
 }

@@ -16,13 +16,14 @@ struct SubcommandTests {
     Exit status: 0 success, 1 a pipeline failed, 2 usage or parse/type error, 130
     interrupted.
     A subcommand is one only as pipesh's first argument: a script named test (or
-    serve, attach, fmt, run, help) runs as pipesh ./test.
+    serve, attach, fmt, lsp, run, help) runs as pipesh ./test.
 
     USAGE: pipesh [run] [<options>] [<file>]
            pipesh test [<options>] [<PATH> ...]
            pipesh serve [<options>]
            pipesh attach <SOCKET> [<options>]
            pipesh fmt [--check] [<FILE> ...]
+           pipesh lsp
 
     OPTIONS:
       --version               Show the version.
@@ -38,6 +39,8 @@ struct SubcommandTests {
                               ProbeRecorder listens on SOCKET.
       fmt                     Write .pipe scripts in the one layout of pipesh's
                               docs.
+      lsp                     A language server for .pipe files (the Language
+                              Server Protocol on standard input and output).
 
       See 'pipesh help <subcommand>' for detailed help.
 
@@ -57,6 +60,10 @@ struct SubcommandTests {
     ("serve", "OVERVIEW: Serve a page, on 127.0.0.1 only, that runs and draws the pipelines\n"),
     ("attach", "OVERVIEW: Draw the probes of a running program whose ProbeRecorder listens on\nSOCKET.\n"),
     ("fmt", "OVERVIEW: Write .pipe scripts in the one layout of pipesh's docs.\n"),
+    (
+      "lsp",
+      "OVERVIEW: A language server for .pipe files (the Language Server Protocol on\nstandard input and output).\n"
+    ),
   ])
   func eachSubcommandHasItsHelp(_ name: String, _ overview: String) throws {
     let asked = try Pipesh.run(["help", name])
@@ -64,7 +71,7 @@ struct SubcommandTests {
     #expect(asked.status == 0 && flagged.status == 0)
     #expect(asked.stdout.hasPrefix(overview), "\(asked.stdout)")
     #expect(flagged.stdout == asked.stdout)
-    #expect(asked.stdout.contains("USAGE: pipesh \(name) "))
+    #expect(asked.stdout.contains("USAGE: pipesh \(name) ") || asked.stdout.contains("USAGE: pipesh \(name)\n"))
   }
 
   @Test func runsOptionsAreInItsHelp() throws {
@@ -133,5 +140,26 @@ struct SubcommandTests {
     #expect(try Pipesh.run(["fmt", "--check", "messy.pipe", "tidy.pipe"], directory: directory).status == 0)
     let piped = try Pipesh.run(["fmt"], stdin: messy, directory: directory)
     #expect(piped.status == 0 && piped.stdout == tidy)
+  }
+
+  /// `pipesh lsp` as an editor runs it: framed messages on standard input, framed answers on
+  /// standard output, garbage said on standard error; the exit status the protocol asks for.
+  @Test func lspAnswersOverItsStandardInputAndEndsAsTheProtocolSays() throws {
+    func frame(_ json: String) -> String { "Content-Length: \(json.utf8.count)\r\n\r\n" + json }
+    let initialize = frame(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#)
+    let open = frame(
+      #"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///a.pipe","#
+        + #""languageId":"pipe","version":1,"text":"from 1 | mapp { $0 }\n"}}}"#)
+    let shutdown = frame(#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#)
+    let exit = frame(#"{"jsonrpc":"2.0","method":"exit"}"#)
+    let ended = try Pipesh.run(["lsp"], stdin: initialize + "Bogus\r\n\r\n" + open + shutdown + exit)
+    #expect(ended.status == 0, "\(ended.stderr)")
+    #expect(ended.stderr == "pipesh lsp: skipped a header line without a colon: 'Bogus'\n")
+    let answers = ended.stdout.components(separatedBy: "Content-Length: ").dropFirst()
+    #expect(answers.count == 4, "\(ended.stdout)")
+    #expect(answers.contains { $0.contains(#""message":"unknown operator 'mapp'\nnote: did you mean 'map'?""#) })
+    #expect(answers.last?.hasSuffix(#"{"id":2,"jsonrpc":"2.0","result":null}"#) == true)
+    #expect(try Pipesh.run(["lsp"], stdin: initialize + exit).status == 1)
+    #expect(try Pipesh.run(["lsp"], stdin: initialize).status == 1)
   }
 }

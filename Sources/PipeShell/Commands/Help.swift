@@ -210,31 +210,35 @@ extension Shell {
       ])
       return
     }
-    var known = false
-    // A word can be a command, a topic and an operator (`jobs`; `fail`, the command and the
-    // source): each is shown.
+    guard let lines = await Self.helpLines(topic) else {
+      engine.commandFailed("help: pipesh knows no help for '\(topic)' (a bug: please report it)")
+      return
+    }
+    show(lines)
+  }
+
+  /// What `help NAME` says of a command, a topic, an operator or a Combine or Swift name (each
+  /// that `topic` names, in that order: `jobs` is a command and an operator), its examples run now
+  /// on the virtual clock; nil for a word it knows nothing of. The shell's `help` and the language
+  /// server's hover read it.
+  public static func helpLines(_ topic: String) async -> [String]? {
+    var lines: [String] = []
     if let command = Commands.named(topic) {
-      known = true
-      var lines = [command.signature.usage, "  " + command.signature.summary]
+      lines += [command.signature.usage, "  " + command.signature.summary]
       lines += await Self.exampleLines(command.example, runs: command.exampleRuns)
-      show(lines)
     }
     if let helpTopic = HelpTopicKind(rawValue: topic).map(Commands.topic) {
-      known = true
-      var lines = [helpTopic.usage, "  " + helpTopic.summary] + helpTopic.text.map { "  " + $0 }
+      lines += [helpTopic.usage, "  " + helpTopic.summary] + helpTopic.text.map { "  " + $0 }
       if helpTopic.kind == .combine { lines += Self.combineTable }
       for example in helpTopic.examples { lines += await Self.exampleLines(example, runs: true) }
-      show(lines)
     }
     if let signature = OperatorKind.signatures[topic] {
-      known = true
-      show(await Self.helpText(signature))
+      lines += await Self.helpText(signature)
     }
     if let foreign = ForeignName.named(topic) {
-      known = true
-      show(Self.helpText(foreign))
+      lines += Self.helpText(foreign)
     }
-    if !known { engine.commandFailed("help: pipesh knows no help for '\(topic)' (a bug: please report it)") }
+    return lines.isEmpty ? nil : lines
   }
 
   /// `help combine`: a line per Combine API: the pipesh word, what AsyncAlgorithms (or Swift) has,

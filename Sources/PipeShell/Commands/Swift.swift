@@ -32,6 +32,14 @@ extension Shell {
     }
   }
 
+  /// What `pipesh --emit-swift` prints for `source`, or the first thing in its way (an error of
+  /// the script's, or the export's refusal): the language server's "export as Swift" reads it.
+  public static func exportedSwift(_ source: SourceFile) -> Result<String, Diagnostic> {
+    let (statements, environment, diagnostics) = Engine.parseAndCheck(source, in: Environment())
+    if let first = diagnostics.first { return .failure(first) }
+    return SwiftExport.program(statements, environment: environment, source: source, plain: false).map(\.text)
+  }
+
   /// `pipesh --emit-test FILE`: the script's expectations as a Swift Testing file on standard
   /// output; what cannot be a test is said on standard error, as warnings.
   public static func emitTest(_ source: SourceFile, console: Console) -> Int32 {
