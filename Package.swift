@@ -133,7 +133,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "PipeFuzz",
-      dependencies: ["PipeSyntax", "PipeSema", "PipeSession", "PipeShell", "PipeExport", "TraceFormat"],
+      dependencies: [
+        "PipeSyntax", "PipeSema", "PipeSession", "PipeShell", "PipeExport", "TraceFormat", "LanguageServer",
+      ],
       swiftSettings: strict),
     // `pipesh serve`'s server: the page, its WebSocket sessions and the presented shell. It runs
     // pipesh as a process per edit and links no engine module; nothing depends on it.

@@ -1,3 +1,4 @@
+import LanguageServer
 import PipeExport
 import PipeSema
 import PipeSession
@@ -15,10 +16,16 @@ import TraceFormat
 /// the shell makes on every line, the lexer, the parser, `pipesh fmt` (twice, which must agree), the checker, and the diagnostics' text;
 /// a script that checks, through what `--emit-swift` (plain and not) and `--emit-test` make of it
 /// and the passes of `--page` that need no run (its sandbox, its marble annotation); and as a
-/// saved trace, through `replay`'s reader and its error's text. Any trap here is a bug: user input
+/// saved trace, through `replay`'s reader and its error's text; and as what an editor sends
+/// `pipesh lsp`, through its framing and its JSON. Any trap here is a bug: user input
 /// must only ever produce diagnostics.
 func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
   let text = String(decoding: bytes, as: UTF8.self)
+  var frames = FrameReader()
+  frames.feed(bytes)
+  while let frame = frames.next() {
+    if case .message(let message) = frame { _ = JSON.parse(message)?.text }
+  }
   if let problem = TraceFile.problem(in: text) {
     _ = DiagnosticFormatter.render(problem, in: SourceFile(name: "fuzz.trace", text: text))
   }
