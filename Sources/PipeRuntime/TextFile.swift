@@ -18,8 +18,10 @@ public enum TextFile {
 
   /// The text of the file at `path`.
   /// With `maximumBytes` and `what`, a file of another kind and its own limit (a saved trace's).
+  /// With `strictly`, a file that is not UTF-8 is refused, saying where (else each bad byte reads
+  /// as U+FFFD): what rewrites the file (`pipesh fmt`) must not change bytes it did not mean to.
   public static func read(
-    _ path: String, maximumBytes: Int = maximumBytes, what: String = "a script"
+    _ path: String, maximumBytes: Int = maximumBytes, what: String = "a script", strictly: Bool = false
   ) -> Result<String, Failure> {
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else { return .failure(failure(path, errno)) }
@@ -28,7 +30,7 @@ public enum TextFile {
     if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
       return .failure(failure(path, EISDIR))
     }
-    return read(descriptor: descriptor, maximumBytes: maximumBytes, what: what).mapError {
+    return read(descriptor: descriptor, maximumBytes: maximumBytes, what: what, strictly: strictly).mapError {
       Failure(description: "cannot read '\(path)': \($0)")
     }
   }
@@ -51,7 +53,7 @@ public enum TextFile {
 
   /// Everything that can be read from `descriptor`, up to `maximumBytes`.
   public static func read(
-    descriptor: Int32, maximumBytes: Int = maximumBytes, what: String = "a script"
+    descriptor: Int32, maximumBytes: Int = maximumBytes, what: String = "a script", strictly: Bool = false
   ) -> Result<String, Failure> {
     if StandardDescriptors.wasClosed(descriptor) { return .failure(Failure(description: "it is closed")) }
     var bytes: [UInt8] = []
@@ -66,7 +68,26 @@ public enum TextFile {
         return .failure(Failure(description: "larger than \(maximumBytes >> 20) MiB, the most \(what) may be"))
       }
     }
+    if strictly, let bad = firstInvalidUTF8(bytes) {
+      let line = bytes[..<bad].count { $0 == UInt8(ascii: "\n") } + 1
+      let column = bad - (bytes[..<bad].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+      return .failure(Failure(description: "it is not UTF-8 text: line \(line), byte \(column) of the line"))
+    }
     return .success(String(decoding: bytes, as: UTF8.self))
+  }
+
+  /// The offset of the first byte that does not decode as UTF-8, or nil.
+  static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    var iterator = bytes.makeIterator()
+    var parser = Unicode.UTF8.ForwardParser()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let scalar): offset += scalar.count
+      case .emptyInput: return nil
+      case .error: return offset
+      }
+    }
   }
 
   /// Writes `text` to the file at `path`, made or emptied first; the bytes written.

@@ -98,6 +98,10 @@ public enum Completion {
       // A pipeline command's options stand after its whole pipeline, outside any parentheses.
       let options = depth(statement) == 0 ? words.first.flatMap { commandOptions[$0] } ?? [] : []
       pool = unused(labels(of: name) + options, in: stageWords)
+      // Right after a label, its values where they are few (`print time: ` → true, false).
+      if let label = stageWords.last, label.hasSuffix(":") {
+        pool = values(of: String(label.dropLast()), in: name)
+      }
     }
     let candidates = Array(Set(pool.filter { $0.hasPrefix(word) })).sorted()
     return (word.count, candidates)
@@ -124,6 +128,12 @@ public enum Completion {
   /// `latest:` and friends, for a stage named `name`.
   static func labels(of name: String) -> [String] {
     OperatorKind.signatures[name]?.parameters.compactMap { $0.label.map { $0 + ":" } } ?? []
+  }
+
+  /// The values a stage's label takes, when they can be listed: `true` and `false` for a Bool.
+  static func values(of label: String, in name: String) -> [String] {
+    let parameter = OperatorKind.signatures[name]?.parameters.first { $0.label == label }
+    return parameter?.kind == .bool ? ["false", "true"] : []
   }
 
   /// Files and directories whose path starts with `prefix`; directories end with `/`.

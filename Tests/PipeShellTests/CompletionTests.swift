@@ -23,6 +23,12 @@ struct CompletionTests {
     #expect(candidates("from 1 | print label: \"x\" ").contains("time:"))
   }
 
+  @Test func aBoolLabelIsFollowedByItsValues() {
+    #expect(candidates("from 1 | print time: ") == ["false", "true"])
+    #expect(candidates("from 1 | print time: t") == ["true"])
+    #expect(candidates("from 1 | print label: ").isEmpty)
+  }
+
   @Test func drawAndCompareOfferTheirOptionsAfterThePipeline() {
     #expect(candidates("draw timer 1 | take 3 ").contains("tick:"))
     #expect(candidates("draw timer 1 | take 3 ").contains("until:"))

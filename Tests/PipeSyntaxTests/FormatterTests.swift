@@ -106,6 +106,42 @@ struct FormatterTests {
     }
   }
 
+  /// The docs' pipelines too: each line of a code block (not Swift, Lua or shell) that pipesh
+  /// checks, the prompt taken off a session's line, is in the layout; so is each `-c '…'` text.
+  @Test func theDocsPipelinesAreInTheLayout() throws {
+    let docs = try FileManager.default.contentsOfDirectory(atPath: Self.repository.appendingPathComponent("Docs").path)
+    let pages = ["README.md", "CONTRIBUTING.md"] + docs.filter { $0.hasSuffix(".md") }.map { "Docs/" + $0 }
+    var checked = 0
+    for page in pages {
+      let text = try String(contentsOf: Self.repository.appendingPathComponent(page), encoding: .utf8)
+      var language: String?
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("```") {
+          language = language == nil ? String(trimmed.dropFirst(3)) : nil
+          continue
+        }
+        guard let language, !["swift", "lua", "bash", "sh", "json"].contains(language) else { continue }
+        var statements: [String] = []
+        if let prompt = trimmed.range(of: "]> "), trimmed.hasPrefix("pipesh[") {
+          statements.append(String(trimmed[prompt.upperBound...]))
+        } else if let start = trimmed.range(of: " -c '"), let end = trimmed[start.upperBound...].firstIndex(of: "'") {
+          statements.append(String(trimmed[start.upperBound..<end]))
+        } else if !trimmed.hasPrefix("$") {
+          statements.append(trimmed)
+        }
+        for statement in statements where !statement.isEmpty {
+          let source = SourceFile(name: nil, text: statement + "\n")
+          let (_, _, diagnostics) = Checker.check(Parser.parse(source, grammar: .pipesh), in: Environment())
+          guard diagnostics.isEmpty else { continue }
+          checked += 1
+          #expect(Self.format(statement + "\n") == statement + "\n", "\(page):\(number + 1) is not in the layout")
+        }
+      }
+    }
+    #expect(checked > 50)
+  }
+
   @Test func aScriptWithASyntaxErrorIsRefusedWithItsErrors() throws {
     let source = SourceFile(name: "broken.pipe", text: "from 1 2 | mapp { $0 } | take (\n")
     guard case .failure(let refusal) = Formatter.format(source, grammar: .pipesh) else {

@@ -140,6 +140,14 @@ struct SubcommandTests {
     #expect(try Pipesh.run(["fmt", "--check", "messy.pipe", "tidy.pipe"], directory: directory).status == 0)
     let piped = try Pipesh.run(["fmt"], stdin: messy, directory: directory)
     #expect(piped.status == 0 && piped.stdout == tidy)
+    // Bytes that are not UTF-8 (in a comment, where pipesh runs them) would come back as U+FFFD.
+    let latin1 = Data("# caf".utf8) + Data([0xE9]) + Data("\nfrom 1|print\n".utf8)
+    try latin1.write(to: directory.appendingPathComponent("latin1.pipe"))
+    let refused = try Pipesh.run(["fmt", "latin1.pipe"], directory: directory)
+    #expect(refused.status == 2)
+    #expect(
+      refused.stderr == "pipesh fmt: cannot read 'latin1.pipe': it is not UTF-8 text: line 1, byte 6 of the line\n")
+    #expect(try Data(contentsOf: directory.appendingPathComponent("latin1.pipe")) == latin1)
   }
 
   /// `pipesh lsp` as an editor runs it: framed messages on standard input, framed answers on

@@ -11,7 +11,7 @@ public enum FormatFiles {
   /// its diagnostics said).
   public static func run(_ paths: [String], check: Bool) -> Int32 {
     guard !paths.isEmpty else {
-      switch TextFile.read(descriptor: 0) {
+      switch TextFile.read(descriptor: 0, strictly: true) {
       case .success(let text):
         let source = SourceFile(name: "<stdin>", text: text)
         guard let formatted = formatted(source) else { return 2 }
@@ -26,7 +26,7 @@ public enum FormatFiles {
     var status: Int32 = 0
     for path in paths {
       let text: String
-      switch TextFile.read(path) {
+      switch TextFile.read(path, strictly: true) {
       case .success(let read): text = read
       case .failure(let failure):
         FileOutput.error("pipesh fmt: \(failure)")
