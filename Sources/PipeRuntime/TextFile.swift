@@ -90,9 +90,10 @@ public enum TextFile {
     }
   }
 
-  /// Writes `text` to the file at `path`, made or emptied first; the bytes written.
-  public static func write(_ text: String, to path: String) -> Result<Int, Failure> {
-    write(text, to: path, flags: O_TRUNC)
+  /// Writes `text` to the file at `path`, made or emptied first; the bytes written. A file made
+  /// `privately` is the user's alone (0600: a program's probed elements may be private).
+  public static func write(_ text: String, to path: String, privately: Bool = false) -> Result<Int, Failure> {
+    write(text, to: path, flags: O_TRUNC, mode: privately ? 0o600 : 0o644)
   }
 
   /// Adds `text` at the end of the file at `path`, made if missing.
@@ -100,9 +101,11 @@ public enum TextFile {
     write(text, to: path, flags: O_APPEND)
   }
 
-  private static func write(_ text: String, to path: String, flags: Int32) -> Result<Int, Failure> {
+  private static func write(
+    _ text: String, to path: String, flags: Int32, mode: mode_t = 0o644
+  ) -> Result<Int, Failure> {
     let bytes = Array(text.utf8)
-    let descriptor = open(path, O_WRONLY | O_CREAT | flags, 0o644)
+    let descriptor = open(path, O_WRONLY | O_CREAT | flags, mode)
     guard descriptor >= 0 else { return .failure(writeFailure(path, errno)) }
     var offset = 0
     while offset < bytes.count {

@@ -255,7 +255,7 @@ public final class Engine: Sendable {
   }
 
   /// Whether a job failed at run time in this session.
-  var hadFailure: Bool { anyFailed.load(ordering: .relaxed) }
+  public var hadFailure: Bool { anyFailed.load(ordering: .relaxed) }
   /// Whether a `load` found errors before running.
   var loadHadErrors: Bool { loadFailed.load(ordering: .relaxed) }
   var wasInterrupted: Bool { interrupted.load(ordering: .relaxed) }

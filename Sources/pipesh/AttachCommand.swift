@@ -9,7 +9,8 @@ import TraceFormat
   import Darwin
 #endif
 
-/// `pipesh attach SOCKET [--save FILE]`: a subcommand of pipesh's, when `attach` is its first argument.
+/// `pipesh attach SOCKET [-c TEXT] [--save FILE]`: a subcommand of pipesh's, when `attach` is its
+/// first argument.
 struct PipeshAttach: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "attach",
@@ -19,12 +20,19 @@ struct PipeshAttach: AsyncParsableCommand {
       now (recorder.listen(onSocket: SOCKET) in the program; PipeshProbe, Docs/probe.md), draws \
       every probe's lane as draw "F.trace" draws a saved trace, and lets go. With --save, the trace \
       is also written to FILE, which replay and draw read.
-      Exit status: 0 drawn, 1 nothing listens on SOCKET or it did not answer with a trace.
+      With -c TEXT, pipesh runs TEXT's statements instead, each asking for the trace as it is then: \
+      jobs (a row per probe: its state, elements, asks and last event), draw [NAME...] [until: D] \
+      [tick: D] (the probes named, or all), sleep D (the program runs on meanwhile) and save "F".
+      Exit status: 0 drawn, 1 nothing listens on SOCKET, it did not answer with a trace, or a \
+      statement failed, 2 TEXT has errors.
       """
   )
 
   @Argument(help: ArgumentHelp("The Unix socket the program's recorder listens on.", valueName: "SOCKET"))
   var socket: String
+
+  @Option(name: .customShort("c"), help: ArgumentHelp("Run the statements of TEXT against it.", valueName: "TEXT"))
+  var command: String?
 
   @Option(help: ArgumentHelp("Write the trace to FILE too.", valueName: "FILE"))
   var save: String?
@@ -32,40 +40,26 @@ struct PipeshAttach: AsyncParsableCommand {
   @Flag(help: "Plain output (also when NO_COLOR is set or stdout is not a terminal).")
   var noColor = false
 
+  func validate() throws {
+    if command != nil, save != nil {
+      throw ValidationError("give --save or -c TEXT (whose save \"F\" saves), not both")
+    }
+  }
+
   func run() async throws {
     if noColor { Launcher.turnColourOff() }
-    let text: String
-    switch ProbeClient.trace(fromSocket: socket, limit: TraceFile.maximumBytes) {
-    case .success(let trace): text = trace
-    case .failure(let failure):
-      FileOutput.error("pipesh attach: \(failure)")
-      Glibc.exit(1)
+    let socket = self.socket
+    let fetch: AttachSession.Fetch = {
+      ProbeClient.trace(fromSocket: socket, limit: TraceFile.maximumBytes).mapError { $0 as any Error }
     }
-    // The program's elements may be private: a file of --save is written as the user's shell
-    // would; without it, a new file of the user's alone (mkstemps: no name another user can take
-    // first), removed after the drawing.
-    var path = save ?? ""
-    let descriptor: Int32
-    if save != nil {
-      descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    } else {
-      let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-      var template = Array("\(directory)/pipesh-attach-XXXXXX.trace".utf8CString)
-      descriptor = mkstemps(&template, 6)
-      path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-    let bytes = Array(text.utf8)
-    guard descriptor >= 0, bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == bytes.count,
-      close(descriptor) == 0
-    else {
-      FileOutput.error("pipesh attach: cannot write \(path): \(String(cString: strerror(errno)))")
-      Glibc.exit(1)
-    }
-    let quoted = path.flatMap { $0 == "\"" || $0 == "\\" ? ["\\", $0] : [$0] }
-    let status = await Launcher.run(
-      Launcher.Options(
-        file: nil, command: "draw \"\(String(quoted))\"", checkFile: nil, virtualTime: false, stats: false))
-    if save == nil { unlink(path) }
+    let console = Console()
+    let status =
+      if let command {
+        await AttachSession.run(command, fetch: fetch, console: console)
+      } else {
+        await AttachSession.drawOnce(saving: save, fetch: fetch, console: console)
+      }
+    console.flush()
     Glibc.exit(status)
   }
 }

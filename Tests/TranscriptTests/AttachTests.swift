@@ -68,4 +68,41 @@ struct AttachTests {
     #expect(attached.status == 0, "\(attached.stderr)")
     #expect(ProbeTraceTests.lanes(attached.stdout, labels: ["debounced"]) == ["---a-b-c---[d|]"])
   }
+
+  /// `-c TEXT`: statements about the running program, each reading its probes as they are then.
+  @Test func aSessionListsDrawsAndSavesTheLiveProbes() async throws {
+    let recorder = try await Self.recordedDebounce()
+    let path = "/tmp/pipesh-attach-session-\(getpid()).sock"
+    let listener = try recorder.listen(onSocket: path)
+    defer { listener.stop() }
+    let saved = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-session-\(getpid()).trace").path
+    defer { try? FileManager.default.removeItem(atPath: saved) }
+    let session = try Pipesh.run(["attach", path, "-c", "jobs; draw debounced until: 5s\nsave \"\(saved)\""])
+    #expect(session.status == 0, "\(session.stderr)")
+    #expect(
+      session.stdout.hasPrefix(
+        """
+        PROBE      STATE     ELEMENTS  ASKED  LAST
+        debounced  finished  4         5      +12s
+        keys       finished  4         5      +12s
+
+        """), "\(session.stdout)")
+    let drawing = session.stdout.split(separator: "\n").dropFirst(3).joined(separator: "\n")
+    #expect(ProbeTraceTests.lanes(drawing, labels: ["debounced"]) == ["---a"], "\(session.stdout)")
+    #expect(!drawing.contains("keys"), "draw NAME draws that probe alone:\n\(session.stdout)")
+    #expect(try String(contentsOfFile: saved, encoding: .utf8) == recorder.trace())
+    // A name no probe has fails where it stands, after what came before it was drawn.
+    let mistyped = try Pipesh.run(["attach", path, "-c", "draw debounced\ndraw kyes"])
+    #expect(mistyped.status == 1)
+    #expect(ProbeTraceTests.lanes(mistyped.stdout, labels: ["debounced"]) == ["---a-b-c---[d|]"])
+    #expect(
+      mistyped.stderr
+        == "error: draw: no probe is named 'kyes' (did you mean 'keys'?); the program's are debounced, keys\n")
+    // What the session cannot answer is said before anything is asked of the program.
+    let wrong = try Pipesh.run(["attach", path, "-c", "jobs\ntasks\ndrow"])
+    #expect(wrong.status == 2 && wrong.stdout.isEmpty)
+    #expect(wrong.stderr.hasPrefix("<-c>:2:1: error: tasks is not answered for an attached program yet"))
+    #expect(wrong.stderr.contains("<-c>:3:1: error: 'drow' is not a command of an attached session\ndrow\n^~~~\n"))
+    #expect(wrong.stderr.contains("note: did you mean 'draw'?"))
+  }
 }

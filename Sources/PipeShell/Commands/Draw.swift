@@ -2,6 +2,7 @@ import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
+import TraceFormat
 import VirtualTime
 
 extension Commands {
@@ -124,11 +125,20 @@ extension Shell {
     _ path: String, tick chosen: Duration?, until: Duration?, demand: Bool = false, to file: String? = nil
   ) {
     guard let recording = readTrace(path, command: "draw") else { return }
-    let lanes = TraceLanes(recording, until: until)
-    guard !lanes.rows.isEmpty else {
+    guard !TraceLanes(recording, until: until).rows.isEmpty else {
       return engine.commandFailed(
         "draw: \(path) has no node events to draw; save one with trace PIPELINE to: \"F.trace\"")
     }
+    drawRecording(recording, named: path, tick: chosen, until: until, demand: demand, to: file)
+  }
+
+  /// Draws a trace read already (a file's, or an attached program's as it is now), the lanes of
+  /// `only`'s labels alone when given.
+  func drawRecording(
+    _ recording: TraceFile.Recording, named path: String, only: Set<String>? = nil, tick chosen: Duration?,
+    until: Duration?, demand: Bool = false, to file: String? = nil
+  ) {
+    let lanes = TraceLanes(recording, until: until, only: only)
     let tick = chosen ?? DrawObserver.finestTick(.seconds(1), lanes: lanes.rows.map(\.events))
     let width = Format.screenWidth
     var rows: [(text: String, line: String)] = []

@@ -29,7 +29,8 @@ struct TraceLanes {
     let built: TraceFile.Built?
   }
 
-  init(_ recording: TraceFile.Recording, until: Duration?) {
+  /// With `only`, the lanes of those labels alone (`draw NAME` in an attached session).
+  init(_ recording: TraceFile.Recording, until: Duration?, only: Set<String>? = nil) {
     let origin = recording.events.first?.time ?? .zero
     var labels: [Int: [String]] = [:]
     var implicitSinks: Set<Int> = []
@@ -43,6 +44,7 @@ struct TraceLanes {
         if implicitSink { implicitSinks.insert(event.job) }
       case .output, .task: continue
       case .node(let id, let label, let kind, let built):
+        if let only, !only.contains(label) { continue }
         let time = event.time - origin
         if let until, time > until { continue }
         let key = [event.job, id]

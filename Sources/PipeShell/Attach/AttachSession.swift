@@ -1,0 +1,158 @@
+import Locking
+import PipeRuntime
+import PipeSyntax
+import TraceFormat
+
+/// `pipesh attach SOCKET -c TEXT`: statements about a running program, each reading its probes'
+/// trace as the program's recorder has it at that moment. The program is never stopped: each
+/// statement asks for the trace once (`fetch`) and lets go.
+public enum AttachSession {
+  /// The program's trace as it is now, or why it cannot be had.
+  public typealias Fetch = @Sendable () -> Result<String, any Error>
+
+  /// Runs `text` against the program `fetch` reaches, on `console`. Status: 0 done, 1 the program
+  /// could not be reached or a statement failed, 2 `text` has errors (nothing was asked then).
+  public static func run(_ text: String, fetch: Fetch, console: Console) async -> Int32 {
+    let source = SourceFile(name: "<-c>", text: text)
+    let (statements, diagnostics) = AttachStatement.parse(source)
+    guard diagnostics.isEmpty else {
+      console.report(diagnostics, in: source)
+      return 2
+    }
+    return await run(statements, fetch: fetch, console: console)
+  }
+
+  /// `pipesh attach SOCKET [--save FILE]`: the trace as it is now drawn whole, and saved to `path`
+  /// first when given (the same trace: it is asked for once).
+  public static func drawOnce(saving path: String?, fetch: @escaping Fetch, console: Console) async -> Int32 {
+    let answer = Locked<Result<String, any Error>?>(nil)
+    let once: Fetch = {
+      answer.withLock { kept in
+        if let kept { return kept }
+        let fetched = fetch()
+        kept = fetched
+        return fetched
+      }
+    }
+    let statements: [AttachStatement] = (path.map { [.save($0)] } ?? []) + [.draw(names: [], until: nil, tick: nil)]
+    return await run(statements, fetch: once, console: console)
+  }
+
+  static func run(_ statements: [AttachStatement], fetch: Fetch, console: Console) async -> Int32 {
+    let shell = Shell(console: console, interactive: false, virtualTime: false)
+    defer { shell.engine.close() }
+    for statement in statements {
+      if case .sleep(let duration) = statement {
+        try? await Task.sleep(for: duration)
+        continue
+      }
+      let text: String
+      switch fetch() {
+      case .success(let trace): text = trace
+      case .failure(let failure):
+        console.line("pipesh attach: \(failure)", to: .error)
+        return 1
+      }
+      if case .save(let path) = statement {
+        if case .failure(let failure) = TextFile.write(text, to: path, privately: true) {
+          shell.engine.commandFailed("save: \(failure)")
+        }
+        continue
+      }
+      let recording: TraceFile.Recording
+      switch TraceFile.parse(text) {
+      case .success(let parsed): recording = parsed
+      case .failure(let problem):
+        console.line("pipesh attach: the program answered with no trace: \(problem.message)", to: .error)
+        return 1
+      }
+      switch statement {
+      case .jobs: jobs(recording, shell)
+      case .draw(let names, let until, let tick): draw(recording, names, until: until, tick: tick, shell)
+      case .sleep, .save: break
+      }
+    }
+    console.flush()
+    return shell.engine.hadFailure ? 1 : 0
+  }
+
+  /// A probe's lane: its name (with `#2` for a probe's second iteration) and its events.
+  struct Lane {
+    var name: String
+    var events: [(time: Duration, kind: TraceFile.EventKind)] = []
+  }
+
+  /// The probes' lanes in the order the program's recorder first saw them.
+  static func lanes(_ recording: TraceFile.Recording) -> [Lane] {
+    var index: [[Int]: Int] = [:]
+    var lanes: [Lane] = []
+    var seen: [String: Int] = [:]
+    let origin = recording.events.first?.time ?? .zero
+    for event in recording.events {
+      guard case .node(let id, let label, let kind, _) = event.what else { continue }
+      let key = [event.job, id]
+      if index[key] == nil {
+        index[key] = lanes.count
+        seen[label, default: 0] += 1
+        lanes.append(Lane(name: seen[label] == 1 ? label : "\(label) #\(seen[label] ?? 0)"))
+      }
+      if let at = index[key] { lanes[at].events.append((event.time - origin, kind)) }
+    }
+    return lanes
+  }
+
+  /// `jobs`: a row per lane: what it is doing, how many elements it gave and how often it was asked,
+  /// and when its last event was (from the trace's first).
+  static func jobs(_ recording: TraceFile.Recording, _ shell: Shell) {
+    let lanes = lanes(recording)
+    guard !lanes.isEmpty else {
+      return shell.console.line("no probe has recorded anything yet")
+    }
+    var rows = [["PROBE", "STATE", "ELEMENTS", "ASKED", "LAST"]]
+    for lane in lanes {
+      let elements = lane.events.count { if case .element = $0.kind { true } else { false } }
+      let asked = lane.events.count { $0.kind == .asked }
+      rows.append([
+        lane.name, state(lane), String(elements), String(asked),
+        lane.events.last.map { "+" + MarbleLanes.label($0.time) } ?? "",
+      ])
+    }
+    for line in Format.table(rows) { shell.console.line(line) }
+    if recording.dropped > 0 {
+      shell.console.line("(the recorder kept its last events: \(recording.dropped) before them were dropped)")
+    }
+  }
+
+  /// What a lane is doing now, from its last event.
+  static func state(_ lane: Lane) -> String {
+    switch lane.events.last?.kind {
+    case .finished?: "finished"
+    case .failed(let reason)?: "failed: \(reason)"
+    case .cancelled?: "cancelled"
+    case .asked?: "waiting for an element"
+    case .element?, .start?, .sending?, nil: "iterating"
+    }
+  }
+
+  /// `draw [NAME…]`: the lanes as `draw "F.trace"` draws a saved trace (every iteration of a
+  /// probe NAME names); a name no probe has is an error naming those it has.
+  static func draw(
+    _ recording: TraceFile.Recording, _ names: [Identifier], until: Duration?, tick: Duration?, _ shell: Shell
+  ) {
+    let known = Set(
+      recording.events.compactMap { event -> String? in
+        if case .node(_, let label, _, _) = event.what { label } else { nil }
+      })
+    guard !known.isEmpty else {
+      return shell.engine.commandFailed("draw: no probe has recorded anything yet; sleep 1s first, or draw again")
+    }
+    for name in names where !known.contains(name.name) {
+      let guess = NameSuggester.suggestion(for: name.name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+      return shell.engine.commandFailed(
+        "draw: no probe is named '\(name.name)'\(guess); the program's are \(known.sorted().joined(separator: ", "))")
+    }
+    shell.drawRecording(
+      recording, named: "the attached program", only: names.isEmpty ? nil : Set(names.map(\.name)), tick: tick,
+      until: until)
+  }
+}
