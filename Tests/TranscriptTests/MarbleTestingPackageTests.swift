@@ -184,4 +184,32 @@ struct MarbleTestingPackageTests {
     #expect(output.contains(failed), "\(output)")
     #expect(output.contains(#"✘ Test "2:1 expect marble "abcdefghijk|" | throttle 2 latest: false =="#), "\(output)")
   }
+
+  /// `Examples/SearchField`, a search field's view model on swift-async-algorithms, probed and
+  /// tested as a user's package is: its tests hold, the trace its probes write is the one checked in
+  /// beside it (Docs/probe.md draws that one), and pipesh draws it.
+  @Test func theSearchFieldExampleHoldsAndItsTraceIsTheOneInTheDocs() throws {
+    let example = Self.root.appendingPathComponent("Examples/SearchField")
+    let scratch = ["--package-path", example.path, "--scratch-path", ExportTests.scratch.path] + ExportTests.buildFlags
+    let build = try Command.run("/usr/bin/env", ["swift", "build", "--build-tests"] + scratch, limit: 900)
+    #expect(build.status == 0, "the example does not build:\n\(build.stdout)\(build.stderr)")
+    guard build.status == 0 else { return }
+    let trace = FileManager.default.temporaryDirectory.appendingPathComponent("search-field-\(UUID()).trace")
+    defer { try? FileManager.default.removeItem(at: trace) }
+    let test = try Pipesh.run(
+      ["swift", "test", "--skip-build"] + scratch, environment: ["SEARCH_FIELD_TRACE": trace.path], limit: 300,
+      executable: URL(fileURLWithPath: "/usr/bin/env"))
+    let output = test.stdout + test.stderr
+    #expect(test.status == 0, "\(output)")
+    #expect(output.contains("✔ Test run with 2 tests"), "\(output)")
+    let checkedIn = try String(contentsOf: example.appendingPathComponent("search.trace"), encoding: .utf8)
+    #expect(try String(contentsOf: trace, encoding: .utf8) == checkedIn, "search.trace is not what the example writes")
+    let drawn = try Pipesh.run(["-c", "draw \"\(trace.path)\""])
+    #expect(drawn.status == 0, "\(drawn.stderr)")
+    #expect(
+      ProbeTraceTests.lanes(drawn.stdout, labels: ["results", "queries"]).map {
+        $0.replacingOccurrences(of: " ", with: "")
+      }
+        == ["-------------5|", "----'swi'---'swift'-----|"], "\(drawn.stdout)")
+  }
 }
