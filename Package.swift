@@ -43,6 +43,9 @@ let package = Package(
     ),
     .target(name: "CPipeSupport"),
     .target(name: "Locking", swiftSettings: strict),
+    // What Linux and macOS answer differently (the executable's path, resident memory, a thread,
+    // a socket's flags) and the C library's calls that a method of the same name would shadow.
+    .target(name: "Platform", swiftSettings: strict),
     // Text escaped for XML and HTML: the shell's pictures and reports and pipesh-serve share it.
     .target(name: "Markup", swiftSettings: strict),
     // Child processes started with posix_spawn, waited for and signalled: the shell's `serve
@@ -58,7 +61,8 @@ let package = Package(
     // Marble tests for any AsyncSequence, the user's own package's too: a test clock, its driver,
     // the recorder and Swift Testing's expectation. Nothing of the shell.
     .target(
-      name: "MarbleTesting", dependencies: ["MarbleDiagrams", "CMarbleTestingSupport", "Locking"], swiftSettings: strict
+      name: "MarbleTesting", dependencies: ["Platform", "MarbleDiagrams", "CMarbleTestingSupport", "Locking"],
+      swiftSettings: strict
     ),
     .target(name: "PipeSyntax", swiftSettings: strict),
     // The saved trace's format (`trace … to:`, `--record`), written and read: below the engine, so
@@ -68,7 +72,9 @@ let package = Package(
     // shell, the engine or their task hooks.
     .target(
       name: "PipeshProbe",
-      dependencies: ["TraceFormat", "Locking", .product(name: "DequeModule", package: "swift-collections")],
+      dependencies: [
+        "Platform", "TraceFormat", "Locking", .product(name: "DequeModule", package: "swift-collections"),
+      ],
       swiftSettings: strict
     ),
     .target(name: "PipeSema", dependencies: ["PipeSyntax", "MarbleDiagrams"], swiftSettings: strict),
@@ -76,6 +82,7 @@ let package = Package(
     .target(
       name: "VirtualTime",
       dependencies: [
+        "Platform",
         "CPipeSupport", "Locking", "MarbleDiagrams", .product(name: "DequeModule", package: "swift-collections"),
       ],
       swiftSettings: strict
@@ -83,6 +90,7 @@ let package = Package(
     .target(
       name: "PipeRuntime",
       dependencies: [
+        "Platform",
         "PipeSyntax", "PipeSema", "PipeEvaluator", "VirtualTime", "CPipeSupport", "Locking", "MarbleDiagrams",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
@@ -105,14 +113,16 @@ let package = Package(
     .target(
       name: "PipeSession",
       dependencies: [
+        "Platform",
         "PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "VirtualTime", "Locking", "TraceFormat",
       ],
       swiftSettings: strict
     ),
-    .target(name: "LineEditor", dependencies: ["CEditLine", "Locking"], swiftSettings: strict),
+    .target(name: "LineEditor", dependencies: ["Platform", "CEditLine", "Locking"], swiftSettings: strict),
     .target(
       name: "PipeShell",
       dependencies: [
+        "Platform",
         "PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "PipeSession", "PipeCombine", "PipeExport",
         "LineEditor", "Locking", "CPipeSupport", "VirtualTime", "MarbleDiagrams", "Markup", "Launch", "TraceFormat",
       ],
@@ -121,11 +131,12 @@ let package = Package(
     // `pipesh lsp`: the Language Server Protocol for .pipe files, answered by the shell's parser,
     // checker, help, completion and formatter.
     .target(
-      name: "LanguageServer", dependencies: ["PipeShell", "PipeSession", "PipeSema", "PipeSyntax"],
+      name: "LanguageServer", dependencies: ["Platform", "PipeShell", "PipeSession", "PipeSema", "PipeSyntax"],
       swiftSettings: strict),
     .executableTarget(
       name: "pipesh",
       dependencies: [
+        "Platform",
         "PipeShell", "PipeSession", "PipeRuntime", "PipeshProbe", "TraceFormat", "LanguageServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -143,6 +154,7 @@ let package = Package(
     .executableTarget(
       name: "PipeServe",
       dependencies: [
+        "Platform",
         "ServeProtocol", "Markup", "Launch", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -153,7 +165,7 @@ let package = Package(
     .executableTarget(name: "ServeFuzz", dependencies: ["ServeProtocol"], swiftSettings: strict),
     .executableTarget(
       name: "PipeBench",
-      dependencies: ["PipeshProbe", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
+      dependencies: ["Platform", "PipeshProbe", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
       swiftSettings: strict
     ),
     // The parser's and the checker's tests link neither the runtime nor the shell: the grammar of

@@ -1,4 +1,10 @@
-import Foundation
+// FoundationEssentials where it exists: Foundation's whole would bring ICU's data into pipesh,
+// which a small address space (`ulimit -v`) cannot map before main runs.
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A JSON value as the protocol's messages carry it: read with `JSONDecoder`, written with
 /// `JSONEncoder` (keys sorted, so a test can compare what the server wrote).

@@ -1,4 +1,5 @@
 import Dispatch
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -37,7 +38,7 @@ public enum LanguageServerLoop {
   private static func read(_ descriptor: Int32) -> [UInt8]? {
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      let count = buffer.withUnsafeMutableBytes { Platform.read(descriptor, $0.baseAddress, $0.count) }
       if count >= 0 { return Array(buffer.prefix(count)) }
       if errno != EINTR { return nil }
     }
@@ -46,7 +47,7 @@ public enum LanguageServerLoop {
   private static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
     var written = 0
     while written < bytes.count {
-      let count = bytes[written...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      let count = bytes[written...].withUnsafeBytes { Platform.write(descriptor, $0.baseAddress, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }
         return false

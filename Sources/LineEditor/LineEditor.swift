@@ -1,5 +1,6 @@
 import CEditLine
 import Locking
+import Platform
 import Synchronization
 
 #if canImport(Glibc)
@@ -236,7 +237,7 @@ public final class LineEditor: @unchecked Sendable {
   }
 
   static func write(_ text: String) {
-    _ = text.utf8CString.withUnsafeBufferPointer { Glibc.write(1, $0.baseAddress, $0.count - 1) }
+    _ = text.utf8CString.withUnsafeBufferPointer { Platform.write(1, $0.baseAddress, $0.count - 1) }
   }
 }
 

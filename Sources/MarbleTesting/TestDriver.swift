@@ -1,6 +1,7 @@
 import CMarbleTestingSupport
 import Dispatch
 import Locking
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -196,16 +197,7 @@ final class TestDriver: TaskExecutor, @unchecked Sendable {
   }
 
   private func start() {
-    var thread = pthread_t()
-    let retained = Unmanaged.passRetained(self).toOpaque()
-    pthread_create(
-      &thread, nil,
-      { raw in
-        guard let raw else { return nil }
-        Unmanaged<TestDriver>.fromOpaque(raw).takeRetainedValue().loop()
-        return nil
-      }, retained)
-    pthread_detach(thread)
+    Platform.detachThread { self.loop() }
   }
 
   /// What to do next, or nil to wait for a signal.

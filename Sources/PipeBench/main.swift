@@ -1,5 +1,6 @@
 import AsyncAlgorithms
 import PipeshProbe
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -15,16 +16,7 @@ func seconds(_ duration: Duration) -> Double {
 }
 
 func residentKilobytes() -> Int {
-  guard let file = fopen("/proc/self/status", "r") else { return 0 }
-  defer { fclose(file) }
-  var line = [CChar](repeating: 0, count: 256)
-  while fgets(&line, Int32(line.count), file) != nil {
-    let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    if text.hasPrefix("VmRSS:") {
-      return Int(text.split(separator: " ").dropFirst().first ?? "0") ?? 0
-    }
-  }
-  return 0
+  Platform.residentKilobytes
 }
 
 /// The benchmarks run off the main actor, as pipesh's jobs do: top-level code in main.swift is

@@ -1,3 +1,5 @@
+import Platform
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -59,7 +61,7 @@ public enum TextFile {
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-      let count = Glibc.read(descriptor, &buffer, buffer.count)
+      let count = Platform.read(descriptor, &buffer, buffer.count)
       if count < 0, errno == EINTR { continue }
       if count < 0 { return .failure(Failure(description: String(cString: strerror(errno)))) }
       if count == 0 { break }
@@ -110,7 +112,7 @@ public enum TextFile {
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeBytes {
-        Glibc.write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset)
+        Platform.write(descriptor, $0.baseAddress.map { $0 + offset }, $0.count - offset)
       }
       if written < 0, errno == EINTR { continue }
       guard written > 0 else {

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import Platform
 import ServeProtocol
 import Synchronization
 
@@ -37,7 +38,7 @@ struct PipeshServer: AsyncParsableCommand {
   }
 
   func run() async {
-    Glibc.exit(await serve(self))
+    Platform.exit(await serve(self))
   }
 }
 
@@ -53,7 +54,7 @@ func complain(_ line: String) {
 /// Whether something already listens on 127.0.0.1:`port` (binding it as the server would fails).
 func portInUse(_ port: Int) -> Bool {
   guard port != 0 else { return false }
-  let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  let socket = Platform.streamSocket(AF_INET)
   guard socket >= 0 else { return false }
   defer { close(socket) }
   var reuse: Int32 = 1

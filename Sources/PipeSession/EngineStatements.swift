@@ -3,6 +3,7 @@ import Locking
 import PipeRuntime
 import PipeSema
 import PipeSyntax
+import Platform
 import Synchronization
 import VirtualTime
 
@@ -35,13 +36,9 @@ extension Engine {
     console.line("timing: \(milliseconds) ms rss \(Self.residentKilobytes()) kB: \(text)", to: .error)
   }
 
-  /// The process's resident memory, from /proc/self/status.
+  /// The process's resident memory (`Platform.residentKilobytes`).
   static func residentKilobytes() -> Int {
-    guard case .success(let status) = TextFile.read("/proc/self/status") else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-      return Int(line.split(separator: " ")[1]) ?? 0
-    }
-    return 0
+    Platform.residentKilobytes
   }
 
   private func executeUntimed(_ statement: CheckedStatement, source: SourceFile) async {

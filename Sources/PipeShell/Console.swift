@@ -3,6 +3,7 @@ import Locking
 import PipeRuntime
 import PipeSession
 import PipeSyntax
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -114,7 +115,7 @@ public final class Console: SessionConsole {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+        let written = Platform.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
         if written < 0, errno == EINTR { continue }
         if written <= 0 { writeFailed(descriptor, written < 0 ? errno : EIO) }
         offset += written
@@ -129,7 +130,7 @@ public final class Console: SessionConsole {
     let stream = descriptor == 1 ? "standard output" : "standard error"
     let reason = code.map { String(cString: strerror($0)) } ?? "it is closed (pipesh was started with \(stream) closed)"
     let message = Array("pipesh: cannot write to \(stream): \(reason)\n".utf8)
-    if !StandardDescriptors.wasClosed(2) { _ = message.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) } }
+    if !StandardDescriptors.wasClosed(2) { _ = message.withUnsafeBytes { Platform.write(2, $0.baseAddress, $0.count) } }
     _exit(1)
   }
 }

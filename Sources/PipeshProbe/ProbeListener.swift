@@ -1,4 +1,5 @@
 import Locking
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -59,26 +60,13 @@ public final class ProbeListener: Sendable {
     for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     state = Locked((false, pipeEnds[1]))
     let serving = Serving(recorder: recorder, socket: fd, wake: pipeEnds[0], path: path, state: state)
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(serving).toOpaque()
-    let started = pthread_create(
-      &thread, nil,
-      { raw in
-        #if canImport(Glibc)
-          guard let raw else { return nil }
-        #endif
-        Unmanaged<Serving>.fromOpaque(raw).takeRetainedValue().serve()
-        return nil
-      }, context)
-    guard started == 0 else {
-      Unmanaged<Serving>.fromOpaque(context).release()
+    guard Platform.detachThread({ serving.serve() }) else {
       // Stopped already, so that the release of this half-made listener does nothing more.
       state.withLock { $0.stopped = true }
       for end in [fd, pipeEnds[0], pipeEnds[1]] { close(end) }
       unlink(path)
       throw ProbeListenerError(description: "cannot start the listener's thread")
     }
-    pthread_detach(thread)
   }
 
   deinit {
@@ -217,11 +205,7 @@ public enum ProbeClient {
 
   /// A Unix stream socket, closed on exec.
   static func streamSocket() -> Int32 {
-    #if canImport(Glibc)
-      socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    #else
-      socket(AF_UNIX, SOCK_STREAM, 0)
-    #endif
+    Platform.streamSocket(AF_UNIX)
   }
 
   /// A connection to the socket at `path`, its reads and writes (and the connecting) bounded by
@@ -271,7 +255,7 @@ public enum ProbeClient {
     var sent = 0
     while sent < bytes.count, wait(fd, for: Int16(POLLOUT), until: deadline) {
       let wrote = bytes[sent...].withUnsafeBytes {
-        send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        send(fd, $0.baseAddress, $0.count, Platform.noSignal | Int32(MSG_DONTWAIT))
       }
       if wrote < 0, errno == EAGAIN || errno == EINTR { continue }
       guard wrote > 0 else { return }

@@ -1,6 +1,7 @@
 import CPipeSupport
 import Dispatch
 import Locking
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -300,17 +301,9 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
 
   // MARK: the thread
 
+  /// The driver's thread holds the driver until its loop ends (at `shutdown`).
   private func start() {
-    var thread = pthread_t()
-    let retained = Unmanaged.passRetained(self).toOpaque()
-    pthread_create(
-      &thread, nil,
-      { raw in
-        guard let raw else { return nil }
-        Unmanaged<VirtualDriver>.fromOpaque(raw).takeRetainedValue().loop()
-        return nil
-      }, retained)
-    pthread_detach(thread)
+    Platform.detachThread { self.loop() }
   }
 
   private func loop() {

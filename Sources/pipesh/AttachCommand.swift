@@ -1,6 +1,7 @@
 import ArgumentParser
 import PipeShell
 import PipeshProbe
+import Platform
 import TraceFormat
 
 #if canImport(Glibc)
@@ -60,6 +61,6 @@ struct PipeshAttach: AsyncParsableCommand {
         await AttachSession.drawOnce(saving: save, fetch: fetch, console: console)
       }
     console.flush()
-    Glibc.exit(status)
+    Platform.exit(status)
   }
 }

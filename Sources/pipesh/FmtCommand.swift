@@ -1,5 +1,6 @@
 import ArgumentParser
 import PipeShell
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -32,6 +33,6 @@ struct PipeshFmt: ParsableCommand {
   var files: [String] = []
 
   func run() throws {
-    Glibc.exit(FormatFiles.run(files, check: check))
+    Platform.exit(FormatFiles.run(files, check: check))
   }
 }

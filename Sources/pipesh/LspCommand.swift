@@ -1,5 +1,6 @@
 import ArgumentParser
 import LanguageServer
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -25,6 +26,6 @@ struct PipeshLSP: AsyncParsableCommand {
   )
 
   func run() async throws {
-    Glibc.exit(await LanguageServerLoop.run())
+    Platform.exit(await LanguageServerLoop.run())
   }
 }

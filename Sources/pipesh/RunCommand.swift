@@ -1,5 +1,6 @@
 import ArgumentParser
 import PipeShell
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -117,6 +118,6 @@ struct PipeshRun: AsyncParsableCommand {
     options.expectationsFile = expectationsFile
     options.page = page
     let status = await Launcher.run(options)
-    Glibc.exit(status)
+    Platform.exit(status)
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PipeShell
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -49,6 +50,6 @@ struct PipeshServe: AsyncParsableCommand {
   func run() async {
     if noColor { Launcher.turnColourOff() }
     let status = await Serve.run(Serve.Options(port: port, present: present), virtualTime: virtualTime)
-    Glibc.exit(status)
+    Platform.exit(status)
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PipeShell
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -58,6 +59,6 @@ struct PipeshTest: ParsableCommand {
     if noColor { Launcher.turnColourOff() }
     let options = TestRunner.Options(
       paths: paths, junit: junit, verbose: verbose, timeLimit: timeout == 0 ? nil : timeout)
-    Glibc.exit(TestRunner.run(options))
+    Platform.exit(TestRunner.run(options))
   }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PipeShell
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -13,7 +14,8 @@ import PipeShell
 // whatever the environment said about hashing (`SWIFT_DETERMINISTIC_HASHING=0` too).
 if getenv("SWIFT_DETERMINISTIC_HASHING").map({ String(cString: $0) }) != "1" {
   setenv("SWIFT_DETERMINISTIC_HASHING", "1", 1)
-  execv("/proc/self/exe", CommandLine.unsafeArgv)
+  // Where the system cannot say where pipesh is, it goes on without (its hashing is not fixed).
+  if let executable = Platform.executablePath { execv(executable, CommandLine.unsafeArgv) }
 }
 
 /// Runs the parsed command, asynchronous or not (ArgumentParser's `help` is not). A function: in

@@ -3,6 +3,7 @@ import Locking
 import PipeRuntime
 import PipeSession
 import PipeSyntax
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -51,7 +52,7 @@ extension Shell {
       } onCancel: {
         guard answer.give(nil) else { return }
         let writer = open(path, O_WRONLY | O_NONBLOCK)
-        if writer >= 0 { Glibc.close(writer) }
+        if writer >= 0 { Platform.close(writer) }
       }
     }
     return answer.value

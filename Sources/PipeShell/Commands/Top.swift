@@ -2,6 +2,7 @@ import Dispatch
 import Locking
 import PipeRuntime
 import PipeSession
+import Platform
 import VirtualTime
 
 #if canImport(Glibc)
@@ -233,7 +234,7 @@ final class KeyReader: Sendable {
         continue
       }
       var byte: UInt8 = 0
-      guard Glibc.read(0, &byte, 1) == 1 else { continue }
+      guard Platform.read(0, &byte, 1) == 1 else { continue }
       pending.append(byte)
       if let (key, used) = Self.decode(pending) {
         queue.withLock { $0.append(key) }

@@ -1,6 +1,7 @@
 import Dispatch
 import Locking
 import PipeSession
+import Platform
 import TraceFormat
 
 #if canImport(Glibc)
@@ -77,7 +78,7 @@ public final class PresentFeed: Sendable {
       })
     else { return }
     queue.sync {
-      _ = Glibc.close(descriptor)
+      _ = Platform.close(descriptor)
     }
   }
 
@@ -111,7 +112,7 @@ public final class PresentFeed: Sendable {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+        let written = Platform.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
         if written < 0, errno == EINTR { continue }
         if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
           var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)

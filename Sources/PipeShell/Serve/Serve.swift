@@ -3,6 +3,7 @@ import Dispatch
 import Launch
 import PipeRuntime
 import PipeSession
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -32,7 +33,7 @@ public enum Serve {
   /// Runs `pipesh serve`; returns only when it did not become the server: its status.
   public static func run(_ options: Options, virtualTime: Bool) async -> Int32 {
     guard let own = ownExecutable() else {
-      FileOutput.error("pipesh serve: cannot tell where pipesh's own executable is (/proc/self/exe)")
+      FileOutput.error("pipesh serve: cannot tell where pipesh's own executable is")
       return 2
     }
     let server = getenv(serverVariable).map { String(cString: $0) } ?? directory(of: own) + "/pipesh-serve"
@@ -130,10 +131,7 @@ public enum Serve {
 
   /// pipesh's own executable, as an absolute path.
   private static func ownExecutable() -> String? {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return nil }
-    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    Platform.executablePath
   }
 
   private static func directory(of path: String) -> String {

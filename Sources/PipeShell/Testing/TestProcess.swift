@@ -6,7 +6,7 @@ import Launch
   import Darwin
 #endif
 
-/// A test's run: a child process of this same executable (`/proc/self/exe`), started in the test
+/// A test's run: a child process of this same executable (`Platform.executablePath`), started in the test
 /// file's directory, its standard input `/dev/null` and its standard output and error in files.
 struct TestProcess {
   let child: ChildProcess

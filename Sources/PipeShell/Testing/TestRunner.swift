@@ -3,6 +3,7 @@ import Launch
 import Locking
 import PipeRuntime
 import PipeSyntax
+import Platform
 
 #if canImport(Glibc)
   import Glibc
@@ -220,8 +221,11 @@ public enum TestRunner {
     if options.verbose { arguments.append("-v") }
     // After `--`, a file named `test` or `-x.pipe` is a file.
     arguments += ["--", file.name]
+    guard let executable = Platform.executablePath else {
+      return .failure(TestFiles.Problem(description: "\(file.name): pipesh cannot tell where its own executable is"))
+    }
     return TestProcess.start(
-      "/proc/self/exe", arguments, in: file.directory, output: scratch.path(index, "out"),
+      executable, arguments, in: file.directory, output: scratch.path(index, "out"),
       error: scratch.path(index, "err"))
   }
 
