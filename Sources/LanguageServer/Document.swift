@@ -10,9 +10,14 @@ public enum PositionEncoding: String, Sendable {
 /// A position the client sent that is not in the document.
 struct PositionOutOfRange: Error {
   let line: Int
+  let character: Int
   let lines: Int
 
-  var message: String { "line \(line) is not in the document (it has \(lines) lines, from 0)" }
+  var message: String {
+    character < 0
+      ? "character \(character) is no position: characters count from 0"
+      : "line \(line) is not in the document (it has \(lines) lines, from 0)"
+  }
 }
 
 /// An open `.pipe` file: its text as the client last sent it, and the conversions between the
@@ -65,15 +70,15 @@ struct Document {
   /// The byte offset of a position; a character past the line's end is its end (as the protocol
   /// says), a line past the last is an error.
   func offset(line: Int, character: Int, _ encoding: PositionEncoding) -> Result<Int, PositionOutOfRange> {
-    guard line >= 0, line < lineStarts.count else {
-      return .failure(PositionOutOfRange(line: line, lines: lineStarts.count))
+    guard line >= 0, line < lineStarts.count, character >= 0 else {
+      return .failure(PositionOutOfRange(line: line, character: character, lines: lineStarts.count))
     }
     let start = lineStarts[line]
     var end = line + 1 < lineStarts.count ? lineStarts[line + 1] - 1 : bytes.count
     if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
     if encoding == .utf8 {
       // Not inside a scalar: back to the start of the one it cuts.
-      var offset = min(start + max(0, character), end)
+      var offset = start + min(character, end - start)
       while offset > start, offset < end, bytes[offset] & 0xC0 == 0x80 { offset -= 1 }
       return .success(offset)
     }
@@ -112,27 +117,37 @@ struct Document {
     range(SourceRange(0, bytes.count), encoding)
   }
 
-  /// The text of the line holding `offset`, up to `offset`.
-  func lineBefore(_ offset: Int) -> String {
-    let start = lineStarts.last { $0 <= offset } ?? 0
-    return String(decoding: bytes[start..<max(start, min(offset, bytes.count))], as: UTF8.self)
+  /// The byte offset of an edit's position: as `offset`, but a line past the last is the
+  /// document's end (an edit deleting to the end may name the line after it).
+  func editOffset(line: Int, character: Int, _ encoding: PositionEncoding) -> Int? {
+    if line >= lineStarts.count, character >= 0 { return bytes.count }
+    return try? offset(line: line, character: character, encoding).get()
   }
 
-  /// The identifier (`[A-Za-z_][A-Za-z0-9_]*`) around `offset`, and where it is.
-  func word(at offset: Int) -> (text: String, range: SourceRange)? {
-    func isWord(_ byte: UInt8) -> Bool {
-      (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+  /// The statement's text before `offset`: its line up to `offset`, after the lines before it
+  /// that it continues (a line ending in `|` or a backslash), joined by spaces.
+  func statementBefore(_ offset: Int) -> String {
+    var index = (lineStarts.lastIndex { $0 <= offset } ?? 0)
+    var text = String(
+      decoding: bytes[lineStarts[index]..<max(lineStarts[index], min(offset, bytes.count))], as: UTF8.self)
+    while index > 0 {
+      let previous = String(decoding: bytes[lineStarts[index - 1]..<(lineStarts[index] - 1)], as: UTF8.self)
+      let trimmed = previous.trimmingTrailingWhitespace
+      guard trimmed.hasSuffix("|") || trimmed.hasSuffix("\\") else { break }
+      text = String(trimmed.hasSuffix("\\") ? trimmed.dropLast() : Substring(trimmed)) + " " + text
+      index -= 1
     }
-    var start = min(offset, bytes.count)
-    var end = start
-    while start > 0, isWord(bytes[start - 1]) { start -= 1 }
-    while end < bytes.count, isWord(bytes[end]) { end += 1 }
-    guard start < end, !(bytes[start] >= 0x30 && bytes[start] <= 0x39) else { return nil }
-    return (String(decoding: bytes[start..<end], as: UTF8.self), SourceRange(start, end))
+    return text
   }
 }
 
 extension String {
+  fileprivate var trimmingTrailingWhitespace: String {
+    var text = Substring(self)
+    while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
+    return String(text)
+  }
+
   /// `%XX` sequences decoded (a `file:` URI's path); one that is not valid stays as written.
   fileprivate var removingPercentEncoding: String {
     var out: [UInt8] = []

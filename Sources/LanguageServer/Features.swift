@@ -73,10 +73,9 @@ extension LanguageServer {
 
   /// What `help NAME` says of the word under the cursor; for a `let` name, its definition.
   private func hover(_ document: Document, at offset: Int) async -> JSON {
-    guard let word = document.word(at: offset) else { return .null }
+    guard let word = Self.identifier(in: document, at: offset) else { return .null }
     let lines: [String]
-    if let binding = Self.bindings(document).last(where: { $0.name.name == word.text && $0.name.range.start <= offset })
-    {
+    if let binding = Self.binding(word.text, in: document, usedAt: offset) {
       lines = [document.source.text(of: binding.statement)]
     } else if let help = await Shell.helpLines(word.text) {
       lines = help
@@ -97,10 +96,15 @@ extension LanguageServer {
     context.sourceFragments = bindings.filter(\.isSource).map(\.name)
     context.operatorFragments = bindings.filter { !$0.isSource }.map(\.name)
     context.channels = environment.channels.keys.sorted()
-    let (_, candidates) = Completion.complete(document.lineBefore(offset), context)
+    let before = document.statementBefore(offset)
+    let (wordLength, candidates) = Completion.complete(before, context)
+    // The word the candidates replace, as Tab replaces it (a path's slashes and dots included).
+    let replaced = document.range(SourceRange(offset - String(before.suffix(wordLength)).utf8.count, offset), encoding)
     let names = Set(bindings.map(\.name)).union(environment.channels.keys)
     let items: [JSON] = candidates.map { candidate in
-      var item: [String: JSON] = ["label": .string(candidate)]
+      var item: [String: JSON] = [
+        "label": .string(candidate), "textEdit": ["range": replaced, "newText": .string(candidate)],
+      ]
       if names.contains(candidate) {
         item["kind"] = 6  // Variable
       } else if candidate.hasSuffix(":") {
@@ -122,9 +126,9 @@ extension LanguageServer {
   /// Where the `let` name or channel under the cursor is defined: the latest `let` of the name
   /// before the cursor, or the first place a channel, stream or subject of the name is written.
   private func definition(_ document: Document, at offset: Int) -> JSON {
-    guard let word = document.word(at: offset) else { return .null }
+    guard let word = Self.identifier(in: document, at: offset) else { return .null }
     let target =
-      Self.bindings(document).last(where: { $0.name.name == word.text && $0.name.range.start <= offset })?.name.range
+      Self.binding(word.text, in: document, usedAt: offset)?.name.range
       ?? Self.channels(document).first(where: { $0.name == word.text })?.range
     guard let target else { return .null }
     return ["uri": .string(document.uri), "range": document.range(target, encoding)]
@@ -189,6 +193,26 @@ extension LanguageServer {
         ],
       ]
     ]
+  }
+
+  /// The `let` a name at `offset` means: the latest one of the name whose statement ends before it
+  /// (in `let xs = xs | …` the `xs` after `=` is the one before), or the one it names.
+  static func binding(
+    _ name: String, in document: Document, usedAt offset: Int
+  ) -> (name: Identifier, statement: SourceRange)? {
+    bindings(document).last { binding in
+      binding.name.name == name
+        && (binding.statement.end <= offset
+          || (binding.name.range.start <= offset && offset <= binding.name.range.end))
+    }
+  }
+
+  /// The identifier token at `offset` (touching it on either side), or nil: a word in a comment or
+  /// a string is none.
+  static func identifier(in document: Document, at offset: Int) -> (text: String, range: SourceRange)? {
+    Lexer.tokenize(checked(document)).tokens.first {
+      $0.kind == .identifier && $0.range.start <= offset && offset <= $0.range.end
+    }.map { ($0.text, $0.range) }
   }
 
   /// The document's `let` statements: the name and the whole statement.

@@ -1,7 +1,8 @@
 /// The protocol's base layer: `Content-Length: N` and other headers, a blank line, then N bytes
 /// of JSON. Bytes go in as they are read; whole messages, or what was wrong, come out. Nothing
 /// grows without bound: a header block longer than `maximumHeader` or a message longer than
-/// `maximumContent` is said and its bytes are skipped as they come, never kept.
+/// `maximumContent` is said and its bytes are skipped as they come, never kept. After a header
+/// that is none, the reader skips to the next `Content-Length`, so the messages after it still come.
 public struct FrameReader: Sendable {
   public enum Frame: Sendable, Equatable {
     case message([UInt8])
@@ -10,47 +11,67 @@ public struct FrameReader: Sendable {
   }
 
   public static let maximumHeader = 8 * 1024
-  public static let maximumContent = 64 * 1024 * 1024
+  /// As large as a script may be anywhere in pipesh (`TextFile.maximumBytes`).
+  public static let maximumContent = 16 * 1024 * 1024
 
+  /// The bytes read and not yet taken: `buffer[start...]` (taken bytes are dropped now and then,
+  /// not at each message, so many small messages in one read cost their own length, not more).
   private var buffer: [UInt8] = []
+  private var start = 0
   /// Bytes of an oversized message still to skip.
   private var skipping = 0
   /// The length of the message whose headers were read, waiting for its bytes.
   private var contentLength: Int?
+  /// After a header that was no header: what follows is skipped up to the next `Content-Length`.
+  private var resynchronizing = false
 
   public init() {}
 
+  private var waiting: Int { buffer.count - start }
+
   /// Takes bytes read from the client.
   public mutating func feed(_ bytes: some Collection<UInt8>) {
+    if start > 0, start * 2 >= buffer.count {
+      buffer.removeFirst(start)
+      start = 0
+    }
     buffer.append(contentsOf: bytes)
   }
 
   /// The next whole frame, or nil until more bytes come.
   public mutating func next() -> Frame? {
     if skipping > 0 {
-      let dropped = min(skipping, buffer.count)
-      buffer.removeFirst(dropped)
+      let dropped = min(skipping, waiting)
+      start += dropped
       skipping -= dropped
       if skipping > 0 { return nil }
     }
     if let length = contentLength {
-      guard buffer.count >= length else { return nil }
-      let content = Array(buffer.prefix(length))
-      buffer.removeFirst(length)
+      guard waiting >= length else { return nil }
+      let content = Array(buffer[start..<(start + length)])
+      start += length
       contentLength = nil
       return .message(content)
     }
+    if resynchronizing {
+      guard let header = nextContentLength() else {
+        // Keep what may begin the next header.
+        start = max(start, buffer.count - Self.headerName.count)
+        return nil
+      }
+      start = header
+      resynchronizing = false
+    }
     guard let end = headerEnd() else {
-      if buffer.count > Self.maximumHeader {
-        // No blank line within the limit: not a header; keep the last three bytes, which may
-        // begin the blank line.
-        buffer.removeFirst(buffer.count - 3)
+      if waiting > Self.maximumHeader {
+        resynchronizing = true
+        start += 1
         return .malformed("a header of more than \(Self.maximumHeader) bytes without a blank line after it")
       }
       return nil
     }
-    let header = String(decoding: buffer[..<end], as: UTF8.self)
-    buffer.removeFirst(end + 4)
+    let header = String(decoding: buffer[start..<end], as: UTF8.self)
+    start = end + 4
     switch Self.length(in: header) {
     case .success(let length) where length > Self.maximumContent:
       skipping = length
@@ -59,15 +80,38 @@ public struct FrameReader: Sendable {
       contentLength = length
       return next()
     case .failure(let problem):
+      // Its body, if it has one, is no header: skip to the next message's.
+      resynchronizing = true
       return .malformed(problem.text)
     }
   }
 
+  private static let headerName = Array("content-length:".utf8)
+
+  /// Where the next `Content-Length:` (in any case) begins in what waits, or nil.
+  private func nextContentLength() -> Int? {
+    let name = Self.headerName
+    guard waiting >= name.count else { return nil }
+    for index in start...(buffer.count - name.count) {
+      var matches = true
+      for (offset, byte) in name.enumerated() {
+        let lowered =
+          buffer[index + offset] | (buffer[index + offset] >= 0x41 && buffer[index + offset] <= 0x5A ? 0x20 : 0)
+        if lowered != byte {
+          matches = false
+          break
+        }
+      }
+      if matches { return index }
+    }
+    return nil
+  }
+
   /// Where the header block's blank line starts.
   private func headerEnd() -> Int? {
-    let limit = min(buffer.count, Self.maximumHeader + 4)
-    guard limit >= 4 else { return nil }
-    for index in 0...(limit - 4)
+    let limit = min(buffer.count, start + Self.maximumHeader + 4)
+    guard limit - start >= 4 else { return nil }
+    for index in start...(limit - 4)
     where buffer[index] == 13 && buffer[index + 1] == 10 && buffer[index + 2] == 13 && buffer[index + 3] == 10 {
       return index
     }

@@ -119,13 +119,20 @@ public final class LanguageServer {
       guard let uri, var document = documents[uri] else { return reply }
       let version = params["textDocument"]?["version"]?.int ?? document.version + 1
       for change in params["contentChanges"]?.array ?? [] {
-        guard let text = change["text"]?.string else { continue }
-        guard let range = change["range"] else {
+        guard let text = change["text"]?.string else {
+          reply.messages.append(Self.log("an edit of \(uri) without its text was not applied: reopen the file"))
+          continue
+        }
+        guard let range = change["range"], range != .null else {
           document.change(text, in: nil, version: version)
           continue
         }
-        guard let start = offset(range["start"], in: document), let end = offset(range["end"], in: document)
-        else { continue }
+        guard let start = editOffset(range["start"], in: document), let end = editOffset(range["end"], in: document)
+        else {
+          reply.messages.append(
+            Self.log("an edit of \(uri) whose range is no place in it was not applied: reopen the file"))
+          continue
+        }
         document.change(text, in: (min(start, end), max(start, end)), version: version)
       }
       documents[uri] = document
@@ -161,10 +168,16 @@ public final class LanguageServer {
     ]
   }
 
-  /// The byte offset of a `Position` in `document`, or nil for what is no position.
-  func offset(_ position: JSON?, in document: Document) -> Int? {
+  /// The byte offset of an edit's `Position` in `document`, or nil for what is no position.
+  func editOffset(_ position: JSON?, in document: Document) -> Int? {
     guard let line = position?["line"]?.int, let character = position?["character"]?.int else { return nil }
-    return try? document.offset(line: line, character: character, encoding).get()
+    return document.editOffset(line: line, character: character, encoding)
+  }
+
+  /// `window/logMessage`, an error: what the server could not do with a notification (which has
+  /// no answer to say it in).
+  static func log(_ message: String) -> JSON {
+    ["jsonrpc": "2.0", "method": "window/logMessage", "params": ["type": 1, "message": .string(message)]]
   }
 
   static func error(id: JSON, _ code: ErrorCode, _ message: String) -> JSON {

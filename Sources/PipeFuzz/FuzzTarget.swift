@@ -1,3 +1,4 @@
+import Dispatch
 import LanguageServer
 import PipeExport
 import PipeSema
@@ -21,10 +22,23 @@ import TraceFormat
 /// must only ever produce diagnostics.
 func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
   let text = String(decoding: bytes, as: UTF8.self)
-  var frames = FrameReader()
-  frames.feed(bytes)
-  while let frame = frames.next() {
+  var reader = FrameReader()
+  reader.feed(bytes)
+  var frames: [FrameReader.Frame] = []
+  while let frame = reader.next() {
     if case .message(let message) = frame { _ = JSON.parse(message)?.text }
+    frames.append(frame)
+  }
+  // What starts as a framed message is a session: an initialized server takes each frame.
+  if text.hasPrefix("Content-Length"), !frames.isEmpty {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      let server = LanguageServer()
+      _ = await server.handle(["jsonrpc": "2.0", "id": 0, "method": "initialize", "params": ["capabilities": [:]]])
+      for frame in frames { _ = await server.handle(frame) }
+      done.signal()
+    }
+    done.wait()
   }
   if let problem = TraceFile.problem(in: text) {
     _ = DiagnosticFormatter.render(problem, in: SourceFile(name: "fuzz.trace", text: text))

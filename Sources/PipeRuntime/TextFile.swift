@@ -107,8 +107,15 @@ public enum TextFile {
     _ text: String, to path: String, flags: Int32, mode: mode_t = 0o644
   ) -> Result<Int, Failure> {
     let bytes = Array(text.utf8)
-    let descriptor = open(path, O_WRONLY | O_CREAT | flags, mode)
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, mode)
     guard descriptor >= 0 else { return .failure(writeFailure(path, errno)) }
+    // The mode is the one asked for even where the file was there before (`open` sets it only
+    // when it makes the file).
+    if mode == 0o600, fchmod(descriptor, mode) != 0 {
+      let code = errno
+      close(descriptor)
+      return .failure(writeFailure(path, code))
+    }
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeBytes {

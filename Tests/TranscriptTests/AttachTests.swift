@@ -77,6 +77,8 @@ struct AttachTests {
     defer { listener.stop() }
     let saved = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-session-\(getpid()).trace").path
     defer { try? FileManager.default.removeItem(atPath: saved) }
+    // A file there already, readable by all, is the user's alone once saved over.
+    #expect(FileManager.default.createFile(atPath: saved, contents: Data(), attributes: [.posixPermissions: 0o644]))
     let session = try Pipesh.run(["attach", path, "-c", "jobs; draw debounced until: 5s\nsave \"\(saved)\""])
     #expect(session.status == 0, "\(session.stderr)")
     #expect(
@@ -91,6 +93,8 @@ struct AttachTests {
     #expect(ProbeTraceTests.lanes(drawing, labels: ["debounced"]) == ["---a"], "\(session.stdout)")
     #expect(!drawing.contains("keys"), "draw NAME draws that probe alone:\n\(session.stdout)")
     #expect(try String(contentsOfFile: saved, encoding: .utf8) == recorder.trace())
+    let mode = try FileManager.default.attributesOfItem(atPath: saved)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
     // A name no probe has fails where it stands, after what came before it was drawn.
     let mistyped = try Pipesh.run(["attach", path, "-c", "draw debounced\ndraw kyes"])
     #expect(mistyped.status == 1)

@@ -151,8 +151,13 @@ public enum AttachSession {
       return shell.engine.commandFailed(
         "draw: no probe is named '\(name.name)'\(guess); the program's are \(known.sorted().joined(separator: ", "))")
     }
-    shell.drawRecording(
-      recording, named: "the attached program", only: names.isEmpty ? nil : Set(names.map(\.name)), tick: tick,
-      until: until)
+    let only = names.isEmpty ? nil : Set(names.map(\.name))
+    guard !TraceLanes(recording, until: until, only: only).rows.isEmpty else {
+      let which = names.isEmpty ? "the probes have" : names.map { "'\($0.name)'" }.joined(separator: ", ") + " had"
+      return shell.engine.commandFailed(
+        "draw: \(which) no events until \(MarbleLanes.label(until ?? .zero)) from the trace's first; a later until: shows them"
+      )
+    }
+    shell.drawRecording(recording, named: "the attached program", only: only, tick: tick, until: until)
   }
 }
