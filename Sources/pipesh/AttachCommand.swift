@@ -23,7 +23,9 @@ struct PipeshAttach: AsyncParsableCommand {
       is also written to FILE, which replay and draw read.
       With -c TEXT, pipesh runs TEXT's statements instead, each asking for the trace as it is then: \
       jobs (a row per probe: its state, elements, asks and last event), draw [NAME...] [until: D] \
-      [tick: D] (the probes named, or all), sleep D (the program runs on meanwhile) and save "F".
+      [tick: D] (the probes named, or all), sleep D (the program runs on meanwhile) and save "F". \
+      At a terminal, without -c or --save, it gives a prompt for those statements instead of one \
+      drawing; quit, exit or Ctrl-D detaches.
       Exit status: 0 drawn, 1 nothing listens on SOCKET, it did not answer with a trace, or a \
       statement failed, 2 TEXT has errors.
       """
@@ -57,6 +59,8 @@ struct PipeshAttach: AsyncParsableCommand {
     let status =
       if let command {
         await AttachSession.run(command, fetch: fetch, console: console)
+      } else if save == nil, isatty(0) == 1, isatty(1) == 1 {
+        await AttachSession.prompt(attachedTo: socket, fetch: fetch, console: console)
       } else {
         await AttachSession.drawOnce(saving: save, fetch: fetch, console: console)
       }

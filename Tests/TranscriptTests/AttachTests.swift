@@ -109,4 +109,27 @@ struct AttachTests {
     #expect(wrong.stderr.contains("<-c>:3:1: error: 'drow' is not a command of an attached session\ndrow\n^~~~\n"))
     #expect(wrong.stderr.contains("note: did you mean 'draw'?"))
   }
+
+  /// At a terminal, without -c: a prompt, each line read against the live probes, an error said
+  /// with its caret and the prompt back, `quit` detaching with status 0.
+  @Test func atATerminalAttachGivesAPrompt() async throws {
+    let recorder = try await Self.recordedDebounce()
+    let path = "/tmp/pipesh-attach-prompt-\(getpid()).sock"
+    let listener = try recorder.listen(onSocket: path)
+    defer { listener.stop() }
+    let terminal = try Terminal(arguments: ["attach", path])
+    try terminal.expect("quit detaches")
+    try terminal.expect("attach> ")
+    terminal.type("jobs\r")
+    try terminal.expect("debounced  finished  4")
+    try terminal.expect("attach> ")
+    terminal.type("drow\r")
+    try terminal.expect("note: did you mean 'draw'?")
+    try terminal.expect("attach> ")
+    terminal.type("draw keys\r")
+    try terminal.expect("-a-b-c---d-|")
+    try terminal.expect("attach> ")
+    terminal.type("quit\r")
+    try terminal.expectExit(0)
+  }
 }
