@@ -39,6 +39,8 @@ public final class ProbeRecorder: Sendable {
     /// The lane's name, by its number in `Names`.
     let name: Int
     let kind: TraceFile.EventKind
+    /// For an ask: the runtime's id of the task that asked.
+    var task: UInt64? = nil
   }
 
   /// The names of lanes, each kept once. Names no running iteration and no kept event has are let
@@ -129,7 +131,8 @@ public final class ProbeRecorder: Sendable {
   func record(_ kind: TraceFile.EventKind, lane: Int, name: Int) {
     // The time is read under the lock: events from many tasks are kept in the order of their times.
     state.withLock { state in
-      let event = Recorded(time: now(), lane: lane, name: name, kind: kind)
+      let event = Recorded(
+        time: now(), lane: lane, name: name, kind: kind, task: kind == .asked ? currentTaskID() : nil)
       if state.events.count < limit {
         state.events.append(event)
       } else if keepsLast {
@@ -160,9 +163,18 @@ public final class ProbeRecorder: Sendable {
       TraceFile.header(
         pipeline: "probes of \(program)", virtualClock: virtualClock, labels: lanes.map(\.value), dropped: dropped)
     ]
+    // Tasks numbered from 1 in the order their first kept ask came: the same in every run of a
+    // program whose tasks run in the same order (the runtime's ids count every task of the process).
+    var tasks: [UInt64: Int] = [:]
     for event in events {
       guard let lane = numbered[event.lane] else { continue }
-      lines.append(TraceFile.node(time: event.time, job: 1, node: lane.number, label: lane.label, event.kind))
+      let task = event.task.map { id in
+        if let number = tasks[id] { return number }
+        tasks[id] = tasks.count + 1
+        return tasks.count
+      }
+      lines.append(
+        TraceFile.node(time: event.time, job: 1, node: lane.number, label: lane.label, task: task, event.kind))
     }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -183,3 +195,17 @@ public final class ProbeRecorder: Sendable {
     CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? Substring($0)) } ?? "a program"
   }
 }
+
+/// The runtime's id of the task running now (what `UnownedJob`'s description prints), or nil
+/// outside a task. Read from the runtime itself: PipeshProbe replaces none of its entry points.
+private func currentTaskID() -> UInt64? {
+  // An UnsafeCurrentTask is the task's pointer (the runtime's task is a job).
+  withUnsafeCurrentTask { task in
+    guard let task else { return nil }
+    let id = swiftTaskGetJobTaskID(unsafeBitCast(task, to: UnsafeMutableRawPointer.self))
+    return id == 0 ? nil : id
+  }
+}
+
+@_silgen_name("swift_task_getJobTaskId")
+private func swiftTaskGetJobTaskID(_ job: UnsafeMutableRawPointer) -> UInt64

@@ -80,6 +80,9 @@ public enum TraceFile {
     public let time: Duration
     public let job: Int
     public let what: What
+    /// For a probe's ask (`"task":N`, PipeshProbe's traces): which task asked, numbered from 1 in
+    /// the order the recorder first saw them; nil elsewhere.
+    public var task: Int? = nil
 
     public enum What: Equatable, Sendable {
       case node(id: Int, label: String, EventKind, built: Built? = nil)
@@ -148,11 +151,13 @@ public enum TraceFile {
   }
 
   /// A node's event: its time, job, node and label, where a `flatMap` built it, and what it did.
+  /// With `task`, the task that did it (a probe's ask).
   public static func node(
-    time: Duration, job: Int, node: Int, label: String, built: Built? = nil, _ kind: EventKind
+    time: Duration, job: Int, node: Int, label: String, built: Built? = nil, task: Int? = nil, _ kind: EventKind
   ) -> String {
     var line = "{\"ns\":\(time.wholeNanoseconds),\"job\":\(job),\"node\":\(node),\"label\":\(quoted(label)),"
     if let built { line += "\"parent\":\(built.parent),\"rank\":\(built.rank)," }
+    if let task { line += "\"task\":\(task)," }
     switch kind {
     case .start: line += "\"event\":\"start\""
     case .element(let value): line += "\"event\":\"element\",\"value\":\(quoted(value))"

@@ -100,9 +100,14 @@ extension TraceFile {
       guard parent >= 0, rank >= 0 else { throw fields.problem("\"parent\" and \"rank\" must be 0 or more") }
       built = Built(parent: parent, rank: rank)
     }
+    var task: Int?
+    if fields.object["task"] != nil {
+      task = try fields.integer("task")
+      guard let task, task >= 1 else { throw fields.problem("\"task\" must be 1 or more") }
+    }
     return Event(
       time: time, job: try fields.integer("job"),
-      what: .node(id: try fields.integer("node"), label: try fields.string("label"), kind, built: built))
+      what: .node(id: try fields.integer("node"), label: try fields.string("label"), kind, built: built), task: task)
   }
 
   public static func problem(_ message: String, at start: Int, _ end: Int) -> Diagnostic {

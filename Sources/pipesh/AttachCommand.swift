@@ -22,7 +22,8 @@ struct PipeshAttach: AsyncParsableCommand {
       every probe's lane as draw "F.trace" draws a saved trace, and lets go. With --save, the trace \
       is also written to FILE, which replay and draw read.
       With -c TEXT, pipesh runs TEXT's statements instead, each asking for the trace as it is then: \
-      jobs (a row per probe: its state, elements, asks and last event), draw [NAME...] [until: D] \
+      jobs (a row per probe: its state, elements, asks, asking task and last event), tasks (a row \
+      per task that asked a probe, and what it waits on), draw [NAME...] [until: D] \
       [tick: D] (the probes named, or all), sleep D (the program runs on meanwhile) and save "F". \
       At a terminal, without -c or --save, it gives a prompt for those statements instead of one \
       drawing; quit, exit or Ctrl-D detaches.

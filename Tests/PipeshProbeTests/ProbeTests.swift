@@ -64,6 +64,21 @@ struct ProbeTests {
     #expect(recording.events.map(\.time) == (1...9).map { .seconds($0) })
   }
 
+  /// Each ask names the task that asked, numbered from 1 in the order the recorder first saw them;
+  /// no other event names one, and a trace file says the same when read back.
+  @Test func eachAskNamesItsTask() async throws {
+    let recorder = ProbeRecorder(clock: SteppingClock())
+    let probed = [1, 2].async.probe("shared", into: recorder)
+    await Task { for await _ in probed {} }.value
+    await Task { for await _ in probed {} }.value
+    let recording = try TraceFile.parse(recorder.trace()).get()
+    let asks = recording.events.filter {
+      if case .node(_, _, .asked, _) = $0.what { true } else { false }
+    }
+    #expect(asks.map(\.task) == [1, 1, 1, 2, 2, 2])
+    #expect(recording.events.filter { $0.task != nil }.count == asks.count)
+  }
+
   @Test func eachIterationIsALaneOfItsOwn() async throws {
     let recorder = ProbeRecorder(clock: SteppingClock())
     let probed = [1, 2].async.probe("twice", into: recorder)

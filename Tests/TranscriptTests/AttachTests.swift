@@ -79,17 +79,20 @@ struct AttachTests {
     defer { try? FileManager.default.removeItem(atPath: saved) }
     // A file there already, readable by all, is the user's alone once saved over.
     #expect(FileManager.default.createFile(atPath: saved, contents: Data(), attributes: [.posixPermissions: 0o644]))
-    let session = try Pipesh.run(["attach", path, "-c", "jobs; draw debounced until: 5s\nsave \"\(saved)\""])
+    let session = try Pipesh.run(["attach", path, "-c", "jobs; tasks; draw debounced until: 5s\nsave \"\(saved)\""])
     #expect(session.status == 0, "\(session.stderr)")
     #expect(
       session.stdout.hasPrefix(
         """
-        PROBE      STATE     ELEMENTS  ASKED  LAST
-        debounced  finished  4         5      +12s
-        keys       finished  4         5      +12s
+        PROBE      STATE     ELEMENTS  ASKED  TASK  LAST
+        debounced  finished  4         5      1     +12s
+        keys       finished  4         5      2     +12s
+        TASK  ASKED      WAITING ON  LAST ASK
+        1     debounced  -           +12s
+        2     keys       -           +10s
 
         """), "\(session.stdout)")
-    let drawing = session.stdout.split(separator: "\n").dropFirst(3).joined(separator: "\n")
+    let drawing = session.stdout.split(separator: "\n").dropFirst(6).joined(separator: "\n")
     #expect(ProbeTraceTests.lanes(drawing, labels: ["debounced"]) == ["---a"], "\(session.stdout)")
     #expect(!drawing.contains("keys"), "draw NAME draws that probe alone:\n\(session.stdout)")
     #expect(try String(contentsOfFile: saved, encoding: .utf8) == recorder.trace())
@@ -103,9 +106,9 @@ struct AttachTests {
       mistyped.stderr
         == "error: draw: no probe is named 'kyes' (did you mean 'keys'?); the program's are debounced, keys\n")
     // What the session cannot answer is said before anything is asked of the program.
-    let wrong = try Pipesh.run(["attach", path, "-c", "jobs\ntasks\ndrow"])
+    let wrong = try Pipesh.run(["attach", path, "-c", "jobs\nwhy\ndrow"])
     #expect(wrong.status == 2 && wrong.stdout.isEmpty)
-    #expect(wrong.stderr.hasPrefix("<-c>:2:1: error: tasks is not answered for an attached program yet"))
+    #expect(wrong.stderr.hasPrefix("<-c>:2:1: error: why is not answered for an attached program yet"))
     #expect(wrong.stderr.contains("<-c>:3:1: error: 'drow' is not a command of an attached session\ndrow\n^~~~\n"))
     #expect(wrong.stderr.contains("note: did you mean 'draw'?"))
   }

@@ -68,6 +68,7 @@ public enum AttachSession {
       }
       switch statement {
       case .jobs: jobs(recording, shell)
+      case .tasks: tasks(recording, shell)
       case .draw(let names, let until, let tick): draw(recording, names, until: until, tick: tick, shell)
       case .sleep, .save: break
       }
@@ -79,7 +80,10 @@ public enum AttachSession {
   /// A probe's lane: its name (with `#2` for a probe's second iteration) and its events.
   struct Lane {
     var name: String
-    var events: [(time: Duration, kind: TraceFile.EventKind)] = []
+    var events: [(time: Duration, kind: TraceFile.EventKind, task: Int?)] = []
+
+    /// The task that asked it last (nil where the trace says none).
+    var askedBy: Int? { events.last { $0.task != nil }?.task }
   }
 
   /// The probes' lanes in the order the program's recorder first saw them.
@@ -96,7 +100,7 @@ public enum AttachSession {
         seen[label, default: 0] += 1
         lanes.append(Lane(name: seen[label] == 1 ? label : "\(label) #\(seen[label] ?? 0)"))
       }
-      if let at = index[key] { lanes[at].events.append((event.time - origin, kind)) }
+      if let at = index[key] { lanes[at].events.append((event.time - origin, kind, event.task)) }
     }
     return lanes
   }
@@ -108,12 +112,12 @@ public enum AttachSession {
     guard !lanes.isEmpty else {
       return shell.console.line("no probe has recorded anything yet")
     }
-    var rows = [["PROBE", "STATE", "ELEMENTS", "ASKED", "LAST"]]
+    var rows = [["PROBE", "STATE", "ELEMENTS", "ASKED", "TASK", "LAST"]]
     for lane in lanes {
       let elements = lane.events.count { if case .element = $0.kind { true } else { false } }
       let asked = lane.events.count { $0.kind == .asked }
       rows.append([
-        lane.name, state(lane), String(elements), String(asked),
+        lane.name, state(lane), String(elements), String(asked), lane.askedBy.map(String.init) ?? "",
         lane.events.last.map { "+" + MarbleLanes.label($0.time) } ?? "",
       ])
     }
@@ -121,6 +125,38 @@ public enum AttachSession {
     if recording.dropped > 0 {
       shell.console.line("(the recorder kept its last events: \(recording.dropped) before them were dropped)")
     }
+  }
+
+  /// `tasks`: a row per task that asked a probe (numbered as the trace numbers them, in the order
+  /// the recorder first saw each ask): the lanes it asked, the ones it waits on now (its ask not yet
+  /// answered), and its last ask's time. A task waiting on a lane whose program has moved on is the
+  /// one that outlived its work.
+  static func tasks(_ recording: TraceFile.Recording, _ shell: Shell) {
+    var order: [Int] = []
+    var asked: [Int: [String]] = [:]
+    var last: [Int: Duration] = [:]
+    let lanes = lanes(recording)
+    for lane in lanes {
+      for event in lane.events {
+        guard let task = event.task else { continue }
+        if asked[task] == nil { order.append(task) }
+        if !(asked[task] ?? []).contains(lane.name) { asked[task, default: []].append(lane.name) }
+        last[task] = max(last[task] ?? .zero, event.time)
+      }
+    }
+    guard !order.isEmpty else {
+      return shell.console.line("no probe has been asked by a task yet (or the trace does not say which)")
+    }
+    var rows = [["TASK", "ASKED", "WAITING ON", "LAST ASK"]]
+    for task in order.sorted() {
+      let waiting = lanes.filter { $0.events.last?.kind == .asked && $0.events.last?.task == task }.map(\.name)
+      rows.append([
+        String(task), (asked[task] ?? []).joined(separator: ", "),
+        waiting.isEmpty ? "-" : waiting.joined(separator: ", "),
+        "+" + MarbleLanes.label(last[task] ?? .zero),
+      ])
+    }
+    for line in Format.table(rows) { shell.console.line(line) }
   }
 
   /// What a lane is doing now, from its last event.

@@ -3,8 +3,10 @@ import PipeSyntax
 /// A statement of an attached session (`pipesh attach SOCKET -c TEXT`): what can be asked of a
 /// running program's probes. Read from pipesh's tokens, so an error points at its place.
 enum AttachStatement: Equatable {
-  /// `jobs`: a row per probe's lane: its state, elements, asks and last event.
+  /// `jobs`: a row per probe's lane: its state, elements, asks, asking task and last event.
   case jobs
+  /// `tasks`: a row per task that asked a probe: the lanes it asked, those it waits on now.
+  case tasks
   /// `draw [NAME…] [until: D] [tick: D]`: the lanes as they are now (of NAMEs alone, if given).
   case draw(names: [Identifier], until: Duration?, tick: Duration?)
   /// `sleep D`: waits on the real clock while the program runs on.
@@ -13,7 +15,7 @@ enum AttachStatement: Equatable {
   case save(String)
 
   /// The commands, as the errors list them.
-  static let usage = "jobs, draw [NAME…] [until: D] [tick: D], sleep D and save \"F.trace\""
+  static let usage = "jobs, tasks, draw [NAME…] [until: D] [tick: D], sleep D and save \"F.trace\""
 
   /// The statements of `source`, or what is wrong with them (nothing runs then).
   static func parse(_ source: SourceFile) -> (statements: [AttachStatement], diagnostics: [Diagnostic]) {
@@ -40,9 +42,12 @@ enum AttachStatement: Equatable {
     let head = tokens[0]
     let rest = Array(tokens.dropFirst())
     switch head.kind == .identifier ? head.text : "" {
-    case "jobs":
-      guard let extra = rest.first else { return .success(.jobs) }
-      return .failure(problem("jobs takes nothing here: it lists every probe's lane", extra.range))
+    case "jobs", "tasks":
+      guard let extra = rest.first else { return .success(head.text == "jobs" ? .jobs : .tasks) }
+      return .failure(
+        problem(
+          "\(head.text) takes nothing here: it lists every probe's \(head.text == "jobs" ? "lane" : "task")",
+          extra.range))
     case "draw": return draw(rest, after: head)
     case "sleep":
       guard rest.count == 1, let duration = duration(rest[0]) else {
@@ -55,13 +60,13 @@ enum AttachStatement: Equatable {
           problem("save takes a file's name in quotes, as in save \"now.trace\"", (rest.first ?? head).range))
       }
       return .success(.save(rest[0].text))
-    case "tasks", "why", "top":
+    case "why", "top":
       return .failure(
         problem(
-          "\(head.text) is not answered for an attached program yet: a probe's trace does not record its tasks or "
-            + "why an element did not come out; draw NAME shows what each probe did", head.range))
+          "\(head.text) is not answered for an attached program yet: a probe's trace does not record what an "
+            + "operator holds; jobs, tasks and draw NAME show what each probe did", head.range))
     default:
-      let guess = NameSuggester.suggestion(for: head.text, in: ["jobs", "draw", "sleep", "save"])
+      let guess = NameSuggester.suggestion(for: head.text, in: ["jobs", "tasks", "draw", "sleep", "save"])
       return .failure(
         Diagnostic(
           id: .expected, message: "'\(head.text)' is not a command of an attached session", range: head.range,
