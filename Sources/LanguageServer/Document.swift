@@ -125,29 +125,55 @@ struct Document {
   }
 
   /// The statement's text before `offset`: its line up to `offset`, after the lines before it
-  /// that it continues (a line ending in `|` or a backslash), joined by spaces.
+  /// that it continues as the lexer reads them (a line left unfinished: ending in `|`, a comment
+  /// after it, a bracket open, or a backslash), blank and comment lines between them passed over;
+  /// joined by spaces, comments taken out.
   func statementBefore(_ offset: Int) -> String {
-    var index = (lineStarts.lastIndex { $0 <= offset } ?? 0)
+    let index = (lineStarts.lastIndex { $0 <= offset } ?? 0)
     var text = String(
       decoding: bytes[lineStarts[index]..<max(lineStarts[index], min(offset, bytes.count))], as: UTF8.self)
-    while index > 0 {
-      let previous = String(decoding: bytes[lineStarts[index - 1]..<(lineStarts[index] - 1)], as: UTF8.self)
-      let trimmed = previous.trimmingTrailingWhitespace
-      guard trimmed.hasSuffix("|") || trimmed.hasSuffix("\\") else { break }
-      text = String(trimmed.hasSuffix("\\") ? trimmed.dropLast() : Substring(trimmed)) + " " + text
-      index -= 1
+    var previous = index - 1
+    while previous >= 0 {
+      let line = String(decoding: bytes[lineStarts[previous]..<(lineStarts[previous + 1] - 1)], as: UTF8.self)
+      let code = Self.withoutComment(line)
+      if code.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) {
+        previous -= 1
+        continue
+      }
+      let backslash = code.hasSuffix("\\")
+      guard backslash || Lexer.needsContinuation(line) else { break }
+      text = String(backslash ? code.dropLast() : Substring(code)) + " " + text
+      previous -= 1
     }
     return text
+  }
+
+  /// A line without its comment (a `#` outside quotes, and what follows it).
+  static func withoutComment(_ line: String) -> String {
+    var quoted = false
+    var escaped = false
+    var kept = ""
+    for character in line {
+      if quoted {
+        if escaped {
+          escaped = false
+        } else if character == "\\" {
+          escaped = true
+        } else if character == "\"" {
+          quoted = false
+        }
+      } else if character == "\"" {
+        quoted = true
+      } else if character == "#" {
+        break
+      }
+      kept.append(character)
+    }
+    return kept
   }
 }
 
 extension String {
-  fileprivate var trimmingTrailingWhitespace: String {
-    var text = Substring(self)
-    while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
-    return String(text)
-  }
-
   /// `%XX` sequences decoded (a `file:` URI's path); one that is not valid stays as written.
   fileprivate var removingPercentEncoding: String {
     var out: [UInt8] = []

@@ -11,8 +11,9 @@ public struct FrameReader: Sendable {
   }
 
   public static let maximumHeader = 8 * 1024
-  /// As large as a script may be anywhere in pipesh (`TextFile.maximumBytes`).
-  public static let maximumContent = 16 * 1024 * 1024
+  /// Twice as large as a script may be anywhere in pipesh (`TextFile.maximumBytes`): room for a
+  /// whole script in JSON, whose escapes (`\n`, `\"`) make it longer.
+  public static let maximumContent = 32 * 1024 * 1024
 
   /// The bytes read and not yet taken: `buffer[start...]` (taken bytes are dropped now and then,
   /// not at each message, so many small messages in one read cost their own length, not more).
@@ -71,6 +72,7 @@ public struct FrameReader: Sendable {
       return nil
     }
     let header = String(decoding: buffer[start..<end], as: UTF8.self)
+    let headerStart = start
     start = end + 4
     switch Self.length(in: header) {
     case .success(let length) where length > Self.maximumContent:
@@ -80,7 +82,9 @@ public struct FrameReader: Sendable {
       contentLength = length
       return next()
     case .failure(let problem):
-      // Its body, if it has one, is no header: skip to the next message's.
+      // Junk and a real header may have run together: look for the next `Content-Length` from
+      // just after where this block began (so its body, if it has one, is skipped too).
+      start = headerStart + 1
       resynchronizing = true
       return .malformed(problem.text)
     }

@@ -107,14 +107,27 @@ public enum TextFile {
     _ text: String, to path: String, flags: Int32, mode: mode_t = 0o644
   ) -> Result<Int, Failure> {
     let bytes = Array(text.utf8)
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, mode)
+    let privately = mode == 0o600
+    // Privately, the file is emptied only once it is known to be the user's own ordinary file.
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (privately ? flags & ~O_TRUNC : flags), mode)
     guard descriptor >= 0 else { return .failure(writeFailure(path, errno)) }
-    // The mode is the one asked for even where the file was there before (`open` sets it only
-    // when it makes the file).
-    if mode == 0o600, fchmod(descriptor, mode) != 0 {
-      let code = errno
-      close(descriptor)
-      return .failure(writeFailure(path, code))
+    if privately {
+      // The mode is the one asked for even where the file was there before (`open` sets it only
+      // when it makes the file); a device or a pipe (`/dev/null`) is written as it is, and
+      // another user's file is refused before anything of it is lost.
+      var status = stat()
+      guard fstat(descriptor, &status) == 0 else {
+        let code = errno
+        close(descriptor)
+        return .failure(writeFailure(path, code))
+      }
+      if (status.st_mode & S_IFMT) == S_IFREG {
+        guard status.st_uid == geteuid(), fchmod(descriptor, mode) == 0, ftruncate(descriptor, 0) == 0 else {
+          let code = status.st_uid == geteuid() ? errno : EPERM
+          close(descriptor)
+          return .failure(writeFailure(path, code))
+        }
+      }
     }
     var offset = 0
     while offset < bytes.count {

@@ -98,6 +98,10 @@ struct AttachTests {
     #expect(try String(contentsOfFile: saved, encoding: .utf8) == recorder.trace())
     let mode = try FileManager.default.attributesOfItem(atPath: saved)[.posixPermissions] as? Int
     #expect(mode == 0o600)
+    // A device is written as it is: its mode stays.
+    let null = try FileManager.default.attributesOfItem(atPath: "/dev/null")[.posixPermissions] as? Int
+    #expect(try Pipesh.run(["attach", path, "--save", "/dev/null"]).status == 0)
+    #expect(try FileManager.default.attributesOfItem(atPath: "/dev/null")[.posixPermissions] as? Int == null)
     // A name no probe has fails where it stands, after what came before it was drawn.
     let mistyped = try Pipesh.run(["attach", path, "-c", "draw debounced\ndraw kyes"])
     #expect(mistyped.status == 1)
@@ -131,6 +135,9 @@ struct AttachTests {
     try terminal.expect("attach> ")
     terminal.type("draw keys\r")
     try terminal.expect("-a-b-c---d-|")
+    try terminal.expect("attach> ")
+    terminal.type("sleep 300s; jobs\r")
+    try terminal.interrupt(until: "stopped (Ctrl-C)")
     try terminal.expect("attach> ")
     terminal.type("quit\r")
     try terminal.expectExit(0)

@@ -1,6 +1,13 @@
 import Dispatch
 import LineEditor
+import Locking
 import PipeSyntax
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 extension AttachSession {
   /// `pipesh attach SOCKET` at a terminal: a prompt where each line's statements run as `-c`'s do,
@@ -9,14 +16,17 @@ extension AttachSession {
   public static func prompt(attachedTo name: String, fetch: @escaping Fetch, console: Console) async -> Int32 {
     guard
       let editor = LineEditor(
-        program: "pipesh", historyPath: InteractiveShell.historyPath,
+        program: "pipesh", historyPath: historyPath,
         completer: { before in AttachStatement.complete(before) })
     else {
       FileOutput.error("error: cannot start the line editor")
       return 2
     }
     let terminal = TerminalGuard()
-    let interrupts = InterruptSignal {}
+    // Ctrl-C while a line's statements run stops them (a `sleep`, a slow program); at the prompt
+    // the editor drops the line typed.
+    let running = Locked<Task<Int32, Never>?>(nil)
+    let interrupts = InterruptSignal { running.withLock { $0?.cancel() } }
     defer {
       withExtendedLifetime(interrupts) {}
       terminal.restore()
@@ -39,13 +49,27 @@ extension AttachSession {
         let source = SourceFile(name: nil, text: text)
         let (statements, diagnostics) = AttachStatement.parse(source)
         if diagnostics.isEmpty {
-          _ = await run(statements, fetch: fetch, console: console)
+          let task = Task { await run(statements, fetch: fetch, console: console) }
+          running.withLock { $0 = task }
+          _ = await task.value
+          running.withLock { $0 = nil }
+          if task.isCancelled { console.line("stopped (Ctrl-C)", to: .error) }
         } else {
           console.report(diagnostics, in: source)
         }
         console.flush()
       }
     }
+  }
+}
+
+extension AttachSession {
+  /// The attach prompt's own history (its statements mean nothing to the shell's prompt): beside
+  /// the shell's, `PIPESH_HISTORY` with `-attach` after it, else `~/.pipesh_attach_history`.
+  static var historyPath: String {
+    if let path = getenv("PIPESH_HISTORY") { return String(cString: path) + "-attach" }
+    let home = getenv("HOME").map { String(cString: $0) } ?? "."
+    return home + "/.pipesh_attach_history"
   }
 }
 
@@ -56,8 +80,9 @@ extension AttachStatement {
     let words = statement.split(separator: " ", omittingEmptySubsequences: true)
     let typing = statement.last == " " || statement.isEmpty ? "" : String(words.last ?? "")
     let earlier = typing.isEmpty ? words : words.dropLast()
-    let pool =
-      earlier.isEmpty ? ["jobs", "draw", "sleep", "save", "quit"] : earlier.first == "draw" ? ["until:", "tick:"] : []
+    // quit and exit only as the whole line.
+    let commands = ["jobs", "tasks", "draw", "sleep", "save"] + (before.contains(";") ? [] : ["quit", "exit"])
+    let pool = earlier.isEmpty ? commands : earlier.first == "draw" ? ["until:", "tick:"] : []
     return (typing.count, pool.filter { $0.hasPrefix(typing) }.sorted())
   }
 }

@@ -44,6 +44,7 @@ public enum AttachSession {
     for statement in statements {
       if case .sleep(let duration) = statement {
         try? await Task.sleep(for: duration)
+        if Task.isCancelled { return 130 }
         continue
       }
       let text: String
