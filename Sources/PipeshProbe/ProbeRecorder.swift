@@ -129,10 +129,11 @@ public final class ProbeRecorder: Sendable {
   /// Records what lane `lane` (named `name`) did, now.
   @usableFromInline
   func record(_ kind: TraceFile.EventKind, lane: Int, name: Int) {
-    // The time is read under the lock: events from many tasks are kept in the order of their times.
+    // Which task asks is read before the lock (it holds it no longer than it must); the time is
+    // read under it: events from many tasks are kept in the order of their times.
+    let task = kind == .asked ? currentTaskID() : nil
     state.withLock { state in
-      let event = Recorded(
-        time: now(), lane: lane, name: name, kind: kind, task: kind == .asked ? currentTaskID() : nil)
+      let event = Recorded(time: now(), lane: lane, name: name, kind: kind, task: task)
       if state.events.count < limit {
         state.events.append(event)
       } else if keepsLast {

@@ -44,8 +44,8 @@ extension AttachSession {
       case .interrupt: continue
       case .line(let text):
         editor.remember(text)
-        let trimmed = text.trimmingCharacters(in: " \t")
-        if trimmed == "quit" || trimmed == "exit" { return 0 }
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if words == ["quit"] || words == ["exit"] { return 0 }
         let source = SourceFile(name: nil, text: text)
         let (statements, diagnostics) = AttachStatement.parse(source)
         if diagnostics.isEmpty {
@@ -84,11 +84,5 @@ extension AttachStatement {
     let commands = ["jobs", "tasks", "draw", "sleep", "save"] + (before.contains(";") ? [] : ["quit", "exit"])
     let pool = earlier.isEmpty ? commands : earlier.first == "draw" ? ["until:", "tick:"] : []
     return (typing.count, pool.filter { $0.hasPrefix(typing) }.sorted())
-  }
-}
-
-extension String {
-  fileprivate func trimmingCharacters(in set: String) -> String {
-    String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
   }
 }
