@@ -1,7 +1,18 @@
 // swift-tools-version: 6.2
+import Foundation
 import PackageDescription
 
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+/// The test targets' settings. SwiftPM indexes every module of a debug build as it compiles it (a
+/// quarter of the build's CPU here), though only the test targets need an index: test discovery
+/// on Linux reads theirs. `Scripts/test` builds with `--disable-index-store` and names, in
+/// `PIPESH_TEST_INDEX_STORE`, the index folder SwiftPM's discovery reads, for the test targets
+/// alone. Without the variable (any other build) SwiftPM indexes as it always does.
+let testStrict: [SwiftSetting] =
+  strict
+  + (ProcessInfo.processInfo.environment["PIPESH_TEST_INDEX_STORE"].map { [.unsafeFlags(["-index-store-path", $0])] }
+    ?? [])
 
 /// The Swift an exported program includes (pipesh's own operators, checked arithmetic, the job
 /// runner), as real source files in `Sources/PipeExport/Support`: compiled and linted as the target
@@ -176,9 +187,9 @@ let package = Package(
         intent: .custom(verb: "pipesh-test", description: "Run the package's .pipe marble tests with pipesh test")),
       dependencies: ["pipesh"]
     ),
-    .testTarget(name: "PipeSyntaxTests", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: strict),
+    .testTarget(name: "PipeSyntaxTests", dependencies: ["PipeSyntax", "PipeSema"], swiftSettings: testStrict),
     .testTarget(
-      name: "PipeSemaTests", dependencies: ["PipeSyntax", "PipeSema", "MarbleDiagrams"], swiftSettings: strict),
+      name: "PipeSemaTests", dependencies: ["PipeSyntax", "PipeSema", "MarbleDiagrams"], swiftSettings: testStrict),
     // The runtime's own tests link neither the engine nor the shell: an edit to the runtime runs
     // them without compiling the shell first (the AA canaries, each beside its workaround).
     .testTarget(
@@ -186,17 +197,17 @@ let package = Package(
       dependencies: [
         "PipeRuntime", "PipeSema", "VirtualTime", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
-      swiftSettings: strict
+      swiftSettings: testStrict
     ),
     // The virtual clock in process, without the engine: its order, its stalls, AA on it.
     .testTarget(
       name: "VirtualTimeTests",
       dependencies: ["VirtualTime", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
-      swiftSettings: strict
+      swiftSettings: testStrict
     ),
     // The export in process: text to Swift, without pipesh or the compiler.
     .testTarget(
-      name: "PipeExportTests", dependencies: ["PipeSyntax", "PipeSema", "PipeExport"], swiftSettings: strict),
+      name: "PipeExportTests", dependencies: ["PipeSyntax", "PipeSema", "PipeExport"], swiftSettings: testStrict),
     // In process, through the shell a user types into: the catalogue walked, help, completion,
     // cancellation and task lifetimes, fusion, marbles, `why`, AA's validation diagrams drawn.
     .testTarget(
@@ -205,7 +216,7 @@ let package = Package(
         "PipeSyntax", "PipeSema", "PipeRuntime", "PipeSession", "PipeShell", "VirtualTime",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
-      swiftSettings: strict
+      swiftSettings: testStrict
     ),
     .testTarget(
       name: "PipeCombineTests",
@@ -213,24 +224,24 @@ let package = Package(
         "PipeCombine", "PipeRuntime", "PipeSema", "PipeShell", "PipeSyntax",
         .product(name: "OpenCombine", package: "OpenCombine"),
       ],
-      swiftSettings: strict
+      swiftSettings: testStrict
     ),
     .testTarget(
       name: "PipeSessionTests", dependencies: ["PipeSyntax", "PipeSema", "PipeRuntime", "PipeSession", "Locking"],
-      swiftSettings: strict),
+      swiftSettings: testStrict),
     .testTarget(
       name: "MarbleTestingTests",
       dependencies: [
         "MarbleTesting", "VirtualTime", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
-      swiftSettings: strict
+      swiftSettings: testStrict
     ),
     .testTarget(
       name: "PipeshProbeTests",
       dependencies: [
         "PipeshProbe", "TraceFormat", "Locking", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
-      swiftSettings: strict
+      swiftSettings: testStrict
     ),
     // pipesh as a process; a probed marble test's trace (PipeshProbe, MarbleTesting) to draw.
     .testTarget(
@@ -240,16 +251,17 @@ let package = Package(
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
       exclude: ["Scripts"],
-      swiftSettings: strict
+      swiftSettings: testStrict
     ),
     // The server and its page through headless Chromium: runs pipesh-serve and pipesh as processes.
-    .testTarget(name: "ServeTests", dependencies: [], swiftSettings: strict),
-    .testTarget(name: "ServeProtocolTests", dependencies: ["ServeProtocol"], swiftSettings: strict),
-    .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
-    .testTarget(name: "LaunchTests", dependencies: ["Launch"], swiftSettings: strict),
+    .testTarget(name: "ServeTests", dependencies: [], swiftSettings: testStrict),
+    .testTarget(name: "ServeProtocolTests", dependencies: ["ServeProtocol"], swiftSettings: testStrict),
+    .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: testStrict),
+    .testTarget(name: "LaunchTests", dependencies: ["Launch"], swiftSettings: testStrict),
     // The language server in process: messages in, messages out.
     .testTarget(
-      name: "LanguageServerTests", dependencies: ["LanguageServer", "PipeShell", "PipeSyntax"], swiftSettings: strict),
+      name: "LanguageServerTests", dependencies: ["LanguageServer", "PipeShell", "PipeSyntax"],
+      swiftSettings: testStrict),
   ],
   swiftLanguageModes: [.v6]
 )
