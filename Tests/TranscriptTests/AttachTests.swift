@@ -117,6 +117,28 @@ struct AttachTests {
     #expect(wrong.stderr.contains("note: did you mean 'draw'?"))
   }
 
+  /// `jobs` and `tasks` fit the screen: a probe named longer than it is shortened with `…`.
+  @Test func longProbeNamesFitEightyColumns() async throws {
+    let name = "the-search-field-s-" + String(repeating: "debounced-query-", count: 6)
+    let kept = Locked<ProbeRecorder?>(nil)
+    _ = await Marbles.record { clock in
+      let recorder = ProbeRecorder(clock: clock)
+      kept.withLock { $0 = recorder }
+      return try MarbleInput("-a-b-|", clock: clock).probe(name, into: recorder)
+    }
+    let recorder = try #require(kept.withLock { $0 })
+    let path = "/tmp/pipesh-attach-wide-\(getpid()).sock"
+    let listener = try recorder.listen(onSocket: path)
+    defer { listener.stop() }
+    let session = try Pipesh.run(["attach", path, "-c", "jobs; tasks"], environment: ["COLUMNS": "80"])
+    #expect(session.status == 0, "\(session.stderr)")
+    let lines = session.stdout.split(separator: "\n")
+    #expect(lines.count == 4, "\(session.stdout)")
+    #expect(lines.allSatisfy { $0.count <= 80 }, "\(session.stdout)")
+    #expect(lines[1].hasPrefix("the-search-field-s-debounced-query-") && lines[1].contains("…  finished  2"))
+    #expect(lines[3].hasPrefix("1     the-search-field-s-") && lines[3].contains("…  -"), "\(session.stdout)")
+  }
+
   /// At a terminal, without -c: a prompt, each line read against the live probes, an error said
   /// with its caret and the prompt back, `quit` detaching with status 0.
   @Test func atATerminalAttachGivesAPrompt() async throws {

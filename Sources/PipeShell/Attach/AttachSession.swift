@@ -122,7 +122,8 @@ public enum AttachSession {
         lane.events.last.map { "+" + MarbleLanes.label($0.time) } ?? "",
       ])
     }
-    for line in Format.table(rows) { shell.console.line(line) }
+    // A long probe name is shortened to fit the screen, as `jobs` shortens a long pipeline.
+    for line in Format.table(rows, fitting: Format.screenWidth, shrinking: 0) { shell.console.line(line) }
     if recording.dropped > 0 {
       shell.console.line("(the recorder kept its last events: \(recording.dropped) before them were dropped)")
     }
@@ -157,7 +158,7 @@ public enum AttachSession {
         "+" + MarbleLanes.label(last[task] ?? .zero),
       ])
     }
-    for line in Format.table(rows) { shell.console.line(line) }
+    for line in Format.table(rows, fitting: Format.screenWidth, shrinking: 1) { shell.console.line(line) }
   }
 
   /// What a lane is doing now, from its last event.
