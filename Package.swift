@@ -265,3 +265,13 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+/// The ThreadSanitizer build's test bundle: `Scripts/test` names in `PIPESH_TEST_TARGETS` the test
+/// targets that run in process under ThreadSanitizer (the engine, the clock, the shell's
+/// cancellation, MarbleTesting, the probes); the suites that run pipesh as a process run from the
+/// plain debug bundle against the ThreadSanitizer pipesh, so the others are not compiled a second
+/// time with it. Without the variable (any other build) every test target is in the package.
+if let kept = ProcessInfo.processInfo.environment["PIPESH_TEST_TARGETS"] {
+  let names = Set(kept.split(separator: ",").map(String.init))
+  package.targets.removeAll { $0.type == .test && !names.contains($0.name) }
+}
