@@ -12,6 +12,14 @@ extension AsyncSequence {
   ) -> ProbedSequence<Self> {
     ProbedSequence(base: self, name: name, recorder: recorder, describing: describing)
   }
+
+  /// This sequence probed as `probe(_:into:describing:)` probes it, each element said by its
+  /// `description`: read directly, without the runtime's dynamic casts that `String(describing:)`
+  /// makes for every element (about a tenth of a probed chain of Ints' samples under perf).
+  public func probe(_ name: String, into recorder: ProbeRecorder) -> ProbedSequence<Self>
+  where Element: CustomStringConvertible & SendableMetatype {
+    ProbedSequence(base: self, name: name, recorder: recorder, describing: { $0.description })
+  }
 }
 
 /// A sequence recorded by a probe (`probe(_:into:describing:)`).

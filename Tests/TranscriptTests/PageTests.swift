@@ -205,6 +205,8 @@ struct PageSandboxTests {
     statements.append("from 1 | f\(statements.count - 1)")
     statements.append("channel c of: Int | flatMap { lines \"\(path)\" } &")
     statements.append("from 1 | into c")
+    // The commands that read a saved trace's file.
+    for command in ["draw", "replay", "tasks"] { statements.append("\(command) \"\(path)\"") }
     return statements
   }
 

@@ -63,4 +63,27 @@ struct ProbeTraceTests {
         + "before them\n")
     #expect(Self.lanes(drawn.stdout, labels: ["letters"]) == ["h|"], "\(drawn.stdout)")
   }
+
+  /// The shell's `tasks "F.trace"` lists a saved probe trace's asking tasks, as an attached
+  /// session's `tasks` lists a live one's; a trace whose asks name no task says so; a shared page
+  /// refuses it (PageSandboxTests).
+  @Test func theShellListsASavedTracesAskingTasks() throws {
+    let listed = try Pipesh.run(["-c", "tasks \"Examples/SearchField/search.trace\""], directory: ExportTests.root)
+    #expect(listed.status == 0 && listed.stderr.isEmpty, "\(listed.stderr)")
+    #expect(
+      listed.stdout == """
+        TASK  ASKED       WAITING ON  LAST ASK
+        1     results     -           +14s
+        2     queries     -           +9s
+        3     text, keys  -           +7s
+        4     search      -           +5s
+        5     search #2   -           +14s
+
+        """)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-untasked-\(getpid()).trace").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let saved = try Pipesh.run(["-c", "trace from 1 2 | drain to: \"\(path)\"\ntasks \"\(path)\""])
+    #expect(saved.status == 0, "\(saved.stderr)")
+    #expect(saved.stdout.hasSuffix("no lane of \(path) was asked by a task it names\n"), "\(saved.stdout)")
+  }
 }

@@ -50,9 +50,9 @@ public enum CommandKind: String, CaseIterable, Sendable {
         summary: "draws the job's node tree with states and counts, and under each node the tasks it started")
     case .tasks:
       CommandSignature(
-        self, .jobs(all: false, missing: nil), usage: "tasks [N…] [all]",
+        self, .jobs(all: false, missing: nil), usage: "tasks [N…] [all] | tasks \"F.trace\"",
         summary:
-          "the task tree of jobs (all running ones when no N): a row per task that ran for the job, its own and every task its operators started (swift-async-algorithms' merge, zip, debounce, buffer…; spawn's, pipesh's flatMap concurrency:, flatMapLatest and timeout), as the Swift runtime made, cancelled and ended them: id, kind (job, group child of its parent, unstructured), the task that made it, the node whose code made it, when it started, when it was cancelled and by what, when it ended; the tasks of pipesh's workarounds of swift-async-algorithms' bugs and its stops of an operator's input are folded into one counted line, which tasks N all shows row by row"
+          "the task tree of jobs (all running ones when no N): a row per task that ran for the job, its own and every task its operators started (swift-async-algorithms' merge, zip, debounce, buffer…; spawn's, pipesh's flatMap concurrency:, flatMapLatest and timeout), as the Swift runtime made, cancelled and ended them: id, kind (job, group child of its parent, unstructured), the task that made it, the node whose code made it, when it started, when it was cancelled and by what, when it ended; the tasks of pipesh's workarounds of swift-async-algorithms' bugs and its stops of an operator's input are folded into one counted line, which tasks N all shows row by row; tasks \"F.trace\" reads a saved trace instead (a probe's, or one pipesh saved): a row per task that asked a lane (numbered as the trace numbers them), the lanes it asked, those it waits on at the trace's end (its ask not answered), and its last ask's time"
       )
     case .trace:
       CommandSignature(

@@ -26,6 +26,14 @@ struct CommandReading {
   mutating func jobs(all: Bool, missing: String?) -> CommandArguments? {
     if all, arguments.count == 1, Self.word(arguments[0]) == "all" { return .allJobs }
     if let missing, arguments.isEmpty { return fail(missing) }
+    // `tasks "F.trace"`: a saved trace's asking tasks.
+    if signature.kind == .tasks, let first = arguments.first, case .string = first.value.kind {
+      guard arguments.count == 1, first.label == nil else {
+        let at = arguments.count == 1 ? first.range : arguments[1].range
+        return fail("give one saved trace's file, alone: tasks \"run.trace\"", at)
+      }
+      return file()
+    }
     // `tasks N… all` shows pipesh's own tasks too.
     if signature.kind == .tasks, arguments.count > 1, let last = arguments.last, Self.word(last) == "all" {
       var rest = CommandReading(signature: signature, arguments: Array(arguments.dropLast()), range: range)

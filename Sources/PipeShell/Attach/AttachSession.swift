@@ -69,7 +69,8 @@ public enum AttachSession {
       }
       switch statement {
       case .jobs: jobs(recording, shell)
-      case .tasks: tasks(recording, shell)
+      case .tasks:
+        tasks(recording, shell, noTask: "no probe has been asked by a task yet (or the trace does not say which)")
       case .draw(let names, let until, let tick): draw(recording, names, until: until, tick: tick, shell)
       case .sleep, .save: break
       }
@@ -132,8 +133,9 @@ public enum AttachSession {
   /// `tasks`: a row per task that asked a probe (numbered as the trace numbers them, in the order
   /// the recorder first saw each ask): the lanes it asked, the ones it waits on now (its ask not yet
   /// answered), and its last ask's time. A task waiting on a lane whose program has moved on is the
-  /// one that outlived its work.
-  static func tasks(_ recording: TraceFile.Recording, _ shell: Shell) {
+  /// one that outlived its work. `noTask` is said when no ask names its task. `tasks "F.trace"`
+  /// shows a saved trace so.
+  static func tasks(_ recording: TraceFile.Recording, _ shell: Shell, noTask: String) {
     var order: [Int] = []
     var asked: [Int: [String]] = [:]
     var last: [Int: Duration] = [:]
@@ -146,9 +148,7 @@ public enum AttachSession {
         last[task] = max(last[task] ?? .zero, event.time)
       }
     }
-    guard !order.isEmpty else {
-      return shell.console.line("no probe has been asked by a task yet (or the trace does not say which)")
-    }
+    guard !order.isEmpty else { return shell.console.line(noTask) }
     var rows = [["TASK", "ASKED", "WAITING ON", "LAST ASK"]]
     for task in order.sorted() {
       let waiting = lanes.filter { $0.events.last?.kind == .asked && $0.events.last?.task == task }.map(\.name)

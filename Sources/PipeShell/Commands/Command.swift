@@ -73,18 +73,27 @@ struct Command: Sendable {
       }, run)
   }
 
-  /// `tasks`: job numbers (nil: the running jobs), and whether every task of pipesh's own is shown
-  /// (`tasks N… all`).
-  static func taskJobs(_ kind: CommandKind, run: @escaping @Sendable (Shell, [Int]?, Bool) async -> Void) -> Command {
+  /// What `tasks` shows: jobs' task trees, or a saved trace's asking tasks.
+  enum TaskChoice: Sendable {
+    /// Job numbers (nil: the running jobs), and whether every task of pipesh's own is shown
+    /// (`tasks N… all`).
+    case jobs([Int]?, everyTask: Bool)
+    /// `tasks "F.trace"`.
+    case savedTrace(String)
+  }
+
+  /// `tasks`: what `TaskChoice` says.
+  static func taskJobs(_ kind: CommandKind, run: @escaping @Sendable (Shell, TaskChoice) async -> Void) -> Command {
     reading(
       kind, form: { if case .jobs = $0 { true } else { false } },
-      { arguments -> ([Int]?, Bool)? in
+      { arguments -> TaskChoice? in
         switch arguments {
-        case .jobs(let ids): (ids.isEmpty ? nil : ids, false)
-        case .jobsWithEveryTask(let ids): (ids, true)
+        case .jobs(let ids): .jobs(ids.isEmpty ? nil : ids, everyTask: false)
+        case .jobsWithEveryTask(let ids): .jobs(ids, everyTask: true)
+        case .file(let path): .savedTrace(path)
         default: nil
         }
-      }, { shell, chosen in await run(shell, chosen.0, chosen.1) })
+      }, run)
   }
 
   /// A command on one job.

@@ -1,9 +1,16 @@
 import PipeSession
 
 extension Commands {
-  /// `tasks [N…]`: the jobs' task trees.
+  /// `tasks [N…]`: the jobs' task trees; `tasks "F.trace"`: a saved trace's asking tasks.
   enum Tasks {
-    static let entry = Command.taskJobs(.tasks) { shell, ids, everyTask in
+    static let entry = Command.taskJobs(.tasks) { shell, choice in
+      guard case .jobs(let ids, let everyTask) = choice else {
+        // What a trace says of its asks needs no task hooks: every system reads it.
+        if case .savedTrace(let path) = choice, let recording = shell.readTrace(path, command: "tasks") {
+          AttachSession.tasks(recording, shell, noTask: "no lane of \(path) was asked by a task it names")
+        }
+        return
+      }
       #if os(Linux)
         show(shell, ids, everyTask: everyTask)
       #else
