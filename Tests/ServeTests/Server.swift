@@ -63,7 +63,16 @@ final class Server: @unchecked Sendable {
     var lines: [String] = []
     var buffer = Data()
     let wanted = present ? 2 : 1
+    // At most a minute for the first lines: a server that neither prints nor ends (a hang seen
+    // once under load, the test's whole time limit) fails here, saying so.
+    let deadline = Date().addingTimeInterval(60)
     while lines.count < wanted {
+      var ready = pollfd(fd: outRead.fileDescriptor, events: Int16(POLLIN), revents: 0)
+      let waited = Int32(max(0, deadline.timeIntervalSinceNow) * 1000)
+      guard poll(&ready, 1, waited) > 0 else {
+        process.terminate()
+        throw Failure(description: "pipesh-serve printed no URL in 60 s (so far: \(lines))")
+      }
       let chunk = output.availableData
       if chunk.isEmpty { break }
       buffer.append(chunk)
