@@ -85,5 +85,12 @@ struct ProbeTraceTests {
     let saved = try Pipesh.run(["-c", "trace from 1 2 | drain to: \"\(path)\"\ntasks \"\(path)\""])
     #expect(saved.status == 0, "\(saved.stderr)")
     #expect(saved.stdout.hasSuffix("no lane of \(path) was asked by a task it names\n"), "\(saved.stdout)")
+    // No file, or more than one: an error at its place, before anything runs.
+    let empty = try Pipesh.run(["-c", "tasks \"\""])
+    #expect(empty.status == 2, "\(empty.stderr)")
+    #expect(empty.stderr.hasPrefix("<-c>:1:7: error: tasks: give the trace's file"), "\(empty.stderr)")
+    let two = try Pipesh.run(["-c", "tasks \"a.trace\" 1"])
+    #expect(two.status == 2, "\(two.stderr)")
+    #expect(two.stderr.hasPrefix("<-c>:1:17: error: tasks: give one saved trace's file"), "\(two.stderr)")
   }
 }

@@ -32,6 +32,9 @@ struct CommandReading {
         let at = arguments.count == 1 ? first.range : arguments[1].range
         return fail("give one saved trace's file, alone: tasks \"run.trace\"", at)
       }
+      guard case .string(let parts) = first.value.kind, parts != [.text("")] else {
+        return fail("give the trace's file, as in tasks \"run.trace\"", first.range)
+      }
       return file()
     }
     // `tasks N… all` shows pipesh's own tasks too.
