@@ -273,5 +273,7 @@ let package = Package(
 /// time with it. Without the variable (any other build) every test target is in the package.
 if let kept = ProcessInfo.processInfo.environment["PIPESH_TEST_TARGETS"] {
   let names = Set(kept.split(separator: ",").map(String.init))
+  let tests = Set(package.targets.filter { $0.type == .test }.map(\.name))
+  precondition(names.isSubset(of: tests), "PIPESH_TEST_TARGETS names no test target: \(names.subtracting(tests))")
   package.targets.removeAll { $0.type == .test && !names.contains($0.name) }
 }

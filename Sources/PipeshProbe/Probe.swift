@@ -15,7 +15,9 @@ extension AsyncSequence {
 
   /// This sequence probed as `probe(_:into:describing:)` probes it, each element said by its
   /// `description`: read directly, without the runtime's dynamic casts that `String(describing:)`
-  /// makes for every element (about a tenth of a probed chain of Ints' samples under perf).
+  /// makes for every element (about a tenth of a probed chain of Ints' samples under perf). The
+  /// same text, but for a type that is also `TextOutputStreamable` and writes itself otherwise than
+  /// its `description` says (`String(describing:)` prefers `write(to:)`).
   public func probe(_ name: String, into recorder: ProbeRecorder) -> ProbedSequence<Self>
   where Element: CustomStringConvertible & SendableMetatype {
     ProbedSequence(base: self, name: name, recorder: recorder, describing: { $0.description })
@@ -27,8 +29,9 @@ public struct ProbedSequence<Base: AsyncSequence>: AsyncSequence {
   public typealias Element = Base.Element
   public typealias Failure = Base.Failure
 
-  // Inlinable, so that a program's probes are specialized for its element types (its module
-  // compiles them): a probe of an Int chain costs no generic calls per element.
+  // Inlinable, so that a program's probes can be specialized for its element types (its module
+  // compiles them) where the program calls them directly; behind the standard library's `map` and
+  // `filter`, whose iterators a program does not specialize, they run generic (Docs/probe.md).
   @usableFromInline let base: Base
   @usableFromInline let name: String
   @usableFromInline let recorder: ProbeRecorder

@@ -1,4 +1,6 @@
+import AsyncAlgorithms
 import Foundation
+import Locking
 import PipeshProbe
 import Testing
 
@@ -66,5 +68,37 @@ struct ListenerTests {
   @Test func aPathTooLongForASocketIsRefused() {
     let path = "/tmp/" + String(repeating: "p", count: 200)
     #expect(Self.refusal(path) == "\(path) is too long for a socket's path (at most 107 bytes)")
+  }
+
+  /// Clients fetch the trace over the socket, one after another and from several threads at once,
+  /// while the program records and a silent client holds a connection; then `stop()`. Run under
+  /// ThreadSanitizer in process (the suite's `thread_targets`), so the listener's serving is too.
+  @Test func tracesAreFetchedWhileTheProgramRecords() async throws {
+    let path = Self.path("fetch")
+    let recorder = ProbeRecorder(clock: ContinuousClock(), keeping: .last(500))
+    let listener = try recorder.listen(onSocket: path)
+    let silent = try ProbeClient.connect(path, timeout: 5).get()
+    let recording = Task.detached {
+      var count = 0
+      for await _ in (1...20_000).async.probe("numbers", into: recorder) { count += 1 }
+      return count
+    }
+    let fetched = Locked<[Result<String, ProbeListenerError>]>([])
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      for _ in 0..<3 {
+        let answer = ProbeClient.trace(fromSocket: path, limit: 1 << 24, timeout: 10)
+        fetched.withLock { $0.append(answer) }
+      }
+    }
+    #expect(await recording.value == 20_000)
+    close(silent)
+    listener.stop()
+    let answers = fetched.withLock { $0 }
+    #expect(answers.count == 12)
+    for answer in answers {
+      let text = try answer.get()
+      #expect(text.hasPrefix("{\"pipesh\":\"trace\""), "\(text.prefix(200))")
+    }
+    #expect(!FileManager.default.fileExists(atPath: path))
   }
 }

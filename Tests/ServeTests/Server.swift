@@ -69,7 +69,11 @@ final class Server: @unchecked Sendable {
     while lines.count < wanted {
       var ready = pollfd(fd: outRead.fileDescriptor, events: Int16(POLLIN), revents: 0)
       let waited = Int32(max(0, deadline.timeIntervalSinceNow) * 1000)
-      guard poll(&ready, 1, waited) > 0 else {
+      var polled = poll(&ready, 1, waited)
+      while polled < 0 && errno == EINTR {
+        polled = poll(&ready, 1, Int32(max(0, deadline.timeIntervalSinceNow) * 1000))
+      }
+      guard polled > 0 else {
         process.terminate()
         throw Failure(description: "pipesh-serve printed no URL in 60 s (so far: \(lines))")
       }

@@ -28,11 +28,12 @@ struct CommandReading {
     if let missing, arguments.isEmpty { return fail(missing) }
     // `tasks "F.trace"`: a saved trace's asking tasks.
     if signature.kind == .tasks, let first = arguments.first, case .string = first.value.kind {
-      guard arguments.count == 1, first.label == nil else {
-        let at = arguments.count == 1 ? first.range : arguments[1].range
-        return fail("give one saved trace's file, alone: tasks \"run.trace\"", at)
+      guard arguments.count == 1 else {
+        return fail("give one saved trace's file, alone: tasks \"run.trace\"", arguments[1].range)
       }
-      guard case .string(let parts) = first.value.kind, parts != [.text("")] else {
+      guard first.label == nil else { return fail("the trace's file takes no label: tasks \"run.trace\"", first.range) }
+      guard case .string(let parts) = first.value.kind, parts.count == 1, case .text(let path) = parts[0], !path.isEmpty
+      else {
         return fail("give the trace's file, as in tasks \"run.trace\"", first.range)
       }
       return file()
