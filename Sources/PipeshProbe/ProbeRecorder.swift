@@ -152,8 +152,10 @@ public final class ProbeRecorder: Sendable {
   /// The trace as pipesh saves one: a header line naming `program` and the lanes, then an event a
   /// line. The lanes are those of the kept events, numbered from 1 in the order they were made.
   public func trace(program: String = ProbeRecorder.programName) -> String {
-    // Copies (the storage is shared until the next event): the lock is held for a moment only.
-    let (events, names, dropped) = state.withLock { ($0.events, $0.names, $0.dropped) }
+    // The events are copied out under the lock into storage of their own: a Deque shared with the
+    // recorder would be read here while a recording task, finding it unique again once this copy
+    // goes, writes it in place, with nothing ordering the two (ThreadSanitizer reports it).
+    let (events, names, dropped) = state.withLock { (Array($0.events), $0.names, $0.dropped) }
     // The names of kept events are kept.
     var labelOfLane: [Int: String] = [:]
     for event in events where labelOfLane[event.lane] == nil { labelOfLane[event.lane] = names[event.name] }

@@ -141,6 +141,44 @@ struct ProbeTests {
     #expect(recorder.namesHeld <= 2 * 6 + 16)
   }
 
+  /// A trace read while a task records is one moment of the recording: at most the kept events,
+  /// the elements in order. Run under ThreadSanitizer in process (the suite's `thread_targets`): a
+  /// trace that read the recorder's storage after letting go of its lock raced the next event (a
+  /// fetch over the socket did, once in a CI run).
+  @Test func aTraceIsReadWhileATaskRecords() async throws {
+    let recorder = ProbeRecorder(clock: ContinuousClock(), keeping: .last(500))
+    let recorded = Locked(false)
+    let recording = Task.detached {
+      for await _ in (1...200_000).async.probe("numbers", into: recorder) {}
+      recorded.withLock { $0 = true }
+    }
+    // Read for as long as the task records: each read's lines are counted (the header and at most
+    // the 500 kept events), every 50th read is parsed (parsing them all took 20 s under
+    // ThreadSanitizer).
+    let reading = Task.detached {
+      var (reads, longest, traces) = (0, 0, [String]())
+      while !recorded.withLock({ $0 }) {
+        let trace = recorder.trace()
+        longest = max(longest, trace.utf8.lazy.filter { $0 == UInt8(ascii: "\n") }.count)
+        reads += 1
+        if reads % 50 == 0 { traces.append(trace) }
+      }
+      return (longest, traces)
+    }
+    let (longest, traces) = await reading.value
+    #expect(longest <= 501)
+    await recording.value
+    for trace in traces {
+      let events = try TraceFile.parse(trace).get().events
+      #expect(events.count <= 500)
+      let elements = events.compactMap { event -> Int? in
+        guard case .node(_, _, .element(let value), _) = event.what else { return nil }
+        return Int(value)
+      }
+      #expect(elements == Array(elements.first.map { $0..<($0 + elements.count) } ?? 0..<0))
+    }
+  }
+
   @Test func descriptionsAreBoundedOrRedacted() async throws {
     let recorder = ProbeRecorder(clock: SteppingClock())
     for await _ in [String(repeating: "x", count: 5000)].async.probe("long", into: recorder) {}
