@@ -36,7 +36,7 @@ struct CommandReading {
       else {
         return fail("give the trace's file, as in tasks \"run.trace\"", first.range)
       }
-      return file()
+      return .file(path)
     }
     // `tasks N… all` shows pipesh's own tasks too.
     if signature.kind == .tasks, arguments.count > 1, let last = arguments.last, Self.word(last) == "all" {

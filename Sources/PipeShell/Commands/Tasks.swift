@@ -4,22 +4,22 @@ extension Commands {
   /// `tasks [N…]`: the jobs' task trees; `tasks "F.trace"`: a saved trace's asking tasks.
   enum Tasks {
     static let entry = Command.taskJobs(.tasks) { shell, choice in
-      guard case .jobs(let ids, let everyTask) = choice else {
+      switch choice {
+      case .savedTrace(let path):
         // What a trace says of its asks needs no task hooks: every system reads it.
-        if case .savedTrace(let path) = choice, let recording = shell.readTrace(path, command: "tasks") {
-          AttachSession.tasks(recording, shell, noTask: "no lane of \(path) was asked by a task it names")
-        }
-        return
+        guard let recording = shell.readTrace(path, command: "tasks") else { return }
+        AttachSession.tasks(recording, shell, noTask: "no lane of \(path) was asked by a task it names")
+      case .jobs(let ids, let everyTask):
+        #if os(Linux)
+          show(shell, ids, everyTask: everyTask)
+        #else
+          // The views see tasks by replacing the runtime's task entry points in the executable
+          // (CPipeSupport/tasks.c), which has only been built and run on Linux: elsewhere they would
+          // show only what they happened to see. README's "Platforms".
+          shell.engine.commandFailed(
+            "tasks: the task views are Linux-only (untried on this system, and a tree missing tasks would be false)")
+        #endif
       }
-      #if os(Linux)
-        show(shell, ids, everyTask: everyTask)
-      #else
-        // The views see tasks by replacing the runtime's task entry points in the executable
-        // (CPipeSupport/tasks.c), which has only been built and run on Linux: elsewhere they would
-        // show only what they happened to see. README's "Platforms".
-        shell.engine.commandFailed(
-          "tasks: the task views are Linux-only (untried on this system, and a tree missing tasks would be false)")
-      #endif
     }.example("merge(timer 1, timer 2) | take 3 | drain &\nsleep 1\ntasks 1\nwait\ntasks 1")
 
     static func show(_ shell: Shell, _ ids: [Int]?, everyTask: Bool) {
