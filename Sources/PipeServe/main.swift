@@ -7,7 +7,7 @@ import Platform
 import ServeProtocol
 import Synchronization
 
-/// `pipesh-serve [--port N] [--pipesh PATH] [--present]`: the web server of `pipesh serve`, which
+/// `pipesh-serve [--port N] [--pipesh PATH] [--present] [--trace-page PATH --trace-name NAME]`: the web server of `pipesh serve`, which
 /// starts it.
 struct PipeshServer: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -30,6 +30,14 @@ struct PipeshServer: AsyncParsableCommand {
 
   @Flag(help: "Let the browsers watch the session that pipesh feeds to standard input, read-only.")
   var present = false
+
+  @Option(
+    help: ArgumentHelp(
+      "A page pipesh drew of a saved trace, served at /trace; the file is removed once read.", valueName: "PATH"))
+  var tracePage: String?
+
+  @Option(help: ArgumentHelp("The saved trace's name, as the URL's line says it.", valueName: "NAME"))
+  var traceName: String?
 
   func validate() throws {
     guard (0...65535).contains(port) else {
@@ -77,6 +85,21 @@ func serve(_ options: PipeshServer) async -> Int32 {
   let pipesh =
     options.pipesh
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pipesh").path
+  // Read first, and removed: the file is pipesh's, made for this server alone.
+  let tracePage: String?
+  if let path = options.tracePage {
+    defer { unlink(path) }
+    guard let data = FileManager.default.contents(atPath: path), data.count <= Limits.tracePageSize,
+      let page = String(data: data, encoding: .utf8)
+    else {
+      complain(
+        "pipesh serve: cannot read the trace's page \(path) (at most \(Limits.tracePageSize >> 20) MiB of UTF-8)")
+      return 2
+    }
+    tracePage = page
+  } else {
+    tracePage = nil
+  }
   guard FileManager.default.isExecutableFile(atPath: pipesh) else {
     complain("pipesh serve: \(pipesh) is not an executable: pass --pipesh PATH")
     return 2
@@ -96,6 +119,15 @@ func serve(_ options: PipeshServer) async -> Int32 {
       status: .ok,
       headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
       body: .init(byteBuffer: ByteBuffer(string: page)))
+  }
+  if let tracePage {
+    router.get("/trace") { request, _ in
+      if let refusal = Guard.refusal(request) { return refusal }
+      return Response(
+        status: .ok,
+        headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+        body: .init(byteBuffer: ByteBuffer(string: tracePage)))
+    }
   }
   // A GET /ws that reaches the HTTP router was not upgraded: refused, or not asking to be.
   router.get("/ws") { request, _ in
@@ -148,6 +180,9 @@ func serve(_ options: PipeshServer) async -> Int32 {
       let port = channel.localAddress?.port ?? options.port
       Guard.port.withLock { $0 = port }
       say("pipesh serve: http://127.0.0.1:\(port)/")
+      if tracePage != nil {
+        say("pipesh serve: \(options.traceName ?? "the trace") drawn at http://127.0.0.1:\(port)/trace")
+      }
       if let presenter {
         say("pipesh serve: presenting this shell's session read-only")
         Task {
@@ -228,6 +263,9 @@ enum Limits {
   /// Frames and messages over this close the connection (WebSocket status 1009); those over
   /// `ClientMessage.sizeLimit` but under this are refused with an error message.
   static let hardMessageSize = 8 << 20
+  /// The largest trace page the server takes from pipesh (a trace file is at most 256 MiB; its
+  /// drawing is far smaller).
+  static let tracePageSize = 64 << 20
 }
 
 /// Parses the arguments and serves. A function: in top-level code `command.run()` would be

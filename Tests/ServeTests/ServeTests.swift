@@ -506,6 +506,43 @@ extension Serve {
       #expect(plain.body().contains("/ws is a WebSocket"))
     }
 
+    /// `pipesh serve F.trace`: the page pipesh drew of the trace is served at /trace, to this
+    /// server's own address only; the file pipesh gave it is gone once read. Without one, /trace is
+    /// not found.
+    @Test func aTracesDrawingIsServedAtTrace() throws {
+      let page = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-trace-\(UUID()).html")
+      try "<!DOCTYPE html><title>draw t.trace</title><svg></svg>".write(to: page, atomically: true, encoding: .utf8)
+      let server = try Server(arguments: ["--trace-page", page.path, "--trace-name", "t.trace"])
+      #expect(server.firstLines.last == "pipesh serve: t.trace drawn at \(server.url)trace")
+      #expect(!FileManager.default.fileExists(atPath: page.path))
+      func get(_ host: String, from port: Int) throws -> RawSocket {
+        try RawSocket(port: port, request: "GET /trace HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+      }
+      let own = try get("127.0.0.1:\(server.port)", from: server.port)
+      #expect(own.head.hasPrefix("HTTP/1.1 200"), "\(own.head)")
+      #expect(own.body().contains("<title>draw t.trace</title>"))
+      let rebound = try get("evil.example:\(server.port)", from: server.port)
+      #expect(rebound.head.hasPrefix("HTTP/1.1 403"), "\(rebound.head)")
+      let plain = try Server()
+      let none = try get("127.0.0.1:\(plain.port)", from: plain.port)
+      #expect(none.head.hasPrefix("HTTP/1.1 404"), "\(none.head)")
+    }
+
+    /// A trace page that cannot be read is a usage error, said before anything is served.
+    @Test func anUnreadableTracePageIsAUsageError() throws {
+      let process = Process()
+      process.executableURL = Server.serve
+      process.arguments = ["--port", "0", "--pipesh", Server.pipesh.path, "--trace-page", "/nonexistent/page.html"]
+      let errors = Pipe()
+      process.standardError = errors
+      process.standardOutput = FileHandle.nullDevice
+      try Spawning.lock.withLock { try process.run() }
+      let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 2)
+      #expect(said.hasPrefix("pipesh serve: cannot read the trace's page /nonexistent/page.html"), "\(said)")
+    }
+
     /// Forty sessions asking at once are all answered, each with its own run's output (the server
     /// runs a few at a time and queues the rest).
     @Test func fortySessionsAtOnceEachGetTheirOwnResult() throws {

@@ -38,15 +38,18 @@ final class Server: @unchecked Sendable {
     return builtBesideTheTests("pipesh") ?? URL(fileURLWithPath: ".build/debug/pipesh")
   }
 
+  /// `arguments` are added to the server's; with `--trace-page`, the server prints a second line.
   init(
-    port: Int = 0, present: Bool = false, pipesh: URL = Server.pipesh, environment extra: [String: String] = [:]
+    port: Int = 0, present: Bool = false, pipesh: URL = Server.pipesh, environment extra: [String: String] = [:],
+    arguments: [String] = []
   )
     throws
   {
     let process = Process()
     self.process = process
     process.executableURL = Self.serve
-    process.arguments = ["--port", String(port), "--pipesh", pipesh.path] + (present ? ["--present"] : [])
+    process.arguments =
+      ["--port", String(port), "--pipesh", pipesh.path] + (present ? ["--present"] : []) + arguments
     var environment = ProcessInfo.processInfo.environment
     environment.merge(extra) { $1 }
     process.environment = environment
@@ -62,7 +65,7 @@ final class Server: @unchecked Sendable {
     feed = inWrite
     var lines: [String] = []
     var buffer = Data()
-    let wanted = present ? 2 : 1
+    let wanted = present || arguments.contains("--trace-page") ? 2 : 1
     // At most a minute for the first lines: a server that neither prints nor ends (a hang seen
     // once under load, the test's whole time limit) fails here, saying so.
     let deadline = Date().addingTimeInterval(60)

@@ -51,6 +51,43 @@ struct ServeCommandTests {
     #expect(words.count > 1 && words[1].hasPrefix("/") && words[1].hasSuffix("/pipesh"))
   }
 
+  /// `pipesh serve F.trace`: pipesh draws the trace before the server starts, into a file only its
+  /// user can read, which it names to the server (the server serves it at /trace and removes it).
+  @Test func aTraceIsDrawnForTheServer() throws {
+    let directory = try Self.standIn(
+      #"echo "$@" > "$DIR/arguments"; stat -c %a "$6" > "$DIR/mode"; cp "$6" "$DIR/page.html"; rm "$6""#)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let trace = ExportTests.root.appendingPathComponent("Examples/SearchField/search.trace").path
+    let result = try Pipesh.run(["serve", "--port", "0", trace], environment: Self.server(directory))
+    #expect(result.status == 0, "\(result.stderr)")
+    let words = try String(contentsOf: directory.appendingPathComponent("arguments"), encoding: .utf8)
+      .split(separator: " ").map(String.init)
+    #expect(words.count == 8 && words[4] == "--trace-page" && words[6] == "--trace-name" && words[7] == trace + "\n")
+    #expect(try String(contentsOf: directory.appendingPathComponent("mode"), encoding: .utf8) == "600\n")
+    let page = try String(contentsOf: directory.appendingPathComponent("page.html"), encoding: .utf8)
+    #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("<title>pipesh: draw \(trace)</title>"))
+    for lane in ["results", "queries", "keys", "search"] { #expect(page.contains(">\(lane)<"), "\(lane)") }
+  }
+
+  /// A trace that cannot be drawn is an error before anything starts (status 2), as `draw`'s; a
+  /// trace goes without --present.
+  @Test func aTraceThatCannotBeDrawnStartsNoServer() throws {
+    let directory = try Self.standIn(#"echo started > "$DIR/started""#)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let missing = try Pipesh.run(["serve", "--port", "0", "/nonexistent.trace"], environment: Self.server(directory))
+    #expect(missing.status == 2)
+    #expect(missing.stderr.hasPrefix("error: pipesh serve: cannot read '/nonexistent.trace'"), "\(missing.stderr)")
+    let text = directory.appendingPathComponent("notes.trace")
+    try "a line of notes\n".write(to: text, atomically: true, encoding: .utf8)
+    let notATrace = try Pipesh.run(["serve", "--port", "0", text.path], environment: Self.server(directory))
+    #expect(notATrace.status == 2)
+    #expect(notATrace.stderr.contains("note: a trace file is what trace PIPELINE to: \"F.trace\" writes"))
+    let present = try Pipesh.run(["serve", "--present", "x.trace"], environment: Self.server(directory))
+    #expect(present.status == 2)
+    #expect(present.stderr.hasPrefix("Error: a trace is served without --present"), "\(present.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("started").path))
+  }
+
   /// A server that ends before its URL (a port in use): its message, and its status.
   @Test func aServerThatEndsBeforeItsURLEndsPipeshWithItsStatus() throws {
     let directory = try Self.standIn(

@@ -132,27 +132,28 @@ extension Shell {
     drawRecording(recording, named: path, tick: chosen, until: until, demand: demand, to: file)
   }
 
-  /// Draws a trace read already (a file's, or an attached program's as it is now), the lanes of
-  /// `only`'s labels alone when given.
-  func drawRecording(
-    _ recording: TraceFile.Recording, named path: String, only: Set<String>? = nil, tick chosen: Duration?,
-    until: Duration?, demand: Bool = false, to file: String? = nil
-  ) {
-    let lanes = TraceLanes(recording, until: until, only: only)
-    let tick = chosen ?? DrawObserver.finestTick(.seconds(1), lanes: lanes.rows.map(\.events))
-    let width = Format.screenWidth
+  /// What a drawing of a trace is made of: its text's rows (demand rows marked), their key, its
+  /// tick, and its picture.
+  private struct RecordingDrawing {
     var rows: [(text: String, line: String)] = []
     var marks: Set<Int> = []
     var key = DemandKey()
-    for row in lanes.rows {
-      rows.append((row.label, DrawObserver.line(row.events, tick: tick)))
-      guard demand else { continue }
-      for line in Self.demandRows(Demand(row.all, tick: tick), holdings: nil, drops: [], key: &key) {
-        marks.insert(rows.count)
-        rows.append(line)
-      }
+    let tick: Duration
+    let picture: () -> MarblePicture
+
+    /// The text, every lane whole (a picture's page carries it).
+    var wholeText: [String] {
+      Shell.drawing(rows, tick: tick, width: 100_000, marks: marks).lines + key.lines(width: 100_000)
     }
-    func picture() -> MarblePicture {
+  }
+
+  private func recordingDrawing(
+    _ recording: TraceFile.Recording, named path: String, only: Set<String>?, tick chosen: Duration?,
+    until: Duration?, demand: Bool
+  ) -> RecordingDrawing {
+    let lanes = TraceLanes(recording, until: until, only: only)
+    let tick = chosen ?? DrawObserver.finestTick(.seconds(1), lanes: lanes.rows.map(\.events))
+    var drawing = RecordingDrawing(tick: tick) {
       let end = lanes.rows.flatMap { $0.events.map(\.0) }.max() ?? .zero
       return MarblePicture(
         lanes: lanes.pictureLanes(demand: demand), end: max(end, tick),
@@ -161,17 +162,49 @@ extension Shell {
           details: "\(recording.clock) clock · times from the trace's first event · a column of the text is "
             + MarbleLanes.label(tick)))
     }
+    for row in lanes.rows {
+      drawing.rows.append((row.label, DrawObserver.line(row.events, tick: tick)))
+      guard demand else { continue }
+      for line in Self.demandRows(Demand(row.all, tick: tick), holdings: nil, drops: [], key: &drawing.key) {
+        drawing.marks.insert(drawing.rows.count)
+        drawing.rows.append(line)
+      }
+    }
+    return drawing
+  }
+
+  /// Draws a trace read already (a file's, or an attached program's as it is now), the lanes of
+  /// `only`'s labels alone when given.
+  func drawRecording(
+    _ recording: TraceFile.Recording, named path: String, only: Set<String>? = nil, tick chosen: Duration?,
+    until: Duration?, demand: Bool = false, to file: String? = nil
+  ) {
+    let drawing = recordingDrawing(recording, named: path, only: only, tick: chosen, until: until, demand: demand)
     if file != nil || report != nil {
-      let picture = picture()
-      let text = Self.drawing(rows, tick: tick, width: 100_000, marks: marks).lines + key.lines(width: 100_000)
-      writePicture(file, command: "draw", svg: picture.svg, title: "draw " + path, text: text)
+      writePicture(file, command: "draw", svg: drawing.picture().svg, title: "draw " + path, text: drawing.wholeText)
       return
     }
-    let (lines, cut) = Self.drawing(rows, tick: tick, width: width, marks: marks)
-    for line in lines + key.lines(width: width) { console.line(line) }
-    presentFeed?.picture(title: "draw " + path, svg: picture().svg)
-    if chosen == nil, tick != .seconds(1) { note(Self.finerNote("draw", tick, .seconds(1)), width: width) }
+    let width = Format.screenWidth
+    let (lines, cut) = Self.drawing(drawing.rows, tick: drawing.tick, width: width, marks: drawing.marks)
+    for line in lines + drawing.key.lines(width: width) { console.line(line) }
+    presentFeed?.picture(title: "draw " + path, svg: drawing.picture().svg)
+    if chosen == nil, drawing.tick != .seconds(1) {
+      note(Self.finerNote("draw", drawing.tick, .seconds(1)), width: width)
+    }
     if cut { note(Self.cutNote("draw", width: width), width: width) }
+  }
+
+  /// `pipesh serve "F.trace"`: the web page `draw "F.trace" to: "F.html"` writes, or nil when the
+  /// file cannot be read, is no trace, or has nothing to draw (the error said, as `draw`'s).
+  public func savedTracePage(_ path: String) -> String? {
+    guard let recording = readTrace(path, command: "pipesh serve") else { return nil }
+    guard !TraceLanes(recording, until: nil).rows.isEmpty else {
+      engine.commandFailed(
+        "pipesh serve: \(path) has no node events to draw; save one with trace PIPELINE to: \"F.trace\"")
+      return nil
+    }
+    let drawing = recordingDrawing(recording, named: path, only: nil, tick: nil, until: nil, demand: false)
+    return PicturePage.html(title: "draw " + path, svg: drawing.picture().svg, text: drawing.wholeText)
   }
 
   /// `draw`'s lines in `width` columns: a ruler, then a labelled lane per node on one grid; a

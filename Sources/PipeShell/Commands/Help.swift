@@ -166,7 +166,7 @@ extension Commands {
         ])
     case .serve:
       HelpTopic(
-        kind: kind, usage: "pipesh serve [--port N] [--present]",
+        kind: kind, usage: "pipesh serve [--port N] [--present] [F.trace]",
         summary: "a page in the browser that runs and draws what you type, or watches this session",
         text: [
           "pipesh serve, from the system's shell, starts pipesh-serve (built beside pipesh: swift build -c",
@@ -184,6 +184,10 @@ extension Commands {
           "watch it, read-only and live: the lines typed, what the session prints, top while jobs run,",
           "and the latest picture. Ctrl-C stops a served page's server; in a presentation it cancels the",
           "job at the prompt as usual, and quit (or Ctrl-D) ends the shell and the presentation.",
+          "pipesh serve F.trace also serves a saved trace's drawing (a probe's recorder.write(toFile:),",
+          "pipesh attach --save, trace P to: \"F.trace\") at /trace: the page draw \"F.trace\" to: \"F.html\"",
+          "writes, drawn by pipesh before the server starts (a file that is no trace: status 2); the",
+          "server reads no file itself.",
         ],
         examples: ["draw marble \"a-b|\" | map { $0 + \"!\" } demand: true"])
     }

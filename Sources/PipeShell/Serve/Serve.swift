@@ -11,7 +11,7 @@ import Platform
   import Darwin
 #endif
 
-/// `pipesh serve [--port N] [--present]`: the page in the browser is served by `pipesh-serve`, an
+/// `pipesh serve [--port N] [--present] [F.trace]`: the page in the browser is served by `pipesh-serve`, an
 /// executable of its own beside pipesh's (so that pipesh does not link the web server, and a
 /// page's run is a process the server can kill). pipesh finds it, and either becomes it (`exec`),
 /// or, with `--present`, starts it with a pipe on its standard input and runs the interactive shell,
@@ -20,10 +20,13 @@ public enum Serve {
   public struct Options: Sendable {
     public var port: Int
     public var present: Bool
+    /// A saved trace whose drawing the server also serves, at `/trace`.
+    public var trace: String?
 
-    public init(port: Int, present: Bool) {
+    public init(port: Int, present: Bool, trace: String? = nil) {
       self.port = port
       self.present = present
+      self.trace = trace
     }
   }
 
@@ -44,6 +47,19 @@ public enum Serve {
       return 2
     }
     var arguments = [server, "--pipesh", own, "--port", String(options.port)]
+    var tracePage: String?
+    if let trace = options.trace {
+      // Drawn here, before the server starts: the server reads no file a page names, only this
+      // page, from a file of pipesh's that it removes once read.
+      guard let page = drawnTrace(trace) else { return 2 }
+      switch temporaryFile(page) {
+      case .success(let path): tracePage = path
+      case .failure(let reason):
+        FileOutput.error("pipesh serve: cannot keep the trace's drawing for the server: \(reason)")
+        return 2
+      }
+      arguments += ["--trace-page", tracePage ?? "", "--trace-name", trace]
+    }
     guard options.present else {
       // The server starts as a program does: no signal blocked or ignored (pipesh ignores SIGPIPE).
       var none = sigset_t()
@@ -54,6 +70,7 @@ public enum Serve {
       execv(server, argv)
       let reason = String(cString: strerror(errno))
       argv.forEach { free($0) }
+      if let tracePage { unlink(tracePage) }
       FileOutput.error("pipesh serve: cannot start \(server): \(reason)")
       return 2
     }
@@ -114,6 +131,49 @@ public enum Serve {
       _ = child.wait()
     }
     return status
+  }
+
+  /// The page `draw "F.trace" to: "F.html"` writes for `path`, or nil (the error said on standard
+  /// error, as `draw`'s).
+  private static func drawnTrace(_ path: String) -> String? {
+    let console = Console()
+    let shell = Shell(console: console, interactive: false, virtualTime: false)
+    defer { shell.engine.close() }
+    let page = shell.savedTracePage(path)
+    console.flush()
+    return page
+  }
+
+  /// Writes `page` to a new file of its own (mode 0600, `mkstemp`'s) in the temporary directory:
+  /// its path, or why it could not.
+  private static func temporaryFile(_ page: String) -> Result<String, TemporaryFileFailure> {
+    let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    var template = Array((directory + "/pipesh-trace-XXXXXX").utf8CString)
+    let descriptor = mkstemp(&template)
+    guard descriptor >= 0 else { return .failure(TemporaryFileFailure(errno)) }
+    defer { _ = close(descriptor) }
+    let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let bytes = Array(page.utf8)
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else {
+        let failure = TemporaryFileFailure(errno)
+        unlink(path)
+        return .failure(failure)
+      }
+      written += count
+    }
+    return .success(path)
+  }
+
+  struct TemporaryFileFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ code: Int32) {
+      description = String(cString: strerror(code))
+    }
   }
 
   /// Waits for `child` `seconds` at most: its exit status (128 + N for a signal N; 1 for a child
