@@ -127,7 +127,7 @@ struct TopView {
       rows.append([
         job.id == selected ? ">" : "", String(job.id) + (warnings.isEmpty ? "" : "!"), job.state.rawValue,
         String(job.context.tasks.live), job.elapsed.secondsText, "", String(job.output),
-        rateText(sink.flatMap(history.rate)),
+        Self.rateText(sink.flatMap(history.rate)),
         sinceText(sink.flatMap { history.sinceLast($0, now: now) }), "", job.text,
       ])
       guard height == nil || expandAll || expanded.contains(job.id) else { continue }
@@ -158,7 +158,7 @@ struct TopView {
         let waits = node.state == .running ? Self.waitsOn(node, first: input == nil, now: now) : ""
         rows.append([
           "", "", state, running[ObjectIdentifier(node)].map(String.init) ?? "", "", input.map(String.init) ?? "-",
-          String(output), rateText(history.rate(key)),
+          String(output), Self.rateText(history.rate(key)),
           sinceText(history.sinceLast(key, now: now)), waits, lead + node.text,
         ])
       case .earlier(let text): rows.append(["", "", "", "", "", "", "", "", "", "", text])
@@ -198,7 +198,8 @@ struct TopView {
     }
   }
 
-  private func rateText(_ rate: Double?) -> String {
+  /// A rate to a tenth (`-`: none yet); the attached program's `top` writes its rates so too.
+  static func rateText(_ rate: Double?) -> String {
     guard let rate else { return "-" }
     let tenths = Int((rate * 10).rounded())
     return "\(tenths / 10).\(abs(tenths % 10))"

@@ -117,6 +117,27 @@ struct AttachTests {
     #expect(wrong.stderr.contains("note: did you mean 'draw'?"))
   }
 
+  /// `top` not at a terminal: one frame, a row per lane with its rate over the 5 s before the
+  /// probes' last event (the latest time a trace tells) and the time from its last element to it.
+  @Test func topShowsEachLanesRate() async throws {
+    let recorder = try await Self.recordedDebounce()
+    let path = "/tmp/pipesh-attach-top-\(getpid()).sock"
+    let listener = try recorder.listen(onSocket: path)
+    defer { listener.stop() }
+    let session = try Pipesh.run(["attach", path, "-c", "top"])
+    #expect(session.status == 0, "\(session.stderr)")
+    // keys: a, b, c, d at 2, 4, 6, 10 s, finished at 12 (the last event): d alone in (7 s, 12 s];
+    // debounced: a, b, c, d at 4, 6, 8, 12 s: c and d.
+    #expect(
+      session.stdout == """
+        pipesh attach top · 2 lanes · up to +12s, the probes' last event
+        PROBE      STATE     ELEMENTS  ASKED  RATE/s  LAST
+        debounced  finished  4         5      0.4     0.0s
+        keys       finished  4         5      0.2     2.0s
+
+        """, "\(session.stdout)")
+  }
+
   /// `jobs` and `tasks` fit the screen: a probe named longer than it is shortened with `…`.
   @Test func longProbeNamesFitEightyColumns() async throws {
     let name = "the-search-field-s-" + String(repeating: "debounced-query-", count: 6)
@@ -157,6 +178,14 @@ struct AttachTests {
     try terminal.expect("attach> ")
     terminal.type("draw keys\r")
     try terminal.expect("-a-b-c---d-|")
+    try terminal.expect("attach> ")
+    // top at a terminal: a frame a second, each drawn over the last, until Ctrl-C.
+    terminal.type("top\r")
+    try terminal.expect("up to +12s, the probes' last event · a frame a second, Ctrl-C stops")
+    try terminal.expect("keys       finished  4         5      0.2     2.0s")
+    try terminal.expect("\u{1B}[4F\u{1B}[J")
+    try terminal.expect("keys       finished  4         5      0.2     2.0s")
+    try terminal.interrupt(until: "stopped (Ctrl-C)")
     try terminal.expect("attach> ")
     terminal.type("sleep 300s; jobs\r")
     try terminal.interrupt(until: "stopped (Ctrl-C)")

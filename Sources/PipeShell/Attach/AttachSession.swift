@@ -3,6 +3,12 @@ import PipeRuntime
 import PipeSyntax
 import TraceFormat
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `pipesh attach SOCKET -c TEXT`: statements about a running program, each reading its probes'
 /// trace as the program's recorder has it at that moment. The program is never stopped: each
 /// statement asks for the trace once (`fetch`) and lets go.
@@ -47,6 +53,12 @@ public enum AttachSession {
         if Task.isCancelled { return 130 }
         continue
       }
+      if case .top = statement, isatty(1) == 1 {
+        // Live at a terminal: a frame a second, each from the trace as it is then, until Ctrl-C.
+        guard await liveTop(fetch: fetch, shell) else { return 1 }
+        if Task.isCancelled { return 130 }
+        continue
+      }
       let text: String
       switch fetch() {
       case .success(let trace): text = trace
@@ -72,6 +84,7 @@ public enum AttachSession {
       case .tasks:
         tasks(recording, shell, noTask: "no probe has been asked by a task yet (or the trace does not say which)")
       case .draw(let names, let until, let tick): draw(recording, names, until: until, tick: tick, shell)
+      case .top: for line in top(recording, live: false) { shell.console.line(line) }
       case .sleep, .save: break
       }
     }

@@ -7,6 +7,8 @@ enum AttachStatement: Equatable {
   case jobs
   /// `tasks`: a row per task that asked a probe: the lanes it asked, those it waits on now.
   case tasks
+  /// `top`: a row per lane with its rate, refreshed each second at a terminal until Ctrl-C.
+  case top
   /// `draw [NAME…] [until: D] [tick: D]`: the lanes as they are now (of NAMEs alone, if given).
   case draw(names: [Identifier], until: Duration?, tick: Duration?)
   /// `sleep D`: waits on the real clock while the program runs on.
@@ -15,7 +17,7 @@ enum AttachStatement: Equatable {
   case save(String)
 
   /// The commands, as the errors list them.
-  static let usage = "jobs, tasks, draw [NAME…] [until: D] [tick: D], sleep D and save \"F.trace\""
+  static let usage = "jobs, tasks, top, draw [NAME…] [until: D] [tick: D], sleep D and save \"F.trace\""
 
   /// The statements of `source`, or what is wrong with them (nothing runs then).
   static func parse(_ source: SourceFile) -> (statements: [AttachStatement], diagnostics: [Diagnostic]) {
@@ -42,11 +44,12 @@ enum AttachStatement: Equatable {
     let head = tokens[0]
     let rest = Array(tokens.dropFirst())
     switch head.kind == .identifier ? head.text : "" {
-    case "jobs", "tasks":
-      guard let extra = rest.first else { return .success(head.text == "jobs" ? .jobs : .tasks) }
+    case "jobs", "tasks", "top":
+      let statement: AttachStatement = head.text == "jobs" ? .jobs : head.text == "tasks" ? .tasks : .top
+      guard let extra = rest.first else { return .success(statement) }
       return .failure(
         problem(
-          "\(head.text) takes nothing here: it lists every probe's \(head.text == "jobs" ? "lane" : "task")",
+          "\(head.text) takes nothing here: it lists every probe's \(head.text == "tasks" ? "task" : "lane")",
           extra.range))
     case "draw": return draw(rest, after: head)
     case "sleep":
@@ -60,13 +63,13 @@ enum AttachStatement: Equatable {
           problem("save takes a file's name in quotes, as in save \"now.trace\"", (rest.first ?? head).range))
       }
       return .success(.save(rest[0].text))
-    case "why", "top":
+    case "why":
       return .failure(
         problem(
-          "\(head.text) is not answered for an attached program yet: a probe's trace does not record what an "
-            + "operator holds; jobs, tasks and draw NAME show what each probe did", head.range))
+          "why is not answered for an attached program yet: a probe's trace does not record what an "
+            + "operator holds; jobs, tasks, top and draw NAME show what each probe did", head.range))
     default:
-      let guess = NameSuggester.suggestion(for: head.text, in: ["jobs", "tasks", "draw", "sleep", "save"])
+      let guess = NameSuggester.suggestion(for: head.text, in: ["jobs", "tasks", "top", "draw", "sleep", "save"])
       return .failure(
         Diagnostic(
           id: .expected, message: "'\(head.text)' is not a command of an attached session", range: head.range,

@@ -1,0 +1,66 @@
+import TraceFormat
+
+extension AttachSession {
+  /// `top`'s table of an attached program: a row per probe's lane (its state, elements, asks, its
+  /// elements a second over the 5 s before the probes' last event, and the time from its last
+  /// element to that event), under a line saying what the times are counted to. The trace holds no
+  /// "now" of the program: its last event is the latest time it tells, and the heading says so.
+  static func top(_ recording: TraceFile.Recording, live: Bool) -> [String] {
+    let lanes = lanes(recording)
+    guard let end = lanes.compactMap({ $0.events.last?.time }).max() else {
+      return ["no probe has recorded anything yet"]
+    }
+    let window = min(TopHistory.window, end)
+    var heading =
+      "pipesh attach top · \(lanes.count) \(lanes.count == 1 ? "lane" : "lanes") · up to +"
+      + MarbleLanes.label(end) + ", the probes' last event"
+    if live { heading += " · a frame a second, Ctrl-C stops" }
+    var rows = [["PROBE", "STATE", "ELEMENTS", "ASKED", "RATE/s", "LAST"]]
+    for lane in lanes {
+      let elements = lane.events.filter { if case .element = $0.kind { true } else { false } }.map(\.time)
+      let recent = elements.count { $0 > end - window }
+      rows.append([
+        lane.name, state(lane), String(elements.count), String(lane.events.count { $0.kind == .asked }),
+        window > .zero ? TopView.rateText(Double(recent) / window.inSecondsValue) : "-",
+        elements.last.map { (end - $0).secondsText } ?? "-",
+      ])
+    }
+    // Each line fits the screen: a live frame is redrawn over as many lines as it wrote.
+    var lines = [Format.shortened(heading, to: Format.screenWidth)]
+    lines += Format.table(rows, fitting: Format.screenWidth, shrinking: 0).map {
+      Format.shortened($0, to: Format.screenWidth)
+    }
+    if recording.dropped > 0 {
+      lines.append(
+        Format.shortened(
+          "(the recorder kept its last events: \(recording.dropped) before them were dropped)", to: Format.screenWidth))
+    }
+    return lines
+  }
+
+  /// `top` at a terminal: a frame a second, each drawn over the last, from the trace as it is
+  /// then, until the task is cancelled (Ctrl-C). False when the program could not be read (said).
+  static func liveTop(fetch: Fetch, _ shell: Shell) async -> Bool {
+    var drawn = 0
+    while !Task.isCancelled {
+      let recording: TraceFile.Recording
+      switch fetch().map(TraceFile.parse) {
+      case .success(.success(let parsed)): recording = parsed
+      case .success(.failure(let problem)):
+        shell.console.line("pipesh attach: the program answered with no trace: \(problem.message)", to: .error)
+        return false
+      case .failure(let failure):
+        shell.console.line("pipesh attach: \(failure)", to: .error)
+        return false
+      }
+      let lines = top(recording, live: true)
+      // Up to the last frame's first line, and clear from there down.
+      if drawn > 0 { Console.writeNow("\u{1B}[\(drawn)F\u{1B}[J") }
+      for line in lines { shell.console.line(line) }
+      shell.console.flush()
+      drawn = lines.count
+      try? await Task.sleep(for: .seconds(1))
+    }
+    return true
+  }
+}
