@@ -24,7 +24,8 @@ struct PipeshAttach: AsyncParsableCommand {
       With -c TEXT, pipesh runs TEXT's statements instead, each asking for the trace as it is then: \
       jobs (a row per probe: its state, elements, asks, asking task and last event), tasks (a row \
       per task that asked a probe, and what it waits on), top (a row per probe with its elements a \
-      second, a frame a second at a terminal until Ctrl-C), draw [NAME...] [until: D] \
+      second, a frame a second at a terminal until Ctrl-C), why FROM TO (the elements of probe FROM \
+      that did not come out at probe TO, after it), draw [NAME...] [until: D] \
       [tick: D] (the probes named, or all), sleep D (the program runs on meanwhile) and save "F". \
       At a terminal, without -c or --save, it gives a prompt for those statements instead of one \
       drawing; quit, exit or Ctrl-D detaches.

@@ -112,7 +112,7 @@ struct AttachTests {
     // What the session cannot answer is said before anything is asked of the program.
     let wrong = try Pipesh.run(["attach", path, "-c", "jobs\nwhy\ndrow"])
     #expect(wrong.status == 2 && wrong.stdout.isEmpty)
-    #expect(wrong.stderr.hasPrefix("<-c>:2:1: error: why is not answered for an attached program yet"))
+    #expect(wrong.stderr.hasPrefix("<-c>:2:1: error: why takes two probes' names"), "\(wrong.stderr)")
     #expect(wrong.stderr.contains("<-c>:3:1: error: 'drow' is not a command of an attached session\ndrow\n^~~~\n"))
     #expect(wrong.stderr.contains("note: did you mean 'draw'?"))
   }
@@ -136,6 +136,66 @@ struct AttachTests {
         keys       finished  4         5      0.2     2.0s
 
         """, "\(session.stdout)")
+  }
+
+  /// `why FROM TO` over AA's debounce guide's run, probed before and after debounce and after a
+  /// map: keys' elements that did not come out at debounced; after the map, nothing is claimed.
+  @Test func whySaysWhichElementsDidNotComeOut() async throws {
+    let kept = Locked<ProbeRecorder?>(nil)
+    _ = await Marbles.record { clock in
+      let recorder = ProbeRecorder(clock: clock)
+      kept.withLock { $0 = recorder }
+      return try MarbleInput("abcd----e---f-g----|", clock: clock).probe("keys", into: recorder)
+        .debounce(for: .seconds(3), clock: clock).probe("debounced", into: recorder)
+        .map { $0.uppercased() }.probe("shouted", into: recorder)
+    }
+    let recorder = try #require(kept.withLock { $0 })
+    let path = "/tmp/pipesh-attach-why-\(getpid()).sock"
+    let listener = try recorder.listen(onSocket: path)
+    defer { listener.stop() }
+    let session = try Pipesh.run(["attach", path, "-c", "why keys debounced; why debounced shouted; why keys nobody"])
+    #expect(session.status == 1)
+    // keys: a b c d at 1-4 s, e at 9, f at 13, g at 15; debounced: d, e and g.
+    #expect(
+      session.stdout == """
+        keys → debounced: in 7 = out 3 + did not come out 4
+        did not come out at debounced (dropped by what stands between):
+          a  +1s
+          b  +2s
+          c  +3s
+          f  +13s
+        debounced → shouted: in 3, out 3
+        shouted gave 3 elements that no element of debounced says (the first: D at +7s):
+        an operator between them makes or changes elements, so what did not come out cannot be told from these probes
+
+        """, "\(session.stdout)")
+    #expect(
+      session.stderr == "error: why: no probe's lane is named 'nobody'; the program's are shouted, debounced, keys\n",
+      "\(session.stderr)")
+    let wrong = try Pipesh.run(["attach", path, "-c", "why keys"])
+    #expect(wrong.status == 2 && wrong.stdout.isEmpty)
+    // Two equal elements, one out: which one cannot be told, and is marked so.
+    let twice = Locked<ProbeRecorder?>(nil)
+    _ = await Marbles.record { clock in
+      let recorder = ProbeRecorder(clock: clock)
+      twice.withLock { $0 = recorder }
+      return try MarbleInput("aa---|", clock: clock).probe("keys", into: recorder)
+        .debounce(for: .seconds(2), clock: clock).probe("debounced", into: recorder)
+    }
+    let equal = try #require(twice.withLock { $0 })
+    let second = try equal.listen(onSocket: path + "2")
+    defer { second.stop() }
+    let marked = try Pipesh.run(["attach", path + "2", "-c", "why keys debounced"])
+    #expect(marked.status == 0, "\(marked.stderr)")
+    #expect(
+      marked.stdout == """
+        keys → debounced: in 2 = out 1 + did not come out 1
+        did not come out at debounced (dropped by what stands between):
+          a  +2s  ?
+        ? an element that came out says the same: which of the equal ones came out cannot be told from the probes
+
+        """, "\(marked.stdout)")
+    #expect(wrong.stderr.hasPrefix("<-c>:1:1: error: why takes two probes' names"), "\(wrong.stderr)")
   }
 
   /// `jobs` and `tasks` fit the screen: a probe named longer than it is shortened with `…`.

@@ -81,7 +81,8 @@ extension AttachStatement {
     let typing = statement.last == " " || statement.isEmpty ? "" : String(words.last ?? "")
     let earlier = typing.isEmpty ? words : words.dropLast()
     // quit and exit only as the whole line.
-    let commands = ["jobs", "tasks", "top", "draw", "sleep", "save"] + (before.contains(";") ? [] : ["quit", "exit"])
+    let commands =
+      ["jobs", "tasks", "top", "why", "draw", "sleep", "save"] + (before.contains(";") ? [] : ["quit", "exit"])
     let pool = earlier.isEmpty ? commands : earlier.first == "draw" ? ["until:", "tick:"] : []
     return (typing.count, pool.filter { $0.hasPrefix(typing) }.sorted())
   }

@@ -9,6 +9,8 @@ enum AttachStatement: Equatable {
   case tasks
   /// `top`: a row per lane with its rate, refreshed each second at a terminal until Ctrl-C.
   case top
+  /// `why FROM TO`: the elements of probe FROM that did not come out at probe TO, after it.
+  case why(from: Identifier, to: Identifier)
   /// `draw [NAME…] [until: D] [tick: D]`: the lanes as they are now (of NAMEs alone, if given).
   case draw(names: [Identifier], until: Duration?, tick: Duration?)
   /// `sleep D`: waits on the real clock while the program runs on.
@@ -17,7 +19,8 @@ enum AttachStatement: Equatable {
   case save(String)
 
   /// The commands, as the errors list them.
-  static let usage = "jobs, tasks, top, draw [NAME…] [until: D] [tick: D], sleep D and save \"F.trace\""
+  static let usage =
+    "jobs, tasks, top, why FROM TO, draw [NAME…] [until: D] [tick: D], sleep D and save \"F.trace\""
 
   /// The statements of `source`, or what is wrong with them (nothing runs then).
   static func parse(_ source: SourceFile) -> (statements: [AttachStatement], diagnostics: [Diagnostic]) {
@@ -64,12 +67,22 @@ enum AttachStatement: Equatable {
       }
       return .success(.save(rest[0].text))
     case "why":
-      return .failure(
-        problem(
-          "why is not answered for an attached program yet: a probe's trace does not record what an "
-            + "operator holds; jobs, tasks, top and draw NAME show what each probe did", head.range))
+      // A lane's name as jobs shows it: a word, or in quotes ("keys #2").
+      let names = rest.compactMap { token in
+        token.kind == .identifier || (token.kind == .string && !token.text.isEmpty)
+          ? Identifier(token.text, token.range) : nil
+      }
+      guard rest.count == 2, names.count == 2 else {
+        return .failure(
+          problem(
+            "why takes two probes' names, the one before an operator and the one after it, as in why keys debounced",
+            (rest.count > 2 ? rest[2] : rest.first(where: { $0.kind != .identifier && $0.kind != .string }) ?? head)
+              .range))
+      }
+      return .success(.why(from: names[0], to: names[1]))
     default:
-      let guess = NameSuggester.suggestion(for: head.text, in: ["jobs", "tasks", "top", "draw", "sleep", "save"])
+      let guess = NameSuggester.suggestion(
+        for: head.text, in: ["jobs", "tasks", "top", "why", "draw", "sleep", "save"])
       return .failure(
         Diagnostic(
           id: .expected, message: "'\(head.text)' is not a command of an attached session", range: head.range,
