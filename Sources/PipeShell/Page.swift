@@ -151,6 +151,9 @@ enum PageSandbox {
     case .tasks:
       guard case .file(let path) = command.arguments else { return [] }
       return [refusal("tasks \"\(path)\" reads a saved trace's file", at: command.range)]
+    case .why:
+      guard case .traceLanes(let path, _, _) = command.arguments else { return [] }
+      return [refusal("why \"\(path)\" reads a saved trace's file", at: command.range)]
     case .clock:
       guard case .word("real") = command.arguments else { return [] }
       return [
@@ -158,7 +161,7 @@ enum PageSandbox {
           id: realClock, message: "the page runs on the virtual clock: clock real would run the script in real time",
           range: command.range, notes: ["leave it out: time on the page jumps from deadline to deadline"])
       ]
-    case .jobs, .lint, .top, .cancel, .wait, .inspect, .why, .check, .send, .close, .fail, .sleep, .step,
+    case .jobs, .lint, .top, .cancel, .wait, .inspect, .check, .send, .close, .fail, .sleep, .step,
       .run, .validate, .swift, .help, .ops, .names, .stats, .quit, .exit:
       // `check` and `swift` only read a pipeline; the others touch no file.
       return []

@@ -207,6 +207,7 @@ struct PageSandboxTests {
     statements.append("from 1 | into c")
     // The commands that read a saved trace's file.
     for command in ["draw", "replay", "tasks"] { statements.append("\(command) \"\(path)\"") }
+    statements.append("why \"\(path)\" keys debounced")
     return statements
   }
 

@@ -93,4 +93,32 @@ struct ProbeTraceTests {
     #expect(two.status == 2, "\(two.stderr)")
     #expect(two.stderr.hasPrefix("<-c>:1:17: error: tasks: give one saved trace's file"), "\(two.stderr)")
   }
+
+  /// The shell's `why "F.trace" FROM TO` says which elements of a saved probe trace's lane did not
+  /// come out at a lane after it, as an attached session's `why` does of live probes: the search
+  /// field's debounce let "swi" and "swift" through of the five texts typed.
+  @Test func theShellSaysWhatALaneOfASavedTraceDidNotPassOn() throws {
+    let trace = "\"Examples/SearchField/search.trace\""
+    let why = try Pipesh.run(["-c", "why \(trace) text queries"], directory: ExportTests.root)
+    #expect(why.status == 0 && why.stderr.isEmpty, "\(why.stderr)")
+    #expect(
+      why.stdout == """
+        text → queries: in 5 = out 2 + did not come out 3
+        did not come out at queries (dropped by what stands between):
+          s     +1s
+          sw    +2s
+          swif  +6s
+
+        """, "\(why.stdout)")
+    // One lane only: an error at its place, before anything runs; a lane the trace has not: its names.
+    let one = try Pipesh.run(["-c", "why \(trace) text"], directory: ExportTests.root)
+    #expect(one.status == 2)
+    #expect(one.stderr.hasPrefix("<-c>:1:41: error: why: after the trace's file, two of its lanes"), "\(one.stderr)")
+    let unknown = try Pipesh.run(["-c", "why \(trace) text queris"], directory: ExportTests.root)
+    #expect(unknown.status == 1)
+    #expect(
+      unknown.stderr
+        == "error: why: no probe's lane is named 'queris' (did you mean 'queries'?); the program's are results, "
+        + "queries, text, keys, search, search #2\n", "\(unknown.stderr)")
+  }
 }

@@ -94,9 +94,9 @@ public enum CommandKind: String, CaseIterable, Sendable {
       )
     case .why:
       CommandSignature(
-        self, .job, usage: "why N",
+        self, .job, usage: "why N | why \"F.trace\" FROM TO",
         summary:
-          "for job N, which has ended and was watched (run by draw or trace, or stepped): every element that went into a node and did not come out of it, and what became of it, at which node and when: filtered, dropped by throttle (and which element won the window), replaced in debounce, dropped by a buffer's policy, removed as a duplicate, gathered into a chunk, combined into a zip's or combineLatest's tuple (or read by zip and never paired), turned into a flatMap's pipeline, in flight when the job was cancelled or failed, never asked for; per node, in = out + each kind of loss"
+          "for job N, which has ended and was watched (run by draw or trace, or stepped): every element that went into a node and did not come out of it, and what became of it, at which node and when: filtered, dropped by throttle (and which element won the window), replaced in debounce, dropped by a buffer's policy, removed as a duplicate, gathered into a chunk, combined into a zip's or combineLatest's tuple (or read by zip and never paired), turned into a flatMap's pipeline, in flight when the job was cancelled or failed, never asked for; per node, in = out + each kind of loss; why \"F.trace\" FROM TO reads a probe's saved trace instead (recorder.write(toFile:) or pipesh attach --save wrote it): the elements of lane FROM that did not come out at lane TO, a probe after it, followed by what they say (a probe knows no operator between two probes: equal elements are marked ?, and where TO gives elements FROM never said, as after a map, nothing is claimed)"
       )
     case .compare:
       CommandSignature(

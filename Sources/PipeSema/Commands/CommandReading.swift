@@ -48,6 +48,21 @@ struct CommandReading {
   }
 
   mutating func job() -> CommandArguments? {
+    // `why "F.trace" FROM TO`: a saved probe trace's lanes.
+    if signature.kind == .why, let first = arguments.first, case .string(let parts) = first.value.kind {
+      let usage = "why \"run.trace\" keys debounced"
+      guard first.label == nil, parts.count == 1, case .text(let path) = parts[0], !path.isEmpty else {
+        return fail("give the trace's file, as in \(usage)", first.range)
+      }
+      let lanes = arguments.dropFirst().map(Self.lane)
+      guard lanes.count == 2, let from = lanes[0], let to = lanes[1] else {
+        let wrong = arguments.dropFirst().first { Self.lane($0) == nil } ?? arguments[min(3, arguments.count - 1)]
+        return fail(
+          "after the trace's file, two of its lanes: the one before an operator and the one after it, as in "
+            + usage, wrong.range)
+      }
+      return .traceLanes(path, from: from, to: to)
+    }
     guard arguments.count == 1 else { return fail("name one job") }
     return integers().map { .jobs($0) }
   }
@@ -57,6 +72,15 @@ struct CommandReading {
       return fail(missing)
     }
     return .word(word)
+  }
+
+  /// A lane's name: a word, or a plain string (`"keys #2"`).
+  static func lane(_ argument: Argument) -> String? {
+    if let word = word(argument) { return word }
+    guard argument.label == nil, case .string(let parts) = argument.value.kind, parts.count == 1,
+      case .text(let text) = parts[0], !text.isEmpty
+    else { return nil }
+    return text
   }
 
   mutating func file() -> CommandArguments? {

@@ -53,6 +53,8 @@ public enum CommandArguments: Sendable {
   case word(String)
   case topic(String?)
   case file(String)
+  /// `why "F.trace" FROM TO`: a saved trace's file and two of its lanes.
+  case traceLanes(String, from: String, to: String)
   /// A job number, or nil for every job, and a time, or nil for the next instant: `step 2 until: 5`.
   case optionalJob(Int?, until: Duration?)
   /// `speed` nil: show every event at once; `step`: show them an instant a `step`.

@@ -85,7 +85,7 @@ public enum AttachSession {
         tasks(recording, shell, noTask: "no probe has been asked by a task yet (or the trace does not say which)")
       case .draw(let names, let until, let tick): draw(recording, names, until: until, tick: tick, shell)
       case .top: for line in top(recording, live: false) { shell.console.line(line) }
-      case .why(let from, let to): why(recording, from: from, to: to, shell)
+      case .why(let from, let to): why(recording, from: from.name, to: to.name, shell)
       case .sleep, .save: break
       }
     }

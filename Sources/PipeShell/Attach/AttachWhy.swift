@@ -10,17 +10,17 @@ extension AttachSession {
   /// it says so. An element after TO's last while TO still runs is not out yet, not dropped. Equal
   /// elements cannot be told apart: one that did not come out beside an equal one that did is
   /// marked `?`.
-  static func why(_ recording: TraceFile.Recording, from: Identifier, to: Identifier, _ shell: Shell) {
+  static func why(_ recording: TraceFile.Recording, from: String, to: String, _ shell: Shell) {
     let lanes = lanes(recording)
     var chosen: [Lane] = []
     for name in [from, to] {
-      guard let lane = lanes.first(where: { $0.name == name.name }) else {
+      guard let lane = lanes.first(where: { $0.name == name }) else {
         let known = lanes.map(\.name)
-        let guess = NameSuggester.suggestion(for: name.name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+        let guess = NameSuggester.suggestion(for: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
         return shell.engine.commandFailed(
           known.isEmpty
             ? "why: no probe has recorded anything yet; sleep 1s first, or ask again"
-            : "why: no probe's lane is named '\(name.name)'\(guess); the program's are \(known.joined(separator: ", "))"
+            : "why: no probe's lane is named '\(name)'\(guess); the program's are \(known.joined(separator: ", "))"
         )
       }
       chosen.append(lane)
@@ -64,26 +64,28 @@ extension AttachSession {
     let lastOut = after.last?.time
     // An element that says what one that came out says could have been the one that came out.
     let cameOut = Set(before.indices.filter { followed[$0] }.map { before[$0].value })
-    var lost: [String] = []
-    var pending: [String] = []
+    var lost: [[String]] = []
+    var pending: [[String]] = []
     for (index, element) in before.enumerated() where !followed[index] {
-      let row =
-        "  \(element.value)  +\(MarbleLanes.label(element.time))" + (cameOut.contains(element.value) ? "  ?" : "")
+      let row = [element.value, "+" + MarbleLanes.label(element.time), cameOut.contains(element.value) ? "?" : ""]
       if !ended, lastOut.map({ element.time >= $0 }) ?? true { pending.append(row) } else { lost.append(row) }
     }
     var summary = heading + " = out \(after.count)"
     if !lost.isEmpty { summary += " + did not come out \(lost.count)" }
     if !pending.isEmpty { summary += " + not out yet \(pending.count) (\(downstream.name) still runs)" }
     shell.console.line(summary)
+    // One table for both lists, so their columns line up.
+    var table = Format.table(lost + pending).map { "  " + $0.dropLast($0.reversed().prefix { $0 == " " }.count) }[...]
     if !lost.isEmpty {
       shell.console.line("did not come out at \(downstream.name) (dropped by what stands between):")
-      for row in lost { shell.console.line(row) }
+      for line in table.prefix(lost.count) { shell.console.line(line) }
+      table = table.dropFirst(lost.count)
     }
     if !pending.isEmpty {
       shell.console.line("not out yet:")
-      for row in pending { shell.console.line(row) }
+      for line in table { shell.console.line(line) }
     }
-    if (lost + pending).contains(where: { $0.hasSuffix("  ?") }) {
+    if (lost + pending).contains(where: { $0[2] == "?" }) {
       shell.console.line(
         "? an element that came out says the same: which of the equal ones came out cannot be told from the probes")
     }

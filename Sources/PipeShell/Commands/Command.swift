@@ -96,6 +96,26 @@ struct Command: Sendable {
       }, run)
   }
 
+  /// What `why` explains: a job's fates, or two lanes of a saved probe trace.
+  enum WhyChoice: Sendable {
+    case job(Int)
+    /// `why "F.trace" FROM TO`.
+    case traceLanes(String, from: String, to: String)
+  }
+
+  /// `why`: what `WhyChoice` says.
+  static func why(_ kind: CommandKind, run: @escaping @Sendable (Shell, WhyChoice) async -> Void) -> Command {
+    reading(
+      kind, form: { if case .job = $0 { true } else { false } },
+      { arguments -> WhyChoice? in
+        switch arguments {
+        case .jobs(let ids) where ids.count == 1: .job(ids[0])
+        case .traceLanes(let path, let from, let to): .traceLanes(path, from: from, to: to)
+        default: nil
+        }
+      }, run)
+  }
+
   /// A command on one job.
   static func job(_ kind: CommandKind, run: @escaping @Sendable (Shell, Int) async -> Void) -> Command {
     reading(

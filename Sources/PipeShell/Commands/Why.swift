@@ -5,14 +5,20 @@ import PipeSession
 extension Commands {
   /// `why N`: what became of every element of a watched job that did not reach its sink.
   enum Why {
-    static let entry = Command.job(.why) { shell, id in
-      switch shell.engine.fates(ofJob: id) {
-      case .success(let (job, fates)):
-        let lines = FateLines(job: job, fates: fates)
-        for line in lines.lines { shell.console.line(line) }
-        if let problem = lines.problem { shell.engine.commandFailed(problem, at: 0) }
-      case .failure(let refusal):
-        shell.engine.commandFailed(refusal.message(id), at: 0)
+    static let entry = Command.why(.why) { shell, choice in
+      switch choice {
+      case .traceLanes(let path, let from, let to):
+        guard let recording = shell.readTrace(path, command: "why") else { return }
+        AttachSession.why(recording, from: from, to: to, shell)
+      case .job(let id):
+        switch shell.engine.fates(ofJob: id) {
+        case .success(let (job, fates)):
+          let lines = FateLines(job: job, fates: fates)
+          for line in lines.lines { shell.console.line(line) }
+          if let problem = lines.problem { shell.engine.commandFailed(problem, at: 0) }
+        case .failure(let refusal):
+          shell.engine.commandFailed(refusal.message(id), at: 0)
+        }
       }
     }.example("draw marble \"abcdef|\" | throttle 2 | filter { $0 != \"c\" }\nwhy 1")
   }
