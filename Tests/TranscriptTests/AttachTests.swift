@@ -10,16 +10,25 @@ import Testing
 /// say too much or say something else are dropped without stopping the listener.
 @Suite("pipesh attach draws a running program's probes", .serialized)
 struct AttachTests {
-  /// A recorder holding a marble test's run of AA's debounce, probed before and after it.
-  static func recordedDebounce() async throws -> ProbeRecorder {
+  /// A recorder holding a marble test's run of the sequence `build` makes, its probes into it.
+  static func recorded<Probed: AsyncSequence & SendableMetatype>(
+    _ build: @escaping @Sendable (TestClock, ProbeRecorder) throws -> Probed
+  ) async throws -> ProbeRecorder {
     let kept = Locked<ProbeRecorder?>(nil)
     _ = await Marbles.record { clock in
       let recorder = ProbeRecorder(clock: clock)
       kept.withLock { $0 = recorder }
-      return try MarbleInput("-a-b-c---d-|", clock: clock).probe("keys", into: recorder)
-        .debounce(for: .seconds(2), clock: clock).probe("debounced", into: recorder)
+      return try build(clock, recorder)
     }
     return try #require(kept.withLock { $0 })
+  }
+
+  /// A recorder holding a marble test's run of AA's debounce, probed before and after it.
+  static func recordedDebounce() async throws -> ProbeRecorder {
+    try await recorded { clock, recorder in
+      try MarbleInput("-a-b-c---d-|", clock: clock).probe("keys", into: recorder)
+        .debounce(for: .seconds(2), clock: clock).probe("debounced", into: recorder)
+    }
   }
 
   @Test func attachDrawsTheProbesAndTheProgramGoesOnListening() async throws {
@@ -141,15 +150,11 @@ struct AttachTests {
   /// `why FROM TO` over AA's debounce guide's run, probed before and after debounce and after a
   /// map: keys' elements that did not come out at debounced; after the map, nothing is claimed.
   @Test func whySaysWhichElementsDidNotComeOut() async throws {
-    let kept = Locked<ProbeRecorder?>(nil)
-    _ = await Marbles.record { clock in
-      let recorder = ProbeRecorder(clock: clock)
-      kept.withLock { $0 = recorder }
-      return try MarbleInput("abcd----e---f-g----|", clock: clock).probe("keys", into: recorder)
+    let recorder = try await Self.recorded { clock, recorder in
+      try MarbleInput("abcd----e---f-g----|", clock: clock).probe("keys", into: recorder)
         .debounce(for: .seconds(3), clock: clock).probe("debounced", into: recorder)
         .map { $0.uppercased() }.probe("shouted", into: recorder)
     }
-    let recorder = try #require(kept.withLock { $0 })
     let path = "/tmp/pipesh-attach-why-\(getpid()).sock"
     let listener = try recorder.listen(onSocket: path)
     defer { listener.stop() }
@@ -175,14 +180,10 @@ struct AttachTests {
     let wrong = try Pipesh.run(["attach", path, "-c", "why keys"])
     #expect(wrong.status == 2 && wrong.stdout.isEmpty)
     // Two equal elements, one out: which one cannot be told, and is marked so.
-    let twice = Locked<ProbeRecorder?>(nil)
-    _ = await Marbles.record { clock in
-      let recorder = ProbeRecorder(clock: clock)
-      twice.withLock { $0 = recorder }
-      return try MarbleInput("aa---|", clock: clock).probe("keys", into: recorder)
+    let equal = try await Self.recorded { clock, recorder in
+      try MarbleInput("aa---|", clock: clock).probe("keys", into: recorder)
         .debounce(for: .seconds(2), clock: clock).probe("debounced", into: recorder)
     }
-    let equal = try #require(twice.withLock { $0 })
     let second = try equal.listen(onSocket: path + "2")
     defer { second.stop() }
     let marked = try Pipesh.run(["attach", path + "2", "-c", "why keys debounced"])
@@ -201,13 +202,9 @@ struct AttachTests {
   /// `jobs` and `tasks` fit the screen: a probe named longer than it is shortened with `…`.
   @Test func longProbeNamesFitEightyColumns() async throws {
     let name = "the-search-field-s-" + String(repeating: "debounced-query-", count: 6)
-    let kept = Locked<ProbeRecorder?>(nil)
-    _ = await Marbles.record { clock in
-      let recorder = ProbeRecorder(clock: clock)
-      kept.withLock { $0 = recorder }
-      return try MarbleInput("-a-b-|", clock: clock).probe(name, into: recorder)
+    let recorder = try await Self.recorded { clock, recorder in
+      try MarbleInput("-a-b-|", clock: clock).probe(name, into: recorder)
     }
-    let recorder = try #require(kept.withLock { $0 })
     let path = "/tmp/pipesh-attach-wide-\(getpid()).sock"
     let listener = try recorder.listen(onSocket: path)
     defer { listener.stop() }
