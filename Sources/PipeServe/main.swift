@@ -113,22 +113,18 @@ func serve(_ options: PipeshServer) async -> Int32 {
   let router = Router(context: BasicWebSocketRequestContext.self)
   let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
   let page = Page.html(present: options.present)
-  router.get("/") { request, _ in
-    if let refusal = Guard.refusal(request) { return refusal }
-    return Response(
-      status: .ok,
-      headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-      body: .init(byteBuffer: ByteBuffer(string: page)))
-  }
-  if let tracePage {
-    router.get("/trace") { request, _ in
+  /// `html` at `path`, for this server's own address only.
+  func serve(_ html: String, at path: RouterPath) {
+    router.get(path) { request, _ in
       if let refusal = Guard.refusal(request) { return refusal }
       return Response(
         status: .ok,
         headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-        body: .init(byteBuffer: ByteBuffer(string: tracePage)))
+        body: .init(byteBuffer: ByteBuffer(string: html)))
     }
   }
+  serve(page, at: "/")
+  if let tracePage { serve(tracePage, at: "/trace") }
   // A GET /ws that reaches the HTTP router was not upgraded: refused, or not asking to be.
   router.get("/ws") { request, _ in
     if let refusal = Guard.refusal(request) { return refusal }
