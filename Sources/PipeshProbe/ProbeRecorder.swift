@@ -155,10 +155,13 @@ public final class ProbeRecorder: Sendable {
     // The events are copied out under the lock into storage of their own: a Deque shared with the
     // recorder would be read here while a recording task, finding it unique again once this copy
     // goes, writes it in place, with nothing ordering the two (ThreadSanitizer reports it).
-    let (events, names, dropped) = state.withLock { (Array($0.events), $0.names, $0.dropped) }
-    // The names of kept events are kept.
-    var labelOfLane: [Int: String] = [:]
-    for event in events where labelOfLane[event.lane] == nil { labelOfLane[event.lane] = names[event.name] }
+    // The names of kept events are kept; each lane's is looked up under the lock too.
+    let (events, labelOfLane, dropped) = state.withLock { state in
+      let events = Array(state.events)
+      var labelOfLane: [Int: String] = [:]
+      for event in events where labelOfLane[event.lane] == nil { labelOfLane[event.lane] = state.names[event.name] }
+      return (events, labelOfLane, state.dropped)
+    }
     let lanes = labelOfLane.sorted { $0.key < $1.key }
     let numbered = Dictionary(
       uniqueKeysWithValues: lanes.enumerated().map { ($1.key, (number: $0 + 1, label: $1.value)) })
