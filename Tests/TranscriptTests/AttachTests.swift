@@ -238,7 +238,7 @@ struct AttachTests {
     try terminal.expect("attach> ")
     // top at a terminal: a frame a second, each drawn over the last, until Ctrl-C.
     terminal.type("top\r")
-    try terminal.expect("up to +12s, the probes' last event · a frame a second, Ctrl-C stops")
+    try terminal.expect("pipesh attach top · a frame a second, Ctrl-C stops · 2 lanes · up to +12s")
     try terminal.expect("keys       finished  4         5      0.2     2.0s")
     try terminal.expect("\u{1B}[4F\u{1B}[J")
     try terminal.expect("keys       finished  4         5      0.2     2.0s")

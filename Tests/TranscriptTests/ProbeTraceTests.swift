@@ -118,7 +118,45 @@ struct ProbeTraceTests {
     #expect(unknown.status == 1)
     #expect(
       unknown.stderr
-        == "error: why: no probe's lane is named 'queris' (did you mean 'queries'?); the program's are results, "
-        + "queries, text, keys, search, search #2\n", "\(unknown.stderr)")
+        == "<-c>:1:46: error: why: no probe's lane is named 'queris' (did you mean 'queries'?); the program's are "
+        + "results, queries, text, keys, search, search #2\nwhy \(trace) text queris\n"
+        + String(repeating: " ", count: 45) + "^~~~~~\n", "\(unknown.stderr)")
+  }
+
+  /// A trace a flight recorder cut short, whose later lane still runs and whose names and values
+  /// hold terminal escapes: `why` leaves out the later lane's first element (its source was
+  /// dropped), says an element before the last one out may still be held, shows escapes as
+  /// `\u{1B}`, and, asked the wrong way round, says so.
+  @Test func whyOfACutTraceOfARunningProgramClaimsNoMoreThanItHas() throws {
+    let path = "/tmp/pipesh-why-cut-\(getpid()).trace"
+    defer { unlink(path) }
+    let lines = [
+      #"{"pipesh":"trace","version":1,"pipeline":"probes of x","clock":"virtual","labels":["keys","out","\u001b[2J"],"dropped":3}"#,
+      #"{"ns":500000000,"job":1,"node":2,"label":"out","event":"element","value":"z"}"#,
+      #"{"ns":1000000000,"job":1,"node":1,"label":"keys","event":"element","value":"\u001b[2Ja"}"#,
+      #"{"ns":2000000000,"job":1,"node":1,"label":"keys","event":"element","value":"b"}"#,
+      #"{"ns":2000000000,"job":1,"node":3,"label":"\u001b[2J","event":"start"}"#,
+      #"{"ns":4000000000,"job":1,"node":2,"label":"out","event":"element","value":"b"}"#,
+      #"{"ns":5000000000,"job":1,"node":1,"label":"keys","event":"element","value":"d"}"#,
+    ]
+    try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    let why = try Pipesh.run(["-c", "why \"\(path)\" keys out; why \"\(path)\" out keys; why \"\(path)\" keys x"])
+    #expect(why.status == 1)
+    #expect(
+      why.stdout == #"""
+        keys → out: in 3 = out 1 + did not come out 1 + not out yet 1 (out still runs)
+        did not come out at out (dropped by what stands between, or held there: out still runs):
+          \u{1B}[2Ja  +500ms
+        not out yet:
+          d           +4.5s
+        (out's first element came from one of keys's the recorder dropped: it is left out)
+        out → keys: in 2, out 3
+        keys gave 3 elements that no element of out says (the first: \u{1B}[2Ja at +500ms):
+        an operator between them makes or changes elements, so what did not come out cannot be told from these probes
+        (the other way round, each element of out is one of keys's: did you mean why keys out?)
+
+        """#, "\(why.stdout)")
+    #expect(why.stderr.contains("the program's are out, keys, \\u{1B}[2J\n"), "\(why.stderr)")
+    #expect(!why.stdout.contains("\u{1B}") && !why.stderr.contains("\u{1B}"))
   }
 }

@@ -85,7 +85,7 @@ public enum AttachSession {
         tasks(recording, shell, noTask: "no probe has been asked by a task yet (or the trace does not say which)")
       case .draw(let names, let until, let tick): draw(recording, names, until: until, tick: tick, shell)
       case .top: for line in top(recording, live: false) { shell.console.line(line) }
-      case .why(let from, let to): why(recording, from: from.name, to: to.name, shell)
+      case .why(let from, let to): why(recording, from: from.name, to: to.name, .attached, shell)
       case .sleep, .save: break
       }
     }
@@ -113,8 +113,10 @@ public enum AttachSession {
       let key = [event.job, id]
       if index[key] == nil {
         index[key] = lanes.count
-        seen[label, default: 0] += 1
-        lanes.append(Lane(name: seen[label] == 1 ? label : "\(label) #\(seen[label] ?? 0)"))
+        // A name is shown as it is written in the program, its control characters escaped.
+        let name = DiagnosticFormatter.visible(label)
+        seen[name, default: 0] += 1
+        lanes.append(Lane(name: seen[name] == 1 ? name : "\(name) #\(seen[name] ?? 0)"))
       }
       if let at = index[key] { lanes[at].events.append((event.time - origin, kind, event.task)) }
     }
@@ -179,7 +181,7 @@ public enum AttachSession {
   static func state(_ lane: Lane) -> String {
     switch lane.events.last?.kind {
     case .finished?: "finished"
-    case .failed(let reason)?: "failed: \(reason)"
+    case .failed(let reason)?: "failed: \(DiagnosticFormatter.visible(reason))"
     case .cancelled?: "cancelled"
     case .asked?: "waiting for an element"
     case .element?, .start?, .sending?, nil: "iterating"

@@ -5,37 +5,43 @@ extension AttachSession {
   /// elements a second over the 5 s before the probes' last event, and the time from its last
   /// element to that event), under a line saying what the times are counted to. The trace holds no
   /// "now" of the program: its last event is the latest time it tells, and the heading says so.
-  static func top(_ recording: TraceFile.Recording, live: Bool) -> [String] {
+  /// A live frame (`live`) says Ctrl-C stops it and is at most `height` lines: the lanes that do
+  /// not fit are counted on its last line.
+  static func top(
+    _ recording: TraceFile.Recording, live: Bool, width: Int = Format.screenWidth, height: Int = .max
+  ) -> [String] {
     let lanes = lanes(recording)
     guard let end = lanes.compactMap({ $0.events.last?.time }).max() else {
       return ["no probe has recorded anything yet"]
     }
+    // The rate is over the last 5 s, or the whole trace when it is shorter (counting its first
+    // instant); under a second it would say too much of too little, and is not given.
     let window = min(TopHistory.window, end)
-    var heading =
-      "pipesh attach top · \(lanes.count) \(lanes.count == 1 ? "lane" : "lanes") · up to +"
-      + MarbleLanes.label(end) + ", the probes' last event"
-    if live { heading += " · a frame a second, Ctrl-C stops" }
+    let heading =
+      "pipesh attach top · " + (live ? "a frame a second, Ctrl-C stops · " : "")
+      + "\(lanes.count) \(lanes.count == 1 ? "lane" : "lanes") · up to +" + MarbleLanes.label(end)
+      + ", the probes' last event"
     var rows = [["PROBE", "STATE", "ELEMENTS", "ASKED", "RATE/s", "LAST"]]
     for lane in lanes {
       let elements = lane.events.filter { if case .element = $0.kind { true } else { false } }.map(\.time)
-      let recent = elements.count { $0 > end - window }
+      let recent = elements.count { window == end || $0 > end - window }
       rows.append([
         lane.name, state(lane), String(elements.count), String(lane.events.count { $0.kind == .asked }),
-        window > .zero ? TopView.rateText(Double(recent) / window.inSecondsValue) : "-",
+        window >= .seconds(1) ? TopView.rateText(Double(recent) / window.inSecondsValue) : "-",
         elements.last.map { (end - $0).secondsText } ?? "-",
       ])
     }
     // Each line fits the screen: a live frame is redrawn over as many lines as it wrote.
-    var lines = [Format.shortened(heading, to: Format.screenWidth)]
-    lines += Format.table(rows, fitting: Format.screenWidth, shrinking: 0).map {
-      Format.shortened($0, to: Format.screenWidth)
+    var lines = Format.table(rows, fitting: width, shrinking: 0).map { Format.shortened($0, to: width) }
+    let note =
+      recording.dropped > 0 ? "(the recorder kept its last events: \(recording.dropped) before them were dropped)" : nil
+    // The heading, the table's titles and the note stay; the lanes past the screen are counted.
+    let room = max(1, height - 2 - (note == nil ? 0 : 1))
+    if lines.count > room {
+      let hidden = lines.count - (room - 1)
+      lines = Array(lines.prefix(room - 1)) + ["(\(hidden) more \(hidden == 1 ? "lane" : "lanes") below the screen)"]
     }
-    if recording.dropped > 0 {
-      lines.append(
-        Format.shortened(
-          "(the recorder kept its last events: \(recording.dropped) before them were dropped)", to: Format.screenWidth))
-    }
-    return lines
+    return [Format.shortened(heading, to: width)] + lines + (note.map { [Format.shortened($0, to: width)] } ?? [])
   }
 
   /// `top` at a terminal: a frame a second, each drawn over the last, from the trace as it is
@@ -53,7 +59,9 @@ extension AttachSession {
         shell.console.line("pipesh attach: \(failure)", to: .error)
         return false
       }
-      let lines = top(recording, live: true)
+      // A line is kept free below the frame, for the cursor.
+      let size = TerminalSize.current()
+      let lines = top(recording, live: true, width: size.columns, height: size.rows - 1)
       // Up to the last frame's first line, and clear from there down.
       if drawn > 0 { Console.writeNow("\u{1B}[\(drawn)F\u{1B}[J") }
       for line in lines { shell.console.line(line) }

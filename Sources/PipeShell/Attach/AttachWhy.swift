@@ -2,56 +2,66 @@ import PipeSyntax
 import TraceFormat
 
 extension AttachSession {
+  /// Where `why FROM TO`'s lanes come from: a program attached to now, or a saved trace (`why
+  /// "F.trace" FROM TO`, whose names are its second and third arguments).
+  enum WhySource {
+    case attached
+    case file
+
+    /// The index of FROM's argument in the command (TO's is the next).
+    var fromArgument: Int { self == .attached ? 0 : 1 }
+
+    /// What to do when no probe has recorded anything.
+    var whenEmpty: String {
+      self == .attached ? "sleep 1s first, or ask again" : "save a trace after the program's probes have recorded"
+    }
+  }
+
   /// `why FROM TO`: which elements of probe FROM's lane did not come out at probe TO, a probe after
   /// it in the program. A probe records its own lane, not the operators between two probes, so the
   /// elements are followed by what they say: each of TO's elements is FROM's first element not yet
   /// followed that says the same and came no later, in order. Where TO has an element that none of
   /// FROM's says (an operator between them makes or changes elements: a map), nothing is claimed:
-  /// it says so. An element after TO's last while TO still runs is not out yet, not dropped. Equal
-  /// elements cannot be told apart: one that did not come out beside an equal one that did is
-  /// marked `?`.
-  static func why(_ recording: TraceFile.Recording, from: String, to: String, _ shell: Shell) {
+  /// it says so. An element after TO's last while TO still runs is not out yet, not dropped; one
+  /// before it may still be held (a buffer), and the heading says so. Equal elements cannot be
+  /// told apart: one that did not come out beside an equal one that did is marked `?`. When a
+  /// flight recorder dropped the trace's first events, TO's first elements may come from elements
+  /// of FROM it no longer has: those that no kept element says are left out, and a note says so.
+  static func why(_ recording: TraceFile.Recording, from: String, to: String, _ source: WhySource, _ shell: Shell) {
     let lanes = lanes(recording)
     var chosen: [Lane] = []
-    for name in [from, to] {
+    for (offset, name) in [from, to].enumerated() {
       guard let lane = lanes.first(where: { $0.name == name }) else {
         let known = lanes.map(\.name)
         let guess = NameSuggester.suggestion(for: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
         return shell.engine.commandFailed(
           known.isEmpty
-            ? "why: no probe has recorded anything yet; sleep 1s first, or ask again"
-            : "why: no probe's lane is named '\(name)'\(guess); the program's are \(known.joined(separator: ", "))"
-        )
+            ? "why: no probe has recorded anything yet; \(source.whenEmpty)"
+            : "why: no probe's lane is named '\(DiagnosticFormatter.visible(name))'\(guess); the program's are "
+              + known.joined(separator: ", "),
+          at: source.fromArgument + offset)
       }
       chosen.append(lane)
     }
     let (upstream, downstream) = (chosen[0], chosen[1])
     let before = elements(upstream)
     let after = elements(downstream)
-    var followed = [Bool](repeating: false, count: before.count)
-    var next = 0
-    var unexplained: [(time: Duration, value: String)] = []
-    for element in after {
-      guard
-        let match = before.indices[next...].first(where: {
-          !followed[$0] && before[$0].value == element.value && before[$0].time <= element.time
-        })
-      else {
-        unexplained.append(element)
-        continue
-      }
-      followed[match] = true
-      next = match + 1
-    }
+    let followed = follow(after, through: before, skippingFirst: recording.dropped > 0)
     let heading = "\(upstream.name) → \(downstream.name): in \(before.count)"
-    if let first = unexplained.first {
+    if let first = followed.unexplained.first {
+      let count = followed.unexplained.count
       shell.console.line(heading + ", out \(after.count)")
       shell.console.line(
-        "\(downstream.name) gave \(unexplained.count) \(unexplained.count == 1 ? "element" : "elements") that no "
-          + "element of \(upstream.name) says (the first: \(first.value) at +\(MarbleLanes.label(first.time))):")
+        "\(downstream.name) gave \(count) \(count == 1 ? "element" : "elements") that no element of \(upstream.name) "
+          + "says (the first: \(DiagnosticFormatter.visible(first.value)) at +\(MarbleLanes.label(first.time))):")
       shell.console.line(
         "an operator between them makes or changes elements, so what did not come out cannot be told from these "
           + "probes")
+      if follow(before, through: after, skippingFirst: recording.dropped > 0).unexplained.isEmpty, !after.isEmpty {
+        shell.console.line(
+          "(the other way round, each element of \(upstream.name) is one of \(downstream.name)'s: did you mean why "
+            + "\(downstream.name) \(upstream.name)?)")
+      }
       return
     }
     let ended =
@@ -63,21 +73,28 @@ extension AttachSession {
       } ?? false
     let lastOut = after.last?.time
     // An element that says what one that came out says could have been the one that came out.
-    let cameOut = Set(before.indices.filter { followed[$0] }.map { before[$0].value })
+    let cameOut = Set(before.indices.filter { followed.matched[$0] }.map { before[$0].value })
     var lost: [[String]] = []
     var pending: [[String]] = []
-    for (index, element) in before.enumerated() where !followed[index] {
-      let row = [element.value, "+" + MarbleLanes.label(element.time), cameOut.contains(element.value) ? "?" : ""]
+    for (index, element) in before.enumerated() where !followed.matched[index] {
+      let row = [
+        DiagnosticFormatter.visible(element.value), "+" + MarbleLanes.label(element.time),
+        cameOut.contains(element.value) ? "?" : "",
+      ]
       if !ended, lastOut.map({ element.time >= $0 }) ?? true { pending.append(row) } else { lost.append(row) }
     }
-    var summary = heading + " = out \(after.count)"
+    var summary = heading + " = out \(after.count - followed.skipped)"
     if !lost.isEmpty { summary += " + did not come out \(lost.count)" }
     if !pending.isEmpty { summary += " + not out yet \(pending.count) (\(downstream.name) still runs)" }
     shell.console.line(summary)
     // One table for both lists, so their columns line up.
     var table = Format.table(lost + pending).map { "  " + $0.dropLast($0.reversed().prefix { $0 == " " }.count) }[...]
     if !lost.isEmpty {
-      shell.console.line("did not come out at \(downstream.name) (dropped by what stands between):")
+      shell.console.line(
+        ended
+          ? "did not come out at \(downstream.name) (dropped by what stands between):"
+          : "did not come out at \(downstream.name) (dropped by what stands between, or held there: "
+            + "\(downstream.name) still runs):")
       for line in table.prefix(lost.count) { shell.console.line(line) }
       table = table.dropFirst(lost.count)
     }
@@ -89,6 +106,14 @@ extension AttachSession {
       shell.console.line(
         "? an element that came out says the same: which of the equal ones came out cannot be told from the probes")
     }
+    if followed.skipped > 0 {
+      shell.console.line(
+        followed.skipped == 1
+          ? "(\(downstream.name)'s first element came from one of \(upstream.name)'s the recorder dropped: it is "
+            + "left out)"
+          : "(\(downstream.name)'s first \(followed.skipped) elements came from ones of \(upstream.name)'s the "
+            + "recorder dropped: they are left out)")
+    }
   }
 
   /// A lane's elements: their times (from the trace's first event) and what they say.
@@ -96,5 +121,40 @@ extension AttachSession {
     lane.events.compactMap { event in
       if case .element(let value) = event.kind { (event.time, value) } else { nil }
     }
+  }
+
+  /// Which of `before` each of `after` is, in order: FROM's first element after the last one
+  /// followed that says the same and came no later (the later ones of that value come later still,
+  /// so the first is the only one to try). Those of `after` that none is are unexplained, except,
+  /// with `skippingFirst`, those before the first followed one (they came from dropped events),
+  /// counted as `skipped` (when one is followed at all).
+  private static func follow(
+    _ after: [(time: Duration, value: String)], through before: [(time: Duration, value: String)],
+    skippingFirst: Bool
+  ) -> (matched: [Bool], unexplained: [(time: Duration, value: String)], skipped: Int) {
+    var positions: [String: [Int]] = [:]
+    for (index, element) in before.enumerated() { positions[element.value, default: []].append(index) }
+    var matched = [Bool](repeating: false, count: before.count)
+    var next = 0
+    var unexplained: [(time: Duration, value: String)] = []
+    var skipped: [(time: Duration, value: String)] = []
+    for element in after {
+      let candidates = positions[element.value] ?? []
+      // The first of `candidates` at `next` or after it.
+      var (low, high) = (0, candidates.count)
+      while low < high {
+        let middle = (low + high) / 2
+        if candidates[middle] < next { low = middle + 1 } else { high = middle }
+      }
+      guard low < candidates.count, before[candidates[low]].time <= element.time else {
+        if skippingFirst, next == 0 { skipped.append(element) } else { unexplained.append(element) }
+        continue
+      }
+      matched[candidates[low]] = true
+      next = candidates[low] + 1
+    }
+    // With none followed, the first ones are not told apart from the rest: none is explained.
+    if next == 0 { return (matched, skipped + unexplained, 0) }
+    return (matched, unexplained, skipped.count)
   }
 }
