@@ -23,7 +23,9 @@ struct PipeshServe: AsyncParsableCommand {
       With --present, the browsers that open the URL watch this shell's session instead, read-only \
       and live: the lines typed, what the session prints, top while jobs run, and the latest picture; \
       there Ctrl-C cancels the job at the prompt, and quit (or Ctrl-D) ends the shell and the presentation.
-      With a saved trace (a probe's recorder.write(toFile:), pipesh attach --save, or trace P to: "F.trace"),       the server also serves its drawing at /trace, the page draw "F.trace" to: "F.html" writes, drawn       before the server starts.
+      With a saved trace (a probe's recorder.write(toFile:), pipesh attach --save, or trace P to: "F.trace"), \
+      the server also serves its drawing at /trace, the page draw "F.trace" to: "F.html" writes, drawn \
+      before the server starts.
       Exit status: 1 the port is in use, 2 pipesh-serve is missing, the trace cannot be drawn, or a usage error.
       help serve, in the shell, says more.
       """

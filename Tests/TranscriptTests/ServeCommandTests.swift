@@ -55,15 +55,20 @@ struct ServeCommandTests {
   /// user can read, which it names to the server (the server serves it at /trace and removes it).
   @Test func aTraceIsDrawnForTheServer() throws {
     let directory = try Self.standIn(
-      #"echo "$@" > "$DIR/arguments"; stat -c %a "$6" > "$DIR/mode"; cp "$6" "$DIR/page.html"; rm "$6""#)
+      #"printf '%s\n' "$@" > "$DIR/arguments"; page="${5#--trace-page=}"; ls -l "$page" | cut -c1-10 > "$DIR/mode"; "#
+        + #"cp "$page" "$DIR/page.html"; rm "$page""#)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let trace = ExportTests.root.appendingPathComponent("Examples/SearchField/search.trace").path
-    let result = try Pipesh.run(["serve", "--port", "0", trace], environment: Self.server(directory))
+    // A trace whose name starts with `-` (after `--`) is still the trace's name to the server.
+    let trace = FileManager.default.temporaryDirectory.appendingPathComponent("-search \(getpid()).trace").path
+    try FileManager.default.copyItem(
+      atPath: ExportTests.root.appendingPathComponent("Examples/SearchField/search.trace").path, toPath: trace)
+    defer { unlink(trace) }
+    let result = try Pipesh.run(["serve", "--port", "0", "--", trace], environment: Self.server(directory))
     #expect(result.status == 0, "\(result.stderr)")
     let words = try String(contentsOf: directory.appendingPathComponent("arguments"), encoding: .utf8)
-      .split(separator: " ").map(String.init)
-    #expect(words.count == 8 && words[4] == "--trace-page" && words[6] == "--trace-name" && words[7] == trace + "\n")
-    #expect(try String(contentsOf: directory.appendingPathComponent("mode"), encoding: .utf8) == "600\n")
+      .split(separator: "\n").map(String.init)
+    #expect(words.count == 6 && words[4].hasPrefix("--trace-page=/") && words[5] == "--trace-name=" + trace, "\(words)")
+    #expect(try String(contentsOf: directory.appendingPathComponent("mode"), encoding: .utf8) == "-rw-------\n")
     let page = try String(contentsOf: directory.appendingPathComponent("page.html"), encoding: .utf8)
     #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("<title>pipesh: draw \(trace)</title>"))
     for lane in ["results", "queries", "keys", "search"] { #expect(page.contains(">\(lane)<"), "\(lane)") }

@@ -187,7 +187,7 @@ extension Commands {
           "pipesh serve F.trace also serves a saved trace's drawing (a probe's recorder.write(toFile:),",
           "pipesh attach --save, trace P to: \"F.trace\") at /trace: the page draw \"F.trace\" to: \"F.html\"",
           "writes, drawn by pipesh before the server starts (a file that is no trace: status 2); the",
-          "server reads no file itself.",
+          "server reads no file a request names.",
         ],
         examples: ["draw marble \"a-b|\" | map { $0 + \"!\" } demand: true"])
     }

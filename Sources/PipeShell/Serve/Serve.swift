@@ -58,7 +58,8 @@ public enum Serve {
         FileOutput.error("pipesh serve: cannot keep the trace's drawing for the server: \(reason)")
         return 2
       }
-      arguments += ["--trace-page", tracePage ?? "", "--trace-name", trace]
+      // Each with its value after `=`: a name that starts with `-` is still the value.
+      arguments += ["--trace-page=" + (tracePage ?? ""), "--trace-name=" + trace]
     }
     guard options.present else {
       // The server starts as a program does: no signal blocked or ignored (pipesh ignores SIGPIPE).
