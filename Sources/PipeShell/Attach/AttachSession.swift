@@ -100,6 +100,14 @@ public enum AttachSession {
 
     /// The task that asked it last (nil where the trace says none).
     var askedBy: Int? { events.last { $0.task != nil }?.task }
+
+    /// When it gave each of its elements.
+    var elementTimes: [Duration] {
+      events.filter { if case .element = $0.kind { true } else { false } }.map(\.time)
+    }
+
+    /// How often it was asked for an element.
+    var asked: Int { events.count { $0.kind == .asked } }
   }
 
   /// The probes' lanes in the order the program's recorder first saw them.
@@ -132,18 +140,20 @@ public enum AttachSession {
     }
     var rows = [["PROBE", "STATE", "ELEMENTS", "ASKED", "TASK", "LAST"]]
     for lane in lanes {
-      let elements = lane.events.count { if case .element = $0.kind { true } else { false } }
-      let asked = lane.events.count { $0.kind == .asked }
       rows.append([
-        lane.name, state(lane), String(elements), String(asked), lane.askedBy.map(String.init) ?? "",
+        lane.name, state(lane), String(lane.elementTimes.count), String(lane.asked),
+        lane.askedBy.map(String.init) ?? "",
         lane.events.last.map { "+" + MarbleLanes.label($0.time) } ?? "",
       ])
     }
     // A long probe name is shortened to fit the screen, as `jobs` shortens a long pipeline.
     for line in Format.table(rows, fitting: Format.screenWidth, shrinking: 0) { shell.console.line(line) }
-    if recording.dropped > 0 {
-      shell.console.line("(the recorder kept its last events: \(recording.dropped) before them were dropped)")
-    }
+    if let note = droppedNote(recording) { shell.console.line(note) }
+  }
+
+  /// What a flight recorder's trace says of the events it dropped (nil when it dropped none).
+  static func droppedNote(_ recording: TraceFile.Recording) -> String? {
+    recording.dropped > 0 ? "(the recorder kept its last events: \(recording.dropped) before them were dropped)" : nil
   }
 
   /// `tasks`: a row per task that asked a probe (numbered as the trace numbers them, in the order

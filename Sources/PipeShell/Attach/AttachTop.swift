@@ -23,18 +23,17 @@ extension AttachSession {
       + ", the probes' last event"
     var rows = [["PROBE", "STATE", "ELEMENTS", "ASKED", "RATE/s", "LAST"]]
     for lane in lanes {
-      let elements = lane.events.filter { if case .element = $0.kind { true } else { false } }.map(\.time)
+      let elements = lane.elementTimes
       let recent = elements.count { window == end || $0 > end - window }
       rows.append([
-        lane.name, state(lane), String(elements.count), String(lane.events.count { $0.kind == .asked }),
+        lane.name, state(lane), String(elements.count), String(lane.asked),
         window >= .seconds(1) ? TopView.rateText(Double(recent) / window.inSecondsValue) : "-",
         elements.last.map { (end - $0).secondsText } ?? "-",
       ])
     }
     // Each line fits the screen: a live frame is redrawn over as many lines as it wrote.
     var lines = Format.table(rows, fitting: width, shrinking: 0).map { Format.shortened($0, to: width) }
-    let note =
-      recording.dropped > 0 ? "(the recorder kept its last events: \(recording.dropped) before them were dropped)" : nil
+    let note = droppedNote(recording)
     // The heading, the table's titles and the note stay; the lanes past the screen are counted.
     let room = max(1, height - 2 - (note == nil ? 0 : 1))
     if lines.count > room {
