@@ -48,18 +48,18 @@ public struct ProbedSequence<Base: AsyncSequence>: AsyncSequence {
   @inlinable
   public func makeAsyncIterator() -> Iterator {
     let (number, name) = recorder.lane(named: name)
-    let lane = Lane(recorder: recorder, number: number, name: name)
+    let lane = ProbeLane(recorder: recorder, number: number, name: name)
     lane.record(.start)
     return Iterator(base: base.makeAsyncIterator(), lane: lane, describing: describing)
   }
 
   public struct Iterator: AsyncIteratorProtocol {
     @usableFromInline var base: Base.AsyncIterator
-    @usableFromInline let lane: Lane
+    @usableFromInline let lane: ProbeLane
     @usableFromInline let describing: @Sendable (Element) -> String
 
     @usableFromInline
-    init(base: Base.AsyncIterator, lane: Lane, describing: @escaping @Sendable (Element) -> String) {
+    init(base: Base.AsyncIterator, lane: ProbeLane, describing: @escaping @Sendable (Element) -> String) {
       self.base = base
       self.lane = lane
       self.describing = describing
@@ -67,18 +67,18 @@ public struct ProbedSequence<Base: AsyncSequence>: AsyncSequence {
 
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(Failure) -> Element? {
-      guard lane.record(.asked) else { return try await base.next(isolation: actor) }
+      guard lane.recordAsk() else { return try await base.next(isolation: actor) }
       do {
         guard let element = try await base.next(isolation: actor) else {
           lane.end(Task.isCancelled ? .cancelled("its task was cancelled") : .finished)
           return nil
         }
-        lane.record(.element(Self.cut(describing(element))))
+        lane.record(.element(ProbeRecorder.cut(describing(element))))
         return element
       } catch {
         lane.end(
           Task.isCancelled || error is CancellationError
-            ? .cancelled("its task was cancelled") : .failed(Self.cut(String(describing: error))))
+            ? .cancelled("its task was cancelled") : .failed(ProbeRecorder.cut(String(describing: error))))
         throw error
       }
     }
@@ -87,53 +87,55 @@ public struct ProbedSequence<Base: AsyncSequence>: AsyncSequence {
     public mutating func next() async throws(Failure) -> Element? {
       try await next(isolation: nil)
     }
-
-    @inlinable
-    static func cut(_ text: String) -> String {
-      // At most as many characters as UTF-8 bytes: most descriptions are not counted at all.
-      text.utf8.count <= ProbeRecorder.longestDescription || text.count <= ProbeRecorder.longestDescription
-        ? text : String(text.prefix(ProbeRecorder.longestDescription - 1)) + "…"
-    }
-  }
-
-  /// One iteration's lane: ended once, and cancelled when dropped before its end. Its iterator's
-  /// alone, and asked one `next()` at a time (AsyncIteratorProtocol's contract), so `ended` needs no
-  /// lock: each event takes the recorder's lock only.
-  @usableFromInline
-  final class Lane {
-    @usableFromInline let recorder: ProbeRecorder
-    @usableFromInline let number: Int
-    /// The recorder's number for the lane's name.
-    @usableFromInline let name: Int
-    @usableFromInline var ended = false
-
-    @usableFromInline
-    init(recorder: ProbeRecorder, number: Int, name: Int) {
-      self.recorder = recorder
-      self.number = number
-      self.name = name
-    }
-
-    /// Records `kind` unless the lane has ended: whether it did.
-    @inlinable @discardableResult
-    func record(_ kind: TraceFile.EventKind) -> Bool {
-      guard !ended else { return false }
-      recorder.record(kind, lane: number, name: name)
-      return true
-    }
-
-    @inlinable
-    func end(_ kind: TraceFile.EventKind) {
-      guard !ended else { return }
-      ended = true
-      recorder.record(kind, lane: number, name: name)
-    }
-
-    deinit {
-      end(.cancelled("its consumer stopped asking before its end"))
-      recorder.laneEnded(number)
-    }
   }
 }
 
 extension ProbedSequence: Sendable where Base: Sendable {}
+
+/// One iteration's lane (of any probed sequence: not generic, so that a probe running generic
+/// behind `map` asks the runtime for no type's metadata to record): ended once, and cancelled when dropped before its end. Its iterator's
+/// alone, and asked one `next()` at a time (AsyncIteratorProtocol's contract), so `ended` needs no
+/// lock: each event takes the recorder's lock only.
+@usableFromInline
+final class ProbeLane {
+  @usableFromInline let recorder: ProbeRecorder
+  @usableFromInline let number: Int
+  /// The recorder's number for the lane's name.
+  @usableFromInline let name: Int
+  @usableFromInline var ended = false
+
+  @usableFromInline
+  init(recorder: ProbeRecorder, number: Int, name: Int) {
+    self.recorder = recorder
+    self.number = number
+    self.name = name
+  }
+
+  /// Records an ask unless the lane has ended: whether it did.
+  @inlinable
+  func recordAsk() -> Bool {
+    guard !ended else { return false }
+    recorder.recordAsk(lane: number, name: name)
+    return true
+  }
+
+  /// Records `kind` unless the lane has ended: whether it did.
+  @inlinable @discardableResult
+  func record(_ kind: TraceFile.EventKind) -> Bool {
+    guard !ended else { return false }
+    recorder.record(kind, lane: number, name: name)
+    return true
+  }
+
+  @inlinable
+  func end(_ kind: TraceFile.EventKind) {
+    guard !ended else { return }
+    ended = true
+    recorder.record(kind, lane: number, name: name)
+  }
+
+  deinit {
+    end(.cancelled("its consumer stopped asking before its end"))
+    recorder.laneEnded(number)
+  }
+}

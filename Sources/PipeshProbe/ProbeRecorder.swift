@@ -8,6 +8,10 @@ import TraceFormat
   import Foundation
 #endif
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Where probes record what their sequences do: when the consumer asks (`next()`), each element
 /// with its time and description, and each end. Safe to use from many tasks at once; recording
 /// takes a lock for a moment and never waits for anything else. `write(toFile:)` saves it as a
@@ -34,7 +38,8 @@ public final class ProbeRecorder: Sendable {
   public static let longestDescription = 200
 
   private struct Recorded {
-    let time: Duration
+    /// Nanoseconds since the recorder was made.
+    let time: Int64
     let lane: Int
     /// The lane's name, by its number in `Names`.
     let name: Int
@@ -92,7 +97,8 @@ public final class ProbeRecorder: Sendable {
     }
   }
 
-  private let now: @Sendable () -> Duration
+  /// Nanoseconds since the recorder was made.
+  private let now: @Sendable () -> Int64
   private let virtualClock: Bool
   private let limit: Int
   private let keepsLast: Bool
@@ -102,8 +108,21 @@ public final class ProbeRecorder: Sendable {
   /// recorder's `count` must be at least 1 (a programmer's error otherwise, as an array's
   /// negative count).
   public init<C: Clock>(clock: C, keeping: Keeping = .all) where C.Duration == Duration {
-    let start = clock.now
-    now = { start.duration(to: clock.now) }
+    #if os(Linux)
+      // The system's clocks read directly, as the runtime reads them for these two (a probe reads
+      // the time twice an element; through the `Clock` it also converts to a `Duration`).
+      if clock is ContinuousClock || clock is SuspendingClock {
+        let id = clock is ContinuousClock ? CLOCK_BOOTTIME : CLOCK_MONOTONIC
+        let start = Self.nanoseconds(of: id)
+        now = { Self.nanoseconds(of: id) - start }
+      } else {
+        let start = clock.now
+        now = { start.duration(to: clock.now).wholeNanoseconds }
+      }
+    #else
+      let start = clock.now
+      now = { start.duration(to: clock.now).wholeNanoseconds }
+    #endif
     virtualClock = !(clock is ContinuousClock || clock is SuspendingClock)
     switch keeping {
     case .all:
@@ -126,12 +145,17 @@ public final class ProbeRecorder: Sendable {
     state.withLock { _ = $0.running.removeValue(forKey: lane) }
   }
 
+  /// Records that lane `lane` (named `name`) was asked for an element, now, by the task running.
+  @usableFromInline
+  func recordAsk(lane: Int, name: Int) {
+    // Which task asks is read before the lock (it holds it no longer than it must).
+    record(.asked, lane: lane, name: name, task: currentTaskID())
+  }
+
   /// Records what lane `lane` (named `name`) did, now.
   @usableFromInline
-  func record(_ kind: TraceFile.EventKind, lane: Int, name: Int) {
-    // Which task asks is read before the lock (it holds it no longer than it must); the time is
-    // read under it: events from many tasks are kept in the order of their times.
-    let task = kind == .asked ? currentTaskID() : nil
+  func record(_ kind: TraceFile.EventKind, lane: Int, name: Int, task: UInt64? = nil) {
+    // The time is read under the lock: events from many tasks are kept in the order of their times.
     state.withLock { state in
       let event = Recorded(time: now(), lane: lane, name: name, kind: kind, task: task)
       if state.events.count < limit {
@@ -144,6 +168,23 @@ public final class ProbeRecorder: Sendable {
         state.leftOut += 1
       }
     }
+  }
+
+  #if os(Linux)
+    /// What the system's clock `id` says now, in nanoseconds.
+    private static func nanoseconds(of id: clockid_t) -> Int64 {
+      var now = timespec()
+      clock_gettime(id, &now)
+      return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+  #endif
+
+  /// `text` cut at `longestDescription` characters, its last an ellipsis.
+  @inlinable
+  static func cut(_ text: String) -> String {
+    // At most as many characters as UTF-8 bytes: most descriptions are not counted at all.
+    text.utf8.count <= longestDescription || text.count <= longestDescription
+      ? text : String(text.prefix(longestDescription - 1)) + "…"
   }
 
   /// How many lane names the recorder holds now.
@@ -180,7 +221,8 @@ public final class ProbeRecorder: Sendable {
         return tasks.count
       }
       lines.append(
-        TraceFile.node(time: event.time, job: 1, node: lane.number, label: lane.label, task: task, event.kind))
+        TraceFile.node(
+          time: .nanoseconds(event.time), job: 1, node: lane.number, label: lane.label, task: task, event.kind))
     }
     return lines.joined(separator: "\n") + "\n"
   }
@@ -205,11 +247,13 @@ public final class ProbeRecorder: Sendable {
 /// The runtime's id of the task running now (what `UnownedJob`'s description prints), or nil
 /// outside a task. Read from the runtime itself: PipeshProbe replaces none of its entry points.
 private func currentTaskID() -> UInt64? {
-  // An UnsafeCurrentTask is the task's pointer (the runtime's task is a job).
+  // An UnsafeCurrentTask is the task's pointer (the runtime's task is a job), read as one without
+  // binding it: a bound copy retains and releases the task (a tenth of what recording an ask cost).
   withUnsafeCurrentTask { task in
-    guard let task else { return nil }
-    let id = swiftTaskGetJobTaskID(unsafeBitCast(task, to: UnsafeMutableRawPointer.self))
-    return id == 0 ? nil : id
+    unsafeBitCast(task, to: UnsafeMutableRawPointer?.self).flatMap { job in
+      let id = swiftTaskGetJobTaskID(job)
+      return id == 0 ? nil : id
+    }
   }
 }
 
