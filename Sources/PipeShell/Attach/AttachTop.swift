@@ -35,7 +35,7 @@ extension AttachSession {
     var lines = Format.table(rows, fitting: width, shrinking: 0).map { Format.shortened($0, to: width) }
     let note = droppedNote(recording)
     // The heading, the table's titles and the note stay; the lanes past the screen are counted.
-    let room = max(1, height - 2 - (note == nil ? 0 : 1))
+    let room = max(1, height - 1 - (note == nil ? 0 : 1))
     if lines.count > room {
       let hidden = lines.count - (room - 1)
       lines = Array(lines.prefix(room - 1)) + ["(\(hidden) more \(hidden == 1 ? "lane" : "lanes") below the screen)"]
