@@ -30,7 +30,7 @@ struct PipeshTestPlugin: CommandPlugin {
     process.waitUntilExit()
     print("pipesh-test: JUnit XML in \(junit.path)")
     guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-      Diagnostics.error("pipesh-test: pipesh test exited with status \(process.terminationStatus)")
+      // Thrown, and said once: SwiftPM prints the error (a diagnostic as well would say it twice).
       throw PipeshTestFailed(status: process.terminationStatus)
     }
   }
@@ -39,5 +39,5 @@ struct PipeshTestPlugin: CommandPlugin {
 /// `pipesh test` failed (a test failed: 1; a PATH or the JUnit file could not be used: 2).
 struct PipeshTestFailed: Error, CustomStringConvertible {
   let status: Int32
-  var description: String { "pipesh test exited with status \(status)" }
+  var description: String { "pipesh-test: pipesh test exited with status \(status)" }
 }
