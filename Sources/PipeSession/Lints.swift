@@ -155,7 +155,8 @@ public enum Lints {
   /// Tasks `spawn` started for the job that still run: no child of the job, nobody awaits or
   /// cancels them, so they outlive it (said while they run, the job's end included).
   public static func leftBehind(_ job: Job) -> [JobLint] {
-    job.context.tasks.outliving.filter { $0.lifetime == .spawned }.map { task in
+    guard TaskViews.available else { return [] }
+    return job.context.tasks.outliving.filter { $0.lifetime == .spawned }.map { task in
       let node = task.node.map { " by \($0.text)" } ?? ""
       let state =
         job.state == .running

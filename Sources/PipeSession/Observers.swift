@@ -39,6 +39,8 @@ public final class TraceRecorder: SessionRecorder {
   }
 
   public func task(_ event: TaskEvent) {
+    // Where the task views cannot be trusted (`TaskViews`), a trace names no task.
+    guard TaskViews.available else { return }
     printer?.task(event)
     save(TraceFile.task(event))
   }

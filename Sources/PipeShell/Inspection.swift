@@ -79,6 +79,7 @@ extension Inspector {
     var byNode: [ObjectIdentifier: [TaskRecord]] = [:]
     for record in records { if let node = record.node { byNode[ObjectIdentifier(node), default: []].append(record) } }
     func taskRows(_ tasks: [TaskRecord], lead: String) {
+      guard TaskViews.available else { return }
       for task in tasks {
         rows.append([lead + "· task \(task.id): \(task.kindText)", Paint.state(TaskView.state(task), on: colour)])
       }
@@ -99,11 +100,13 @@ extension Inspector {
     }
     // Tasks the job's own task made outside every node's `next()` (as its iterators were let go).
     let outside = records.filter { $0.node == nil && $0.origin != .job }
-    if !outside.isEmpty {
+    if !outside.isEmpty, TaskViews.available {
       rows.append(["outside every node's next():"])
       taskRows(outside, lead: "")
     }
-    if job.context.tasks.earlier > 0 {
+    if !TaskViews.available {
+      rows.append(["(no task rows: \(TaskViews.unavailable))"])
+    } else if job.context.tasks.earlier > 0 {
       rows.append(["· \(job.context.tasks.earlier) earlier tasks ended and are not kept"])
     }
     let width = Format.screenWidth

@@ -9,7 +9,12 @@ enum TaskView {
   /// or under the task that made it (an unstructured one), in the order they were made.
   /// The tasks of pipesh's own workarounds and stops of an operator's input are folded into one
   /// counted line unless `everyTask` (`tasks N all`): they are not what the operators do.
+  /// Whether tasks can be shown on this system, and what is said instead (`TaskViews`).
+  static var available: Bool { TaskViews.available }
+  static var unavailable: String { TaskViews.unavailable }
+
   static func lines(_ job: Job, everyTask: Bool = false) -> [String] {
+    guard available else { return ["(\(unavailable))"] }
     let tasks = job.context.tasks
     let records = tasks.records
     let shown = everyTask ? records : records.filter { !isBookkeeping($0) }

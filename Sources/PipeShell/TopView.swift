@@ -126,7 +126,7 @@ struct TopView {
       let sink = sinkKey(job)
       rows.append([
         job.id == selected ? ">" : "", String(job.id) + (warnings.isEmpty ? "" : "!"), job.state.rawValue,
-        String(job.context.tasks.live), job.elapsed.secondsText, "", String(job.output),
+        TaskView.available ? String(job.context.tasks.live) : "-", job.elapsed.secondsText, "", String(job.output),
         Self.rateText(sink.flatMap(history.rate)),
         sinceText(sink.flatMap { history.sinceLast($0, now: now) }), "", job.text,
       ])
@@ -146,7 +146,7 @@ struct TopView {
   /// A job's nodes, indented as `inspect` draws its tree, with its counts.
   private func nodeRows(_ job: Job, _ history: TopHistory, now: Duration, into rows: inout [[String]]) {
     var running: [ObjectIdentifier: Int] = [:]
-    for task in job.context.tasks.records where task.end == nil {
+    for task in job.context.tasks.records where task.end == nil && TaskView.available {
       if let node = task.node { running[ObjectIdentifier(node), default: 0] += 1 }
     }
     for row in Inspector.tree(job.nodes, prefix: "  ", branch: "  ") {

@@ -3,6 +3,23 @@ import Locking
 import Synchronization
 import VirtualTime
 
+/// Whether this system's task views can be trusted. They see tasks through the runtime's entry
+/// points, which `CPipeSupport/tasks.c` replaces in the executable; that has been built and run on
+/// Linux only (README's "Platforms"), and elsewhere a view would show only the tasks it happened
+/// to see: a tree missing tasks would be false. So every view of tasks (`tasks`, `inspect`'s task
+/// rows, the page's task tree, the lint of a task left behind) asks this first.
+public enum TaskViews {
+  #if os(Linux)
+    public static let available = true
+  #else
+    public static let available = false
+  #endif
+
+  /// What a view says instead where they are not available.
+  public static let unavailable =
+    "the task views are Linux-only (untried on this system, and a tree missing tasks would be false)"
+}
+
 /// Every task of every job, as the Swift runtime creates, cancels and ends it (`tasks.c` hooks
 /// the runtime's entry points): the one place tasks are recorded. A task belongs to the job of
 /// the task that created it; a job's own task is named as such when the job starts it.

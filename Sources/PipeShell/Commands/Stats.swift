@@ -16,6 +16,7 @@ extension Shell {
   /// The live tasks, as `stats` and `--stats` say them: every task of every job (its own, its
   /// operators'), as the runtime reported them; those that outlive their job are named.
   public var liveTasksText: String {
+    guard TaskView.available else { return "tasks: not counted (\(TaskView.unavailable))" }
     let jobs = engine.jobs.all
     let total = jobs.reduce(0) { $0 + $1.context.tasks.live }
     var outliving: [String] = []

@@ -10,15 +10,8 @@ extension Commands {
         guard let recording = shell.readTrace(path, command: "tasks") else { return }
         AttachSession.tasks(recording, shell, noTask: "no lane of \(path) was asked by a task it names")
       case .jobs(let ids, let everyTask):
-        #if os(Linux)
-          show(shell, ids, everyTask: everyTask)
-        #else
-          // The views see tasks by replacing the runtime's task entry points in the executable
-          // (CPipeSupport/tasks.c), which has only been built and run on Linux: elsewhere they would
-          // show only what they happened to see. README's "Platforms".
-          shell.engine.commandFailed(
-            "tasks: the task views are Linux-only (untried on this system, and a tree missing tasks would be false)")
-        #endif
+        guard TaskView.available else { return shell.engine.commandFailed("tasks: " + TaskView.unavailable) }
+        show(shell, ids, everyTask: everyTask)
       }
     }.example("merge(timer 1, timer 2) | take 3 | drain &\nsleep 1\ntasks 1\nwait\ntasks 1")
 
