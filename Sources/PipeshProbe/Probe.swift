@@ -92,10 +92,10 @@ public struct ProbedSequence<Base: AsyncSequence>: AsyncSequence {
 
 extension ProbedSequence: Sendable where Base: Sendable {}
 
-/// One iteration's lane (of any probed sequence: not generic, so that a probe running generic
-/// behind `map` asks the runtime for no type's metadata to record): ended once, and cancelled when dropped before its end. Its iterator's
+/// One iteration's lane: ended once, and cancelled when dropped before its end. Its iterator's
 /// alone, and asked one `next()` at a time (AsyncIteratorProtocol's contract), so `ended` needs no
-/// lock: each event takes the recorder's lock only.
+/// lock: each event takes the recorder's lock only. Of any probed sequence, not a type nested in
+/// the generic one: a probe running generic behind `map` then asks the runtime for no metadata.
 @usableFromInline
 final class ProbeLane {
   @usableFromInline let recorder: ProbeRecorder
