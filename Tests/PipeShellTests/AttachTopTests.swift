@@ -25,7 +25,8 @@ struct AttachTopTests {
     let frame = AttachSession.top(trace, live: true, width: 80, height: 10)
     #expect(frame.count == 10, "\(frame)")
     #expect(frame.allSatisfy { Format.columns($0) <= 80 }, "\(frame)")
-    #expect(frame[0].hasPrefix("pipesh attach top · a frame a second, Ctrl-C stops · 30 lanes · up to +2s"), "\(frame)")
+    #expect(
+      frame[0].hasPrefix("pipesh attach top · a frame a second, Ctrl-C stops · 30 lanes · up to +2.000s"), "\(frame)")
     #expect(frame[1].hasPrefix("PROBE"))
     // The heading, the titles, 7 lanes and the count of the 23 others.
     #expect(frame.last == "(23 more lanes below the screen)", "\(frame)")

@@ -94,11 +94,11 @@ struct AttachTests {
       session.stdout.hasPrefix(
         """
         PROBE      STATE     ELEMENTS  ASKED  TASK  LAST
-        debounced  finished  4         5      1     +12s
-        keys       finished  4         5      2     +12s
+        debounced  finished  4         5      1     +12.000s
+        keys       finished  4         5      2     +12.000s
         TASK  ASKED      WAITING ON  LAST ASK
-        1     debounced  -           +12s
-        2     keys       -           +10s
+        1     debounced  -           +12.000s
+        2     keys       -           +10.000s
 
         """), "\(session.stdout)")
     let drawing = session.stdout.split(separator: "\n").dropFirst(6).joined(separator: "\n")
@@ -139,7 +139,7 @@ struct AttachTests {
     // debounced: a, b, c, d at 4, 6, 8, 12 s: c and d.
     #expect(
       session.stdout == """
-        pipesh attach top · 2 lanes · up to +12s, the probes' last event
+        pipesh attach top · 2 lanes · up to +12.000s, the probes' last event
         PROBE      STATE     ELEMENTS  ASKED  RATE/s  LAST
         debounced  finished  4         5      0.4     0.0s
         keys       finished  4         5      0.2     2.0s
@@ -165,12 +165,12 @@ struct AttachTests {
       session.stdout == """
         keys → debounced: in 7 = out 3 + did not come out 4
         did not come out at debounced (dropped by what stands between):
-          a  +1s
-          b  +2s
-          c  +3s
-          f  +13s
+          a  +1.000s
+          b  +2.000s
+          c  +3.000s
+          f  +13.000s
         debounced → shouted: in 3, out 3
-        shouted gave 3 elements that no element of debounced says (the first: D at +7s):
+        shouted gave 3 elements that no element of debounced says (the first: D at +7.000s):
         an operator between them makes or changes elements, so what did not come out cannot be told from these probes
 
         """, "\(session.stdout)")
@@ -192,7 +192,7 @@ struct AttachTests {
       marked.stdout == """
         keys → debounced: in 2 = out 1 + did not come out 1
         did not come out at debounced (dropped by what stands between):
-          a  +2s  ?
+          a  +2.000s  ?
         ? an element that came out says the same: which of the equal ones came out cannot be told from the probes
 
         """, "\(marked.stdout)")
@@ -238,7 +238,7 @@ struct AttachTests {
     try terminal.expect("attach> ")
     // top at a terminal: a frame a second, each drawn over the last, until Ctrl-C.
     terminal.type("top\r")
-    try terminal.expect("pipesh attach top · a frame a second, Ctrl-C stops · 2 lanes · up to +12s")
+    try terminal.expect("pipesh attach top · a frame a second, Ctrl-C stops · 2 lanes · up to +12.000s")
     try terminal.expect("keys       finished  4         5      0.2     2.0s")
     try terminal.expect("\u{1B}[4F\u{1B}[J")
     try terminal.expect("keys       finished  4         5      0.2     2.0s")

@@ -73,11 +73,11 @@ struct ProbeTraceTests {
     #expect(
       listed.stdout == """
         TASK  ASKED       WAITING ON  LAST ASK
-        1     results     -           +14s
-        2     queries     -           +9s
-        3     text, keys  -           +7s
-        4     search      -           +5s
-        5     search #2   -           +14s
+        1     results     -           +14.000s
+        2     queries     -           +9.000s
+        3     text, keys  -           +7.000s
+        4     search      -           +5.000s
+        5     search #2   -           +14.000s
 
         """)
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("pipesh-untasked-\(getpid()).trace").path
@@ -105,9 +105,9 @@ struct ProbeTraceTests {
       why.stdout == """
         text → queries: in 5 = out 2 + did not come out 3
         did not come out at queries (dropped by what stands between):
-          s     +1s
-          sw    +2s
-          swif  +6s
+          s     +1.000s
+          sw    +2.000s
+          swif  +6.000s
 
         """, "\(why.stdout)")
     // One lane only: an error at its place, before anything runs; a lane the trace has not: its names.
@@ -146,12 +146,12 @@ struct ProbeTraceTests {
       why.stdout == #"""
         keys → out: in 3 = out 1 + did not come out 1 + not out yet 1 (out still runs)
         did not come out at out (dropped by what stands between, or held there: out still runs):
-          \u{1B}[2Ja  +500ms
+          \u{1B}[2Ja  +1.000s
         not out yet:
-          d           +4.5s
+          d           +5.000s
         (out's first element came from one of keys's the recorder dropped: it is left out)
         out → keys: in 2, out 3
-        keys gave 3 elements that no element of out says (the first: \u{1B}[2Ja at +500ms):
+        keys gave 3 elements that no element of out says (the first: \u{1B}[2Ja at +1.000s):
         an operator between them makes or changes elements, so what did not come out cannot be told from these probes
         (the other way round, each element of out is one of keys's: did you mean why keys out?)
 

@@ -83,7 +83,10 @@ public enum AttachSession {
       case .jobs: jobs(recording, shell)
       case .tasks:
         tasks(recording, shell, noTask: "no probe has been asked by a task yet (or the trace does not say which)")
-      case .draw(let names, let until, let tick): draw(recording, names, until: until, tick: tick, shell)
+        if let note = droppedNote(recording) { shell.console.line(note) }
+      case .draw(let names, let until, let tick):
+        draw(recording, names, until: until, tick: tick, shell)
+        if let note = droppedNote(recording) { shell.console.line(note) }
       case .top: for line in top(recording, live: false) { shell.console.line(line) }
       case .why(let from, let to): why(recording, from: from.name, to: to.name, .attached, shell)
       case .sleep, .save: break
@@ -115,7 +118,6 @@ public enum AttachSession {
     var index: [[Int]: Int] = [:]
     var lanes: [Lane] = []
     var seen: [String: Int] = [:]
-    let origin = recording.events.first?.time ?? .zero
     for event in recording.events {
       guard case .node(let id, let label, let kind, _) = event.what else { continue }
       let key = [event.job, id]
@@ -126,7 +128,7 @@ public enum AttachSession {
         seen[name, default: 0] += 1
         lanes.append(Lane(name: seen[name] == 1 ? name : "\(name) #\(seen[name] ?? 0)"))
       }
-      if let at = index[key] { lanes[at].events.append((event.time - origin, kind, event.task)) }
+      if let at = index[key] { lanes[at].events.append((event.time, kind, event.task)) }
     }
     return lanes
   }
@@ -143,7 +145,7 @@ public enum AttachSession {
       rows.append([
         lane.name, state(lane), String(lane.elementTimes.count), String(lane.asked),
         lane.askedBy.map(String.init) ?? "",
-        lane.events.last.map { "+" + MarbleLanes.label($0.time) } ?? "",
+        lane.events.last.map { $0.time.stampText } ?? "",
       ])
     }
     // A long probe name is shortened to fit the screen, as `jobs` shortens a long pipeline.
@@ -181,7 +183,7 @@ public enum AttachSession {
       rows.append([
         String(task), (asked[task] ?? []).joined(separator: ", "),
         waiting.isEmpty ? "-" : waiting.joined(separator: ", "),
-        "+" + MarbleLanes.label(last[task] ?? .zero),
+        (last[task] ?? .zero).stampText,
       ])
     }
     for line in Format.table(rows, fitting: Format.screenWidth, shrinking: 1) { shell.console.line(line) }

@@ -16,15 +16,16 @@ extension AttachSession {
     }
     // The rate is over the last 5 s, or the whole trace when it is shorter (counting its first
     // instant); under a second it would say too much of too little, and is not given.
-    let window = min(TopHistory.window, end)
+    let start = lanes.compactMap { $0.events.first?.time }.min() ?? .zero
+    let window = min(TopHistory.window, end - start)
     let heading =
       "pipesh attach top · " + (live ? "a frame a second, Ctrl-C stops · " : "")
-      + "\(lanes.count) \(lanes.count == 1 ? "lane" : "lanes") · up to +" + MarbleLanes.label(end)
+      + "\(lanes.count) \(lanes.count == 1 ? "lane" : "lanes") · up to " + end.stampText
       + ", the probes' last event"
     var rows = [["PROBE", "STATE", "ELEMENTS", "ASKED", "RATE/s", "LAST"]]
     for lane in lanes {
       let elements = lane.elementTimes
-      let recent = elements.count { window == end || $0 > end - window }
+      let recent = elements.count { window == end - start || $0 > end - window }
       rows.append([
         lane.name, state(lane), String(elements.count), String(lane.asked),
         window >= .seconds(1) ? TopView.rateText(Double(recent) / window.inSecondsValue) : "-",

@@ -53,7 +53,7 @@ extension AttachSession {
       shell.console.line(heading + ", out \(after.count)")
       shell.console.line(
         "\(downstream.name) gave \(count) \(count == 1 ? "element" : "elements") that no element of \(upstream.name) "
-          + "says (the first: \(DiagnosticFormatter.visible(first.value)) at +\(MarbleLanes.label(first.time))):")
+          + "says (the first: \(DiagnosticFormatter.visible(first.value)) at \(first.time.stampText)):")
       shell.console.line(
         "an operator between them makes or changes elements, so what did not come out cannot be told from these "
           + "probes")
@@ -78,7 +78,7 @@ extension AttachSession {
     var pending: [[String]] = []
     for (index, element) in before.enumerated() where !followed.matched[index] {
       let row = [
-        DiagnosticFormatter.visible(element.value), "+" + MarbleLanes.label(element.time),
+        DiagnosticFormatter.visible(element.value), element.time.stampText,
         cameOut.contains(element.value) ? "?" : "",
       ]
       if !ended, lastOut.map({ element.time >= $0 }) ?? true { pending.append(row) } else { lost.append(row) }

@@ -139,6 +139,8 @@ extension Shell {
     var marks: Set<Int> = []
     var key = DemandKey()
     let tick: Duration
+    /// The tick at which no two events of a lane at different times share a column.
+    var apart: Duration
     let picture: () -> MarblePicture
 
     /// The text, every lane whole (a picture's page carries it).
@@ -153,7 +155,8 @@ extension Shell {
   ) -> RecordingDrawing {
     let lanes = TraceLanes(recording, until: until, only: only)
     let tick = chosen ?? DrawObserver.finestTick(.seconds(1), lanes: lanes.rows.map(\.events))
-    var drawing = RecordingDrawing(tick: tick) {
+    let apart = chosen.map { DrawObserver.finestTick($0, lanes: lanes.rows.map(\.events)) } ?? tick
+    var drawing = RecordingDrawing(tick: tick, apart: apart) {
       let end = lanes.rows.flatMap { $0.events.map(\.0) }.max() ?? .zero
       return MarblePicture(
         lanes: lanes.pictureLanes(demand: demand), end: max(end, tick),
@@ -190,6 +193,13 @@ extension Shell {
     presentFeed?.picture(title: "draw " + path, svg: drawing.picture().svg)
     if chosen == nil, drawing.tick != .seconds(1) {
       note(Self.finerNote("draw", drawing.tick, .seconds(1)), width: width)
+    }
+    if drawing.apart < drawing.tick {
+      // The tick asked for draws events that came at different times in one column.
+      note(
+        "draw: at tick: \(MarbleLanes.label(drawing.tick)), events of a lane that came at different times share a column "
+          + "(the first column holds what came before its tick too): tick: \(MarbleLanes.label(drawing.apart)) "
+          + "draws them apart", width: width)
     }
     if cut { note(Self.cutNote("draw", width: width), width: width) }
   }
