@@ -60,6 +60,7 @@ public struct DiagramRecorder: Sendable {
   /// An event as a diagram line shows it: in marble notation, with control characters written
   /// as in diagnostics (`\u{A}`), so each line stays one line.
   static func symbol(_ event: MarbleDiagram.Event) -> String {
-    DiagnosticFormatter.visible(event.notation)
+    // A tab too: a value's column must not move the lane's later ones.
+    DiagnosticFormatter.visible(event.notation).replacing("\t", with: "\\u{9}")
   }
 }

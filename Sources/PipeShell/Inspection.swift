@@ -55,7 +55,7 @@ final class TraceObserver: NodeObserver {
   }
 
   private func line(time: Duration, job: Int, label: String, _ text: String) {
-    let label = Format.pad(Format.shortened(label, to: width), width)
+    let label = Format.pad(Format.shortened(label.showingEveryControlCharacter, to: width), width)
     write(Format.shortened("\(time.stampText) [\(job)] \(label)  \(text)", to: screenWidth))
   }
 }

@@ -93,6 +93,23 @@ extension String {
     return shown
   }
 
+  /// The text on one line: every control character shown as Swift writes it, line breaks and tabs
+  /// too (a value or a name in a view's row or column).
+  public var showingEveryControlCharacter: String {
+    guard unicodeScalars.contains(where: { Self.isHidden($0) || [0x09, 0x0A, 0x0D].contains($0.value) }) else {
+      return self
+    }
+    var shown = ""
+    for scalar in unicodeScalars {
+      if Self.isHidden(scalar) || [0x09, 0x0A, 0x0D].contains(scalar.value) {
+        shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      } else {
+        shown.unicodeScalars.append(scalar)
+      }
+    }
+    return shown
+  }
+
   private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x09, 0x0A, 0x0D: false

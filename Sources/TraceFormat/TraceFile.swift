@@ -65,10 +65,10 @@ public enum TraceFile {
     public var described: String {
       switch self {
       case .start: "start"
-      case .element(let value): "→ \(value.showingControlCharacters)"
+      case .element(let value): "→ \(value.showingEveryControlCharacter)"
       case .finished: "finished"
-      case .failed(let reason): "failed: \(reason)"
-      case .cancelled(let reason): reason.isEmpty ? "cancelled" : "cancelled (\(reason))"
+      case .failed(let reason): "failed: \(reason.showingEveryControlCharacter)"
+      case .cancelled(let reason): reason.isEmpty ? "cancelled" : "cancelled (\(reason.showingEveryControlCharacter))"
       case .asked: "asked"
       case .sending(let channel): "sending to \(channel)"
       }

@@ -147,9 +147,10 @@ struct MarbleTests {
     #expect(read.steps.map(\.events) == [[.value("it")], [.value("s")]])
   }
 
-  /// Values pipesh prints in a diagram line are escaped: one line per stage, always.
+  /// Values pipesh prints in a diagram line are escaped: one line per stage, always, and a tab
+  /// too, so that a lane's later columns stay under the ruler.
   @Test func controlCharactersStayOnTheLine() async {
     let line = await Self.draw("from \"two\\nlines\" \"tab\\there\"")
-    #expect(line == "['two\\u{A}lines' 'tab\there'|]")
+    #expect(line == "['two\\u{A}lines' 'tab\\u{9}here'|]")
   }
 }

@@ -80,7 +80,9 @@ struct TraceLanes {
       }
     }
     func row(_ index: Int) -> Row {
-      Row(label: many ? "[\(nodes[index].job)] \(nodes[index].label)" : nodes[index].label, all: events[index])
+      // A label is shown on one line, its control characters escaped (a trace's are the program's).
+      let label = nodes[index].label.showingEveryControlCharacter
+      return Row(label: many ? "[\(nodes[index].job)] \(label)" : label, all: events[index])
     }
     rows = order.map { row($0.index) }
     pictureRows = pictureOrder.map { (row($0.index), $0.depth) }
