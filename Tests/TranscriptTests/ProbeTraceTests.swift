@@ -159,4 +159,33 @@ struct ProbeTraceTests {
     #expect(why.stderr.contains("the program's are out, keys, \\u{1B}[2J\n"), "\(why.stderr)")
     #expect(!why.stdout.contains("\u{1B}") && !why.stderr.contains("\u{1B}"))
   }
+
+  /// `why` quotes a value whose spaces would not be seen, says what a cancelled TO held went with
+  /// it, and refuses the same lane twice.
+  @Test func whyQuotesHiddenSpacesAndSaysWhatACancelHeld() throws {
+    let path = "/tmp/pipesh-why-cancelled-\(getpid()).trace"
+    defer { unlink(path) }
+    let lines = [
+      #"{"pipesh":"trace","version":1,"pipeline":"probes of x","clock":"real","labels":["typed","queries"]}"#,
+      #"{"ns":1000000,"job":1,"node":1,"label":"typed","event":"element","value":"swift "}"#,
+      #"{"ns":2000000,"job":1,"node":1,"label":"typed","event":"element","value":"swift"}"#,
+      #"{"ns":3000000,"job":1,"node":2,"label":"queries","event":"element","value":"swift"}"#,
+      #"{"ns":4000000,"job":1,"node":1,"label":"typed","event":"element","value":"swifty"}"#,
+      #"{"ns":5000000,"job":1,"node":2,"label":"queries","event":"cancelled","reason":"its task was cancelled"}"#,
+    ]
+    try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    let why = try Pipesh.run(["-c", "why \"\(path)\" typed queries"])
+    #expect(why.status == 0, "\(why.stderr)")
+    #expect(
+      why.stdout == """
+        typed → queries: in 3 = out 1 + did not come out 2
+        did not come out at queries (dropped by what stands between, or held there when queries cancelled):
+          'swift '  +0.001s
+          swifty    +0.004s
+
+        """, "\(why.stdout)")
+    let same = try Pipesh.run(["-c", "why \"\(path)\" typed typed"])
+    #expect(same.status == 1)
+    #expect(same.stderr.contains("error: why: FROM and TO are the same lane ('typed')"), "\(same.stderr)")
+  }
 }

@@ -44,6 +44,11 @@ extension AttachSession {
       chosen.append(lane)
     }
     let (upstream, downstream) = (chosen[0], chosen[1])
+    guard upstream.name != downstream.name else {
+      return shell.engine.commandFailed(
+        "why: FROM and TO are the same lane ('\(upstream.name)'): name the probe before an operator, then the one "
+          + "after it", at: source.fromArgument + 1)
+    }
     let before = elements(upstream)
     let after = elements(downstream)
     let followed = follow(after, through: before, skippingFirst: recording.dropped > 0)
@@ -53,7 +58,7 @@ extension AttachSession {
       shell.console.line(heading + ", out \(after.count)")
       shell.console.line(
         "\(downstream.name) gave \(count) \(count == 1 ? "element" : "elements") that no element of \(upstream.name) "
-          + "says (the first: \(DiagnosticFormatter.visible(first.value)) at \(first.time.stampText)):")
+          + "says (the first: \(Self.shown(first.value)) at \(first.time.stampText)):")
       shell.console.line(
         "an operator between them makes or changes elements, so what did not come out cannot be told from these "
           + "probes")
@@ -64,13 +69,16 @@ extension AttachSession {
       }
       return
     }
-    let ended =
-      downstream.events.last.map { event in
-        switch event.kind {
-        case .finished, .failed, .cancelled: true
-        default: false
-        }
-      } ?? false
+    // How TO ended, if it did: cancelled or failed, what it held then went with it.
+    let end = downstream.events.last.flatMap { event -> String? in
+      switch event.kind {
+      case .finished: "finished"
+      case .failed: "failed"
+      case .cancelled: "cancelled"
+      default: nil
+      }
+    }
+    let ended = end != nil
     let lastOut = after.last?.time
     // An element that says what one that came out says could have been the one that came out.
     let cameOut = Set(before.indices.filter { followed.matched[$0] }.map { before[$0].value })
@@ -78,7 +86,7 @@ extension AttachSession {
     var pending: [[String]] = []
     for (index, element) in before.enumerated() where !followed.matched[index] {
       let row = [
-        DiagnosticFormatter.visible(element.value), element.time.stampText,
+        Self.shown(element.value), element.time.stampText,
         cameOut.contains(element.value) ? "?" : "",
       ]
       if !ended, lastOut.map({ element.time >= $0 }) ?? true { pending.append(row) } else { lost.append(row) }
@@ -90,11 +98,13 @@ extension AttachSession {
     // One table for both lists, so their columns line up.
     var table = Format.table(lost + pending).map { "  " + $0.dropLast($0.reversed().prefix { $0 == " " }.count) }[...]
     if !lost.isEmpty {
-      shell.console.line(
-        ended
-          ? "did not come out at \(downstream.name) (dropped by what stands between):"
-          : "did not come out at \(downstream.name) (dropped by what stands between, or held there: "
-            + "\(downstream.name) still runs):")
+      let why =
+        switch end {
+        case "finished"?: "dropped by what stands between"
+        case let end?: "dropped by what stands between, or held there when \(downstream.name) \(end)"
+        case nil: "dropped by what stands between, or held there: \(downstream.name) still runs"
+        }
+      shell.console.line("did not come out at \(downstream.name) (\(why)):")
       for line in table.prefix(lost.count) { shell.console.line(line) }
       table = table.dropFirst(lost.count)
     }
@@ -114,6 +124,16 @@ extension AttachSession {
           : "(\(downstream.name)'s first \(followed.skipped) elements came from ones of \(upstream.name)'s the "
             + "recorder dropped: they are left out)")
     }
+  }
+
+  /// A value as `why` lists it: its control characters escaped, and quoted when a space at either
+  /// end (or nothing at all) would not be seen.
+  private static func shown(_ value: String) -> String {
+    let visible = value.showingEveryControlCharacter
+    guard visible.isEmpty || visible.first?.isWhitespace == true || visible.last?.isWhitespace == true else {
+      return visible
+    }
+    return "'" + visible + "'"
   }
 
   /// A lane's elements: their times (from the trace's first event) and what they say.
