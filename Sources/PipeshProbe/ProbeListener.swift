@@ -268,6 +268,15 @@ public enum ProbeClient {
   public static func trace(
     fromSocket path: String, limit: Int, timeout seconds: Int = 10
   ) -> Result<String, ProbeListenerError> {
+    // A path that is there but no socket (a saved trace, a folder) is said as what it is.
+    var status = stat()
+    if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFSOCK {
+      let what = (status.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "a file"
+      return .failure(
+        ProbeListenerError(
+          description: "\(path) is \(what), not a socket: give the socket the program's recorder listens on "
+            + "(listen(onSocket:)); a saved trace is drawn by pipesh -c 'draw \"F.trace\"'"))
+    }
     let fd: Int32
     switch connect(path, timeout: seconds) {
     case .success(let connected): fd = connected
@@ -285,9 +294,23 @@ public enum ProbeClient {
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
       let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if count == 0 || (count < 0 && errno == ECONNRESET), received.isEmpty {
+        return .failure(
+          ProbeListenerError(
+            description: "\(path) closed the connection without answering: is it a probe's socket? "
+              + "(a program's recorder answers with its trace at once)"))
+      }
       if count == 0 { break }
       guard count > 0 else {
         if errno == EINTR { continue }
+        if errno == EAGAIN || errno == EWOULDBLOCK {
+          return .failure(
+            ProbeListenerError(
+              description: received.isEmpty
+                ? "\(path) did not answer in \(seconds) s: is it a probe's socket? (a program's recorder answers "
+                  + "with its trace at once)"
+                : "\(path) stopped answering after \(received.count) bytes (nothing for \(seconds) s)"))
+        }
         return .failure(ProbeListenerError(description: "\(path) stopped answering: \(ProbeListener.errorText())"))
       }
       received += buffer[..<count]

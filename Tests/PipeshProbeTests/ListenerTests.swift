@@ -113,4 +113,40 @@ struct ListenerTests {
     }
     #expect(!FileManager.default.fileExists(atPath: path))
   }
+
+  /// What `pipesh attach` is told of a path that is no probe's socket: a file, and a socket that
+  /// closes without answering, are each said as what they are (not as a trace that is empty).
+  @Test func aClientIsToldWhatAPathThatIsNoProbesSocketIs() throws {
+    let file = Self.path("a-trace")
+    try "{}".write(toFile: file, atomically: false, encoding: .utf8)
+    defer { unlink(file) }
+    let fromFile = ProbeClient.trace(fromSocket: file, limit: 1 << 20, timeout: 5)
+    #expect(fromFile.failureText?.hasPrefix("\(file) is a file, not a socket") == true, "\(fromFile)")
+    // A server that accepts and closes at once.
+    let path = Self.path("closing")
+    unlink(path)
+    let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(server) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { Array(path.utf8).withUnsafeBytes($0.copyMemory) }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(server, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    defer { unlink(path) }
+    #expect(bound == 0 && listen(server, 1) == 0)
+    let closing = Thread { close(accept(server, nil, nil)) }
+    closing.start()
+    let answer = ProbeClient.trace(fromSocket: path, limit: 1 << 20, timeout: 5)
+    #expect(answer.failureText?.hasPrefix("\(path) closed the connection without answering") == true, "\(answer)")
+  }
+}
+
+extension Result {
+  /// The failure's text, nil for a success.
+  fileprivate var failureText: String? {
+    if case .failure(let failure) = self { "\(failure)" } else { nil }
+  }
 }
