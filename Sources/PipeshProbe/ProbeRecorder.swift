@@ -1,5 +1,6 @@
 import DequeModule
 import Locking
+import Platform
 import TraceFormat
 
 #if canImport(FoundationEssentials)
@@ -10,6 +11,8 @@ import TraceFormat
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Where probes record what their sequences do: when the consumer asks (`next()`), each element
@@ -233,9 +236,31 @@ public final class ProbeRecorder: Sendable {
     state.withLock { $0.dropped + $0.leftOut }
   }
 
-  /// Writes `trace()` to `path`, replacing the file.
+  /// Writes `trace()` to `path`, replacing the file at once, readable and writable by you alone
+  /// (mode 0600, as `pipesh attach`'s `save`): a trace holds what the program's values say.
   public func write(toFile path: String) throws {
-    try Data(trace().utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    let bytes = Array(trace().utf8)
+    let temporary = path + ".\(getpid()).writing"
+    unlink(temporary)
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw ProbeWriteError(path: path, errno: errno) }
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { Platform.write(fd, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else {
+        let failure = ProbeWriteError(path: path, errno: errno)
+        _ = Platform.close(fd)
+        unlink(temporary)
+        throw failure
+      }
+      written += count
+    }
+    guard Platform.close(fd) == 0, rename(temporary, path) == 0 else {
+      let failure = ProbeWriteError(path: path, errno: errno)
+      unlink(temporary)
+      throw failure
+    }
   }
 
   /// This process's name, as the trace's heading says it.
@@ -259,3 +284,12 @@ private func currentTaskID() -> UInt64? {
 
 @_silgen_name("swift_task_getJobTaskId")
 private func swiftTaskGetJobTaskID(_ job: UnsafeMutableRawPointer) -> UInt64
+
+/// `write(toFile:)` could not write the trace: where, and the system's reason.
+public struct ProbeWriteError: Error, CustomStringConvertible {
+  public let description: String
+
+  init(path: String, errno code: Int32) {
+    description = "cannot write the trace to \(path): \(String(cString: strerror(code)))"
+  }
+}

@@ -217,6 +217,11 @@ struct ProbeTests {
     defer { unlink(path) }
     let written = try String(contentsOfFile: path, encoding: .utf8)
     #expect(written == recorder.trace())
+    // Yours alone, as attach's save writes it: a trace holds what the program's values say.
+    var status = stat()
+    #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o600)
+    // A directory that is not there is an error naming the path.
+    #expect(throws: ProbeWriteError.self) { try recorder.write(toFile: "/nonexistent/dir/x.trace") }
     #expect(written.hasPrefix("{\"pipesh\":\"trace\",\"version\":1,"))
   }
 
