@@ -143,6 +143,11 @@ public struct Checker {
       for note in foreign.notes { diagnostic = diagnostic.adding(note: note) }
     } else if let suggestion = NameSuggester.suggestion(for: name.name, in: candidates) {
       diagnostic = diagnostic.adding(note: "did you mean '\(suggestion)'?")
+    } else if ["serve", "attach", "test", "lsp", "fmt"].contains(name.name) {
+      // pipesh's own subcommands are run from the system's shell, not typed at the prompt.
+      diagnostic = diagnostic.adding(
+        note: "pipesh \(name.name) is run from the system's shell, not in pipesh (pipesh --help lists them"
+          + (["serve", "attach"].contains(name.name) ? "; help \(name.name) says more)" : ")"))
     } else if environment.commands[name.name] != nil {
       diagnostic = diagnostic.adding(note: "'\(name.name)' is a command: it stands at the start of a statement")
     } else {

@@ -50,4 +50,13 @@ struct ForeignNameTests {
     #expect(diagnostic.range == SourceRange(5, 15))
     #expect(diagnostic.notes.joined().contains("'help MainActor'"))
   }
+
+  /// pipesh's own subcommands typed at the prompt: where they run, and `help attach`.
+  @Test(arguments: ["serve", "attach", "test", "lsp", "fmt"])
+  func aSubcommandTypedAtThePromptSaysWhereItRuns(_ name: String) {
+    let diagnostic = check("\(name) x").first
+    #expect(diagnostic?.message == "unknown operator '\(name)'")
+    #expect(diagnostic?.notes.first?.hasPrefix("pipesh \(name) is run from the system's shell") == true)
+    #expect(check("help attach").isEmpty)
+  }
 }

@@ -198,7 +198,7 @@ public enum CommandKind: String, CaseIterable, Sendable {
 /// them. A topic may share a command's name (`help jobs` shows both). Its text and examples are
 /// the shell's (`Commands.topic(_:)` in `PipeShell`), found by an exhaustive switch.
 public enum HelpTopicKind: String, CaseIterable, Sendable {
-  case `let`, combine, closures, jobs, time, channels, marbles, serve
+  case `let`, combine, closures, jobs, time, channels, marbles, serve, attach
 
   /// The word after `help`.
   public var name: String { rawValue }

@@ -190,6 +190,23 @@ extension Commands {
           "server reads no file a request names.",
         ],
         examples: ["draw marble \"a-b|\" | map { $0 + \"!\" } demand: true"])
+    case .attach:
+      HelpTopic(
+        kind: kind, usage: "pipesh attach SOCKET [-c TEXT] [--save F.trace]",
+        summary: "watches your own program's probes (PipeshProbe) while it runs",
+        text: [
+          "pipesh attach, from the system's shell, opens a session on the socket a program's",
+          "ProbeRecorder listens on (recorder.listen(onSocket:)): jobs, top, tasks, draw [NAME…],",
+          "why FROM TO, sleep D and save \"F.trace\" read its probes' trace as it is at that moment; the",
+          "program runs on, and quit (or Ctrl-D) detaches. -c TEXT runs those statements and ends;",
+          "without a terminal (or with --save F.trace) it draws the probes once. A trace the program",
+          "saved (recorder.write(toFile:)) or attach saved is read here with draw \"F.trace\", replay",
+          "\"F.trace\", tasks \"F.trace\" and why \"F.trace\" FROM TO, and in the browser with pipesh",
+          "serve F.trace. Docs/probe.md says how to probe a program. Its draw draws a program's",
+          "lanes as draw draws a pipeline's: keys probed before a debounce and after it draw as this",
+          "pipeline does.",
+        ],
+        examples: ["draw marble \"-a-b-c---d-|\" | debounce 2"])
     }
   }
 }
