@@ -199,6 +199,25 @@ struct AttachTests {
     #expect(wrong.stderr.hasPrefix("<-c>:1:1: error: why takes two probes' names"), "\(wrong.stderr)")
   }
 
+  /// A probe named with spaces and a terminal escape: `draw` and `why` take the name in quotes,
+  /// and every view shows it escaped.
+  @Test func aProbeNamedWithSpacesAndAnEscapeIsDrawnByItsQuotedName() async throws {
+    let recorder = try await Self.recorded { clock, recorder in
+      try MarbleInput("-a-b-|", clock: clock).probe("odd \u{1B}[1mlane", into: recorder)
+        .map { $0 }.probe("after", into: recorder)
+    }
+    let path = "/tmp/pipesh-attach-odd-\(getpid()).sock"
+    let listener = try recorder.listen(onSocket: path)
+    defer { listener.stop() }
+    let session = try Pipesh.run(
+      ["attach", path, "-c", #"draw "odd \u{1B}[1mlane"; why "odd \u{1B}[1mlane" after; jobs; draw nobody"#])
+    #expect(session.status == 1, "\(session.stderr)")
+    #expect(session.stdout.contains(#"odd \u{1B}[1mlane   -a-b-|"#), "\(session.stdout) \(session.stderr)")
+    #expect(session.stdout.contains(#"odd \u{1B}[1mlane → after: in 2 = out 2"#), "\(session.stdout)")
+    #expect(!session.stdout.contains("\u{1B}") && !session.stderr.contains("\u{1B}"), "\(session.stdout)")
+    #expect(session.stderr.contains(#"the program's are after, odd \u{1B}[1mlane"#), "\(session.stderr)")
+  }
+
   /// `jobs` and `tasks` fit the screen: a probe named longer than it is shortened with `…`.
   @Test func longProbeNamesFitEightyColumns() async throws {
     let name = "the-search-field-s-" + String(repeating: "debounced-query-", count: 6)

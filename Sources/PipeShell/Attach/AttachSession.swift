@@ -212,10 +212,18 @@ public enum AttachSession {
     guard !known.isEmpty else {
       return shell.engine.commandFailed("draw: no probe has recorded anything yet; sleep 1s first, or draw again")
     }
+    // A name as the views show it (its control characters escaped) names the probe too.
+    let byShown = Dictionary(
+      known.map { (DiagnosticFormatter.visible($0), $0) }, uniquingKeysWith: { first, _ in first })
+    let names = names.map { name in
+      known.contains(name.name) ? name : byShown[name.name].map { Identifier($0, name.range) } ?? name
+    }
     for name in names where !known.contains(name.name) {
       let guess = NameSuggester.suggestion(for: name.name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+      let shown = known.sorted().map(DiagnosticFormatter.visible)
       return shell.engine.commandFailed(
-        "draw: no probe is named '\(name.name)'\(guess); the program's are \(known.sorted().joined(separator: ", "))")
+        "draw: no probe is named '\(DiagnosticFormatter.visible(name.name))'\(guess); the program's are "
+          + shown.joined(separator: ", "))
     }
     let only = names.isEmpty ? nil : Set(names.map(\.name))
     guard !TraceLanes(recording, until: until, only: only).rows.isEmpty else {

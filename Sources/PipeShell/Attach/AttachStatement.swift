@@ -108,7 +108,8 @@ enum AttachStatement: Equatable {
         index += 3
         continue
       }
-      guard token.kind == .identifier, options.isEmpty else {
+      // A name as jobs shows it: a word, or in quotes ("keys #2", a name with spaces).
+      guard token.kind == .identifier || (token.kind == .string && !token.text.isEmpty), options.isEmpty else {
         return .failure(problem("draw takes probes' names, then until: D and tick: D", token.range))
       }
       names.append(Identifier(token.text, token.range))

@@ -31,7 +31,8 @@ extension AttachSession {
     let lanes = lanes(recording)
     var chosen: [Lane] = []
     for (offset, name) in [from, to].enumerated() {
-      guard let lane = lanes.first(where: { $0.name == name }) else {
+      // A name is shown with its control characters escaped; typed in quotes, they are real.
+      guard let lane = lanes.first(where: { $0.name == name || $0.name == DiagnosticFormatter.visible(name) }) else {
         let known = lanes.map(\.name)
         let guess = NameSuggester.suggestion(for: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
         return shell.engine.commandFailed(
