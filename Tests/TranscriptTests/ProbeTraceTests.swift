@@ -62,6 +62,13 @@ struct ProbeTraceTests {
         == "draw: \(path) starts mid-stream: the recorder that wrote it kept only its last events and dropped the 15 "
         + "before them\n")
     #expect(Self.lanes(drawn.stdout, labels: ["letters"]) == ["h|"], "\(drawn.stdout)")
+    // The page pipesh serve F.trace serves (draw's web page) says it too, in its heading.
+    let page = path + ".html"
+    defer { unlink(page) }
+    let paged = try Pipesh.run(["-c", "draw \"\(path)\" to: \"\(page)\""])
+    #expect(paged.status == 0, "\(paged.stderr)")
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(html.contains("it starts mid-stream: the recorder dropped the 15 events before it"))
   }
 
   /// The shell's `tasks "F.trace"` lists a saved probe trace's asking tasks, as an attached

@@ -163,7 +163,9 @@ extension Shell {
         heading: PictureMarks.Heading(
           command: "draw \"\(path)\": a saved trace of \(recording.pipeline)",
           details: "\(recording.clock) clock · times from the trace's first event · a column of the text is "
-            + MarbleLanes.label(tick)))
+            + MarbleLanes.label(tick)
+            + (recording.dropped > 0
+              ? " · it starts mid-stream: the recorder dropped the \(recording.dropped) events before it" : "")))
     }
     for row in lanes.rows {
       drawing.rows.append((row.label, DrawObserver.line(row.events, tick: tick)))
