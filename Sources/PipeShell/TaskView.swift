@@ -5,14 +5,14 @@ import PipeSyntax
 
 /// How `tasks`, `inspect` and `trace` say what the runtime did with a job's tasks.
 enum TaskView {
-  /// `tasks N`: the job's line, then a row per task, each under its parent (a structured child)
-  /// or under the task that made it (an unstructured one), in the order they were made.
-  /// The tasks of pipesh's own workarounds and stops of an operator's input are folded into one
-  /// counted line unless `everyTask` (`tasks N all`): they are not what the operators do.
   /// Whether tasks can be shown on this system, and what is said instead (`TaskViews`).
   static var available: Bool { TaskViews.available }
   static var unavailable: String { TaskViews.unavailable }
 
+  /// `tasks N`: the job's line, then a row per task, each under its parent (a structured child)
+  /// or under the task that made it (an unstructured one), in the order they were made.
+  /// The tasks of pipesh's own workarounds and stops of an operator's input are folded into one
+  /// counted line unless `everyTask` (`tasks N all`): they are not what the operators do.
   static func lines(_ job: Job, everyTask: Bool = false) -> [String] {
     guard available else { return ["(\(unavailable))"] }
     let tasks = job.context.tasks

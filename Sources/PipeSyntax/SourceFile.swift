@@ -80,28 +80,20 @@ extension String {
   /// The text with each control character other than a line break or a tab (C0, DEL, C1) shown as
   /// Swift writes it, `\u{1B}`: an ESC or a BEL written raw in a string literal, or in a value a
   /// trace shows, never reaches the terminal.
-  public var showingControlCharacters: String {
-    guard unicodeScalars.contains(where: Self.isHidden) else { return self }
-    var shown = ""
-    for scalar in unicodeScalars {
-      if Self.isHidden(scalar) {
-        shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-      } else {
-        shown.unicodeScalars.append(scalar)
-      }
-    }
-    return shown
-  }
+  public var showingControlCharacters: String { showing(Self.isHidden) }
 
   /// The text on one line: every control character shown as Swift writes it, line breaks and tabs
   /// too (a value or a name in a view's row or column).
   public var showingEveryControlCharacter: String {
-    guard unicodeScalars.contains(where: { Self.isHidden($0) || [0x09, 0x0A, 0x0D].contains($0.value) }) else {
-      return self
-    }
+    showing { Self.isHidden($0) || [0x09, 0x0A, 0x0D].contains($0.value) }
+  }
+
+  /// The text with each scalar `escaped` picks written as Swift writes it, `\u{1B}`.
+  private func showing(_ escaped: (Unicode.Scalar) -> Bool) -> String {
+    guard unicodeScalars.contains(where: escaped) else { return self }
     var shown = ""
     for scalar in unicodeScalars {
-      if Self.isHidden(scalar) || [0x09, 0x0A, 0x0D].contains(scalar.value) {
+      if escaped(scalar) {
         shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
       } else {
         shown.unicodeScalars.append(scalar)

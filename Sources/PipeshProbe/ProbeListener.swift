@@ -292,13 +292,13 @@ public enum ProbeClient {
     deliver(Array("trace\n".utf8), to: fd, until: milliseconds() + seconds * 1000)
     var received: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 65_536)
+    let notAProbe = "is it a probe's socket? (a program's recorder answers with its trace at once)"
     while true {
       let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
       if count == 0 || (count < 0 && errno == ECONNRESET), received.isEmpty {
         return .failure(
           ProbeListenerError(
-            description: "\(path) closed the connection without answering: is it a probe's socket? "
-              + "(a program's recorder answers with its trace at once)"))
+            description: "\(path) closed the connection without answering: \(notAProbe)"))
       }
       if count == 0 { break }
       guard count > 0 else {
@@ -307,8 +307,7 @@ public enum ProbeClient {
           return .failure(
             ProbeListenerError(
               description: received.isEmpty
-                ? "\(path) did not answer in \(seconds) s: is it a probe's socket? (a program's recorder answers "
-                  + "with its trace at once)"
+                ? "\(path) did not answer in \(seconds) s: \(notAProbe)"
                 : "\(path) stopped answering after \(received.count) bytes (nothing for \(seconds) s)"))
         }
         return .failure(ProbeListenerError(description: "\(path) stopped answering: \(ProbeListener.errorText())"))
