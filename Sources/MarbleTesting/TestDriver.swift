@@ -56,6 +56,8 @@ final class TestDriver: TaskExecutor, @unchecked Sendable {
     var current: Run?
     /// The task whose job runs now on the driver thread (under an order: its hops are no choice).
     var running: UInt64?
+    /// The running task enqueued itself (a hop): the first runnable job is it, and it goes on.
+    var hopped = false
   }
 
   private enum Action {
@@ -151,6 +153,7 @@ final class TestDriver: TaskExecutor, @unchecked Sendable {
       // compiler leaves more in debug builds than in release builds): it goes on first, no choice.
       if state.current?.order != nil, let task, task == state.running {
         state.jobs.insert(job, at: state.jobsHead)
+        state.hopped = true
       } else {
         state.jobs.append(job)
       }
@@ -203,7 +206,9 @@ final class TestDriver: TaskExecutor, @unchecked Sendable {
   /// What to do next, or nil to wait for a signal.
   private func next(_ state: inout State) -> Action? {
     let runnable = state.jobs.count - state.jobsHead
-    if runnable > 1, let order = state.current?.order {
+    let hopped = state.hopped
+    state.hopped = false
+    if runnable > 1, !hopped, let order = state.current?.order {
       // Several tasks could run first at this instant: the run's order picks one.
       let job = state.jobs.remove(at: state.jobsHead + order.choose(among: runnable))
       if state.jobsHead == state.jobs.count {

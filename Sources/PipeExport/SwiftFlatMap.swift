@@ -12,16 +12,6 @@ extension SwiftProgramWriter {
     var arguments: [String] = []
     if case .flatMap(_, let concurrency?) = operation {
       let limit = try value(concurrency, Parameters.FlatMap.concurrency, stage)
-      // Inner pipelines running at once may deliver at the same instant, where the order is the
-      // scheduler's: MarbleTesting's clock and pipesh's run the same task group and channel in
-      // different orders there (pipesh's own tasks take turns too), so a test could fail where
-      // pipesh's expectation holds.
-      if testClock && limit != "1" {
-        throw problem(
-          stage,
-          "inner pipelines running at once interleave otherwise in MarbleTesting than in pipesh "
-            + "within an instant: only 'concurrency: 1' is checked")
-      }
       use(.concurrentFlatMap)
       arguments.append("concurrency: \(limit)")
       name += "(\(arguments.joined()))"

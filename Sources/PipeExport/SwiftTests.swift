@@ -1,14 +1,30 @@
 import PipeSema
 import PipeSyntax
 
+/// Whether an expectation says the same (holds, or fails) in every order of what happens at one
+/// instant, as pipesh's `explore` runs them: a test on MarbleTesting's clock, whose driver takes
+/// orders of its own among the same tasks, holds or fails as pipesh says only then.
+public enum OrderVerdict: Sendable, Equatable {
+  /// The same in each of the orders, every one of them run.
+  case same(orders: Int)
+  /// Not the same: `held` of the `orders` run held; `token` is the first order whose verdict is
+  /// not the clock's own order's.
+  case differs(held: Int, orders: Int, token: String)
+  /// More orders than `checked` remain: whether all say the same is not known.
+  case unknown(checked: Int)
+}
+
 extension SwiftExport {
   /// `pipesh --emit-test FILE`: a Swift Testing file that checks the script's `expect P ==
   /// "DIAGRAM"` and `expect P prints V…` over swift-async-algorithms, on the `TestClock` of the
   /// library product `MarbleTesting`, with the horizon pipesh gives each one. An expectation the
-  /// file cannot check (another claim, `in: every order`, a pipeline using channels, bindings or
-  /// pipesh's own timed operators) is left out with a warning saying why; the script's other statements are not tests.
+  /// file cannot check (another claim, a pipeline using channels, bindings or pipesh's own timed
+  /// operators) is left out with a warning saying why; the script's other statements are not tests.
+  /// `verdicts` holds, by the statement's start, what every order says of each expectation
+  /// `testable` lists: one whose orders disagree is left out too (MarbleTesting's clock may take
+  /// any of them), and `in: every order` is carried over to MarbleTesting's `.everyOrder`.
   public static func tests(
-    _ statements: [CheckedStatement], environment: Environment, source: SourceFile
+    _ statements: [CheckedStatement], environment: Environment, source: SourceFile, verdicts: [Int: OrderVerdict]
   ) -> Output {
     var support: Set<Support> = []
     var tests: [String] = []
@@ -26,33 +42,15 @@ extension SwiftExport {
       guard case .command(let command, let range) = statement, command.kind == .expect,
         case .expectation(let expectation) = command.arguments
       else { continue }
-      if let argument = expectation.everyOrderArgument {
-        // `in: every` and `order`, two arguments.
-        let phrase =
-          command.argumentRanges.indices.contains(argument + 1)
-          ? SourceRange(command.argumentRanges[argument].start, command.argumentRanges[argument + 1].end) : range
-        warnings.append(
-          Diagnostic(
-            id: .export, severity: .warning,
-            message: "left out of the tests: in: every order is checked by pipesh alone; a test on "
-              + "MarbleTesting's clock would check one order, not every one",
-            range: phrase))
-        continue
-      }
-      var writer = SwiftProgramWriter(environment: environment, source: source)
-      writer.plainArithmetic = true
-      writer.testClock = true
-      let location = source.location(of: range.start)
-      do {
-        tests +=
-          try writer.test(
-            expectation, named: prefix + "Line\(location.line)", line: location.line, column: location.column)
-          + [""]
-        support.formUnion(writer.support)
-      } catch {
-        warnings.append(
-          Diagnostic(
-            id: .export, severity: .warning, message: "left out of the tests: " + error.message, range: error.range))
+      switch written(expectation, range: range, environment: environment, source: source, prefix: prefix) {
+      case .failure(let problem): warnings.append(problem)
+      case .success(let (lines, used)):
+        if let refusal = refusal(verdicts[range.start], range: range) {
+          warnings.append(refusal)
+          continue
+        }
+        tests += lines + [""]
+        support.formUnion(used)
       }
     }
     let name = source.name.map { String($0.split(separator: "/").last ?? "") } ?? "the script"
@@ -70,6 +68,61 @@ extension SwiftExport {
     lines += tests.dropLast()
     for definition in Support.definitions(support) { lines += ["", definition] }
     return Output(text: lines.joined(separator: "\n") + "\n", warnings: warnings)
+  }
+
+  /// The expectations of `statements` that `tests` can write, with their statements' ranges:
+  /// those whose verdict in every order `tests` needs to be told.
+  public static func testable(
+    _ statements: [CheckedStatement], environment: Environment, source: SourceFile
+  ) -> [(range: SourceRange, expectation: CheckedExpectation)] {
+    statements.compactMap { statement in
+      guard case .command(let command, let range) = statement, command.kind == .expect,
+        case .expectation(let expectation) = command.arguments,
+        case .success = written(expectation, range: range, environment: environment, source: source, prefix: "")
+      else { return nil }
+      return (range, expectation)
+    }
+  }
+
+  /// One expectation's test and the support it uses, or why it cannot be one.
+  private static func written(
+    _ expectation: CheckedExpectation, range: SourceRange, environment: Environment, source: SourceFile,
+    prefix: String
+  ) -> Result<([String], Set<Support>), Diagnostic> {
+    var writer = SwiftProgramWriter(environment: environment, source: source)
+    writer.plainArithmetic = true
+    writer.testClock = true
+    let location = source.location(of: range.start)
+    do {
+      let lines = try writer.test(
+        expectation, named: prefix + "Line\(location.line)", line: location.line, column: location.column)
+      return .success((lines, writer.support))
+    } catch {
+      return .failure(
+        Diagnostic(
+          id: .export, severity: .warning, message: "left out of the tests: " + error.message, range: error.range))
+    }
+  }
+
+  /// Why a test of `expectation` would not hold or fail as pipesh says, from what every order
+  /// says of it; nil when every order says the same.
+  private static func refusal(_ verdict: OrderVerdict?, range: SourceRange) -> Diagnostic? {
+    let message: String
+    switch verdict {
+    case .same: return nil
+    case .differs(let held, let orders, let token):
+      message =
+        "it holds in \(held) of the \(orders) orders of what happens at one instant (order: \(token) says "
+        + "otherwise than pipesh's clock; explore shows them all), and MarbleTesting's clock may take any of them: "
+        + "a test is written only of what every order says alike"
+    case .unknown(let checked):
+      message =
+        "more than \(checked) orders of what happens at one instant: whether every one says the same is not "
+        + "known, and MarbleTesting's clock may take any of them"
+    case nil:
+      message = "pipesh did not run it in every order, so whether a test on another clock would hold is not known"
+    }
+    return Diagnostic(id: .export, severity: .warning, message: "left out of the tests: " + message, range: range)
   }
 }
 
@@ -104,6 +157,11 @@ extension SwiftProgramWriter {
     .delay: "delay", .work: "work", .timeout: "timeout", .tap: "tap", .timestamp: "print time:", .diagram: "diagram",
     .lines: "lines", .stdin: "stdin", .timer: "timer", .marble: "marble",
   ]
+
+  /// How many orders a test `in: every order` runs at most: pipesh's `orders:`, else explore's.
+  private func everyOrderLimit(_ expectation: CheckedExpectation) -> Int {
+    expectation.options.orders ?? CommandOptions.defaultOrders
+  }
 
   /// One `@Test` for an expectation.
   mutating func test(
@@ -157,17 +215,33 @@ extension SwiftProgramWriter {
       } else if !cancels {
         horizon = ", until: \(Self.duration(tick * max(2 * length, length + 2))) - .nanoseconds(1)"
       }
+      // `in: every order`: in each of MarbleTesting's orders, as many as pipesh's `orders:`.
+      let orders = expectation.everyOrder ? ", in: .everyOrder(limit: \(everyOrderLimit(expectation)))" : ""
       out.append(
         "  await expectMarbles(\(SwiftExpression.stringLiteral(Self.notation(diagram)))"
-          + ", step: \(step)\(horizon)) { clock in")
+          + ", step: \(step)\(horizon)\(orders)) { clock in")
     case .prints(let values):
       guard !SwiftExpression.hasOptional(pipeline.elementType) else {
         throw ExportProblem(message: "MarbleTesting writes an optional as Optional(…), not as print does", range: whole)
       }
       let until = expectation.options[CommandOptions.untilLabel] ?? tick * 60
-      out.append("  let run = await Marbles.record(step: \(step), until: \(Self.duration(until))) { clock in")
       let expected = values.map { ".value(\(SwiftExpression.stringLiteral($0.printed)))" } + [".finished"]
-      after = ["  #expect(run.events.map(\\.event) == [\(expected.joined(separator: ", "))])"]
+      let events = "[\(expected.joined(separator: ", "))]"
+      if expectation.everyOrder {
+        // Each outcome of every order, and every order run.
+        out.append(
+          "  let explored = await Marbles.explore(step: \(step), until: \(Self.duration(until)), "
+            + "orders: \(everyOrderLimit(expectation))) { clock in")
+        after = [
+          "  #expect(explored.all, \"more orders than \\(explored.orders)\")",
+          "  for outcome in explored.outcomes {",
+          "    #expect(outcome.marbles.events.map(\\.event) == \(events), \"order: \\(outcome.token)\")",
+          "  }",
+        ]
+      } else {
+        out.append("  let run = await Marbles.record(step: \(step), until: \(Self.duration(until))) { clock in")
+        after = ["  #expect(run.events.map(\\.event) == \(events))"]
+      }
     case .fails, .ends:
       throw ExportProblem(message: "a test checks == \"DIAGRAM\" and prints V… only", range: whole)
     }

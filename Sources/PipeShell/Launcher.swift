@@ -103,8 +103,8 @@ public enum Launcher {
         return 2
       }
     }
-    if options.emitSwift { return Shell.emitSwift(source, console: console, plain: options.plain) }
-    if options.emitTest { return Shell.emitTest(source, console: console) }
+    if options.emitSwift { return await Shell.emitSwift(source, console: console, plain: options.plain) }
+    if options.emitTest { return await Shell.emitTest(source, console: console) }
     if options.page { return await Page.run(source, console: console) }
     let shell = Shell(console: console, interactive: false, virtualTime: options.virtualTime)
     shell.expectations.verbose = options.verbose

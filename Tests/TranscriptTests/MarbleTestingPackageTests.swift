@@ -100,10 +100,12 @@ struct MarbleTestingPackageTests {
 
     """
 
-  /// A script whose one expectation fails, for `pipesh --emit-test`.
+  /// A script whose expectations fail, for `pipesh --emit-test`.
   static let failingScript = """
     # throttle's window keeps its first element with latest: false, not the latest.
     expect marble "abcdefghijk|" | throttle 2 latest: false == "a-c-e-g-i-k|"
+    # No order puts b first.
+    expect merge(marble "a-|", marble "-b|") == "ba|" in: every order
 
     """
 
@@ -121,6 +123,17 @@ struct MarbleTestingPackageTests {
 
     """
 
+  /// Expectations at one instant, whose tests `--emit-test` writes in every order or not at all.
+  static let ordersScript = """
+    expect from 1 2 | flatMap { timer 1 | take $0 } concurrency: 2 == "[00][1|]"
+    expect from 1 2 | flatMap { timer 1 | take $0 } concurrency: 2 == "[00][1|]" in: every order
+    expect merge(marble "a-|", marble "-b|") == "ab|" in: every order
+    expect merge(marble "a-|", marble "-b|") prints "a" "b" in: every order
+    expect from 1 2 | flatMap { from $0 $0 $0 } concurrency: 2 == "[112122|]"
+    expect merge(marble "a|", marble "b|") prints "a" "b" in: every order
+
+    """
+
   /// `pipesh --emit-test` of a script: the Swift Testing file it writes.
   static func emittedTests(_ script: URL) throws -> String {
     let emitted = try Pipesh.run(
@@ -135,6 +148,12 @@ struct MarbleTestingPackageTests {
     try ExportTests.write(Self.failingScript, to: failing)
     let closures = Self.directory.appendingPathComponent("closures.pipe")
     try ExportTests.write(Self.closuresScript, to: closures)
+    let orders = Self.directory.appendingPathComponent("orders.pipe")
+    try ExportTests.write(Self.ordersScript, to: orders)
+    let generated = Self.directory.appendingPathComponent("generated.pipe")
+    try ExportTests.write(GeneratedExpectations.script(seed: 48, count: 40), to: generated)
+    // What pipesh says of each generated expectation, by line.
+    let verdicts = try Self.verdicts(generated)
     // The expectations of scripts, as pipesh --emit-test writes them, run in the same package.
     let files = [
       "Package.swift": Self.manifest, "Sources/Stutter/Stutter.swift": Self.operatorSource,
@@ -143,6 +162,8 @@ struct MarbleTestingPackageTests {
         TranscriptTests.examples.appendingPathComponent("marble-tests.pipe")),
       "Tests/StutterTests/Failing.swift": try Self.emittedTests(failing),
       "Tests/StutterTests/Closures.swift": try Self.emittedTests(closures),
+      "Tests/StutterTests/Orders.swift": try Self.emittedTests(orders),
+      "Tests/StutterTests/Generated.swift": try Self.emittedTests(generated),
     ]
     for (path, text) in files {
       let file = Self.package.appendingPathComponent(path)
@@ -156,8 +177,12 @@ struct MarbleTestingPackageTests {
     let build = try Command.run("/usr/bin/env", ["swift", "build", "--build-tests"] + scratch, limit: 900)
     #expect(build.status == 0, "the package does not build:\n\(build.stdout)\(build.stderr)")
     guard build.status == 0 else { return }
-    let test = try Command.run("/usr/bin/env", ["swift", "test", "--skip-build"] + scratch, limit: 300)
+    let test = try Command.run(
+      "/usr/bin/env", ["swift", "test", "--skip-build", "--skip", "generatedLine"] + scratch, limit: 300)
     let output = test.stdout + test.stderr
+    let generatedRun = try Command.run(
+      "/usr/bin/env", ["swift", "test", "--skip-build", "--filter", "generatedLine"] + scratch, limit: 300)
+    let generatedOutput = generatedRun.stdout + generatedRun.stderr
     #expect(test.status != 0, "one test fails on purpose:\n\(output)")
     #expect(output.contains("✔ Test stutterRepeatsEachElementAStepLater() passed"), "\(output)")
     let drawing = """
@@ -171,9 +196,23 @@ struct MarbleTestingPackageTests {
     #expect(output.contains("✘ Test stutterThenDebounceFailsOnPurpose() failed"), "\(output)")
     // Every expectation of marble-tests.pipe that --emit-test writes holds in Swift too (its ends
     // and fails claims and the one with a reduce sink are left out, with a warning), and so do
-    // the 8 of closures.pipe.
+    // the 8 of closures.pipe and the 4 of orders.pipe whose every order says the same.
     let emitted = output.split(separator: "\n").filter { $0.hasPrefix("✔ Test \"") && $0.contains(" expect ") }
-    #expect(emitted.count == 17 + 8, "\(output)")
+    #expect(emitted.count == 17 + 8 + 4, "\(output)")
+    // Each generated expectation that became a test holds or fails as pipesh says it does.
+    let generatedPassed = Self.generatedTests(generatedOutput, passed: true)
+    let generatedFailed = Self.generatedTests(generatedOutput, passed: false)
+    #expect(!generatedPassed.isEmpty && !generatedFailed.isEmpty, "\(generatedOutput)")
+    for line in generatedPassed { #expect(verdicts[line] == true, "line \(line) holds in Swift, not in pipesh") }
+    for line in generatedFailed { #expect(verdicts[line] == false, "line \(line) fails in Swift, not in pipesh") }
+    // Those left out are those whose orders disagree: some remain, and pipesh said why.
+    let written = try Self.emittedTests(generated).components(separatedBy: "@Test(").count - 1
+    #expect(generatedPassed.count + generatedFailed.count == written, "\(generatedOutput)")
+    #expect(written < verdicts.count, "no generated expectation had orders that disagree")
+    #expect(
+      output.contains(#"✘ Test "4:1 expect merge(marble "a-|", marble "-b|") == "ba|" in: every order""#),
+      "\(output)")
+    #expect(output.contains("in order 1 of every order (order: o0"), "\(output)")
     let failed = """
       ↳ at step 3: expected 'c', got 'b'
                   1   5    10
@@ -183,6 +222,34 @@ struct MarbleTestingPackageTests {
       """
     #expect(output.contains(failed), "\(output)")
     #expect(output.contains(#"✘ Test "2:1 expect marble "abcdefghijk|" | throttle 2 latest: false =="#), "\(output)")
+  }
+
+  /// What `pipesh --expectations` says of each expectation of a script: held or not, by line.
+  static func verdicts(_ script: URL) throws -> [Int: Bool] {
+    let file = script.deletingPathExtension().appendingPathExtension("jsonl")
+    try? FileManager.default.removeItem(at: file)
+    let run = try Pipesh.run(
+      ["--expectations", file.lastPathComponent, script.lastPathComponent],
+      directory: script.deletingLastPathComponent())
+    #expect(run.status <= 1, "\(run.stderr)")
+    var verdicts: [Int: Bool] = [:]
+    for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      if let number = object?["line"] as? Int, let passed = object?["passed"] as? Bool { verdicts[number] = passed }
+    }
+    return verdicts
+  }
+
+  /// The lines of the expectations whose tests passed (or failed), from `swift test`'s output.
+  static func generatedTests(_ output: String, passed: Bool) -> [Int] {
+    let mark = passed ? "✔ Test \"" : "✘ Test \""
+    let ending = passed ? "passed after" : "failed after"
+    return output.split(separator: "\n").compactMap { line -> Int? in
+      guard line.hasPrefix(mark), line.contains(ending), line.contains(" expect "),
+        let colon = line.dropFirst(mark.count).firstIndex(of: ":")
+      else { return nil }
+      return Int(line[line.index(line.startIndex, offsetBy: mark.count)..<colon])
+    }
   }
 
   /// `Examples/SearchField`, a search field's view model on swift-async-algorithms, probed and

@@ -23,6 +23,8 @@ public struct CommandOptions: Sendable {
   public var durations: [String: Duration] = [:]
   /// `orders: N`: `explore` runs at most N orders.
   public var orders: Int?
+  /// How many orders `explore` and `expect … in: every order` run at most without `orders:`.
+  public static let defaultOrders = 1000
   /// `seed: S`: where `explore`'s orders at random start (1 unless it says).
   public var seed: Int?
   /// `order: TOKEN`: the run follows the order `explore` named so.

@@ -1,5 +1,6 @@
 import MarbleDiagrams
 import PipeEvaluator
+import PipeExport
 import PipeRuntime
 import PipeSema
 import PipeSession
@@ -124,6 +125,32 @@ extension Shell {
       "not checked in every order: \(held), and more remain (orders: N checks up to N, at most 100000)", [],
       argument
     )
+  }
+
+  /// What every order `explore` runs (at most `orders:`, else its default) says of `expectation`:
+  /// the same in each (held in all, or failed in all), or not. Nothing is printed and no job
+  /// number is taken. `pipesh --emit-test` asks it: a test on MarbleTesting's clock, which takes
+  /// orders of its own, holds or fails as pipesh says only when every order says the same.
+  func verdictInEveryOrder(_ expectation: CheckedExpectation) async -> OrderVerdict {
+    var orders = DepthFirstOrders(limit: expectation.options.orders ?? CommandOptions.defaultOrders)
+    var held = 0
+    var first: Bool?
+    var differing: String?
+    while let choices = orders.next() {
+      let order = ChoiceOrder.overJobTasks(replaying: choices)
+      let table = JobTable(console: DiscardedOutput(), session: engine.session)
+      let holds = await check(expectation, in: ExpectationRun(order: order, table: table)) == nil
+      orders.ran(order.made.map { ($0.index, $0.count) })
+      if holds { held += 1 }
+      if first == nil { first = holds }
+      if differing == nil, holds != first {
+        let program = OrderToken.hash(of: expectation.pipeline)
+        differing = OrderToken(program: program, choices: order.made.map(\.index)).word
+      }
+    }
+    guard orders.all else { return .unknown(checked: orders.count) }
+    guard let differing else { return .same(orders: orders.count) }
+    return .differs(held: held, orders: orders.count, token: differing)
   }
 
   /// `== "DIAGRAM"`: the output lane, a column a tick, against the diagram. The run ends at the

@@ -22,7 +22,7 @@ extension Commands {
     }.example("explore merge(marble \"a|\", marble \"b|\") | collect")
 
     /// How many orders `explore` runs at most without `orders:`.
-    static let defaultOrders = 1000
+    static let defaultOrders = CommandOptions.defaultOrders
     /// Where its orders at random start without `seed:`.
     static let defaultSeed = 1
   }

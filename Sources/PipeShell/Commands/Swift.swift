@@ -26,8 +26,8 @@ extension Commands {
 extension Shell {
   /// `pipesh --emit-swift`: checks the script as a whole and prints its Swift program; the
   /// status is 2 when it does not check or cannot be exported.
-  public static func emitSwift(_ source: SourceFile, console: Console, plain: Bool = false) -> Int32 {
-    emit(source, console: console) { statements, environment in
+  public static func emitSwift(_ source: SourceFile, console: Console, plain: Bool = false) async -> Int32 {
+    await emit(source, console: console) { statements, environment in
       SwiftExport.program(statements, environment: environment, source: source, plain: plain)
     }
   }
@@ -41,10 +41,21 @@ extension Shell {
   }
 
   /// `pipesh --emit-test FILE`: the script's expectations as a Swift Testing file on standard
-  /// output; what cannot be a test is said on standard error, as warnings.
-  public static func emitTest(_ source: SourceFile, console: Console) -> Int32 {
-    emit(source, console: console) { statements, environment in
-      .success(SwiftExport.tests(statements, environment: environment, source: source))
+  /// output; what cannot be a test is said on standard error, as warnings. Each expectation that
+  /// can be a test is first run in every order (as `expect … in: every order` runs it): one whose
+  /// orders disagree is left out, since MarbleTesting's clock takes orders of its own.
+  public static func emitTest(_ source: SourceFile, console: Console) async -> Int32 {
+    await emit(source, console: console) { statements, environment in
+      var verdicts: [Int: OrderVerdict] = [:]
+      let testable = SwiftExport.testable(statements, environment: environment, source: source)
+      if !testable.isEmpty {
+        let shell = Shell(console: console, interactive: false, virtualTime: true)
+        for (range, expectation) in testable {
+          verdicts[range.start] = await shell.verdictInEveryOrder(expectation)
+        }
+        shell.engine.close()
+      }
+      return .success(SwiftExport.tests(statements, environment: environment, source: source, verdicts: verdicts))
     }
   }
 
@@ -52,12 +63,12 @@ extension Shell {
   /// error; a script that does not check, or an export that fails, is said there with status 2.
   private static func emit(
     _ source: SourceFile, console: Console,
-    _ export: ([CheckedStatement], Environment) -> Result<SwiftExport.Output, Diagnostic>
-  ) -> Int32 {
+    _ export: ([CheckedStatement], Environment) async -> Result<SwiftExport.Output, Diagnostic>
+  ) async -> Int32 {
     let (statements, environment, diagnostics) = Engine.parseAndCheck(source, in: Environment())
     let problems: [Diagnostic]
     if diagnostics.isEmpty {
-      switch export(statements, environment) {
+      switch await export(statements, environment) {
       case .success(let output):
         if !output.warnings.isEmpty {
           FileOutput.error(
