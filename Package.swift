@@ -68,11 +68,21 @@ let package = Package(
     .target(name: "MarbleDiagrams", swiftSettings: strict),
     // Declares the runtime's global-enqueue hook; defines nothing (unlike CPipeSupport, whose
     // tasks.c replaces `swift_task_create` in whatever links it).
-    .target(name: "CMarbleTestingSupport"),
-    // Marble tests for any AsyncSequence, the user's own package's too: a test clock, its driver,
-    // the recorder and Swift Testing's expectation. Nothing of the shell.
+    .target(name: "CEnqueueHook"),
+    // The virtual clock's one driver: the shell's clock, `draw`'s, `explore`'s and MarbleTesting's.
+    // It links no task hooks: the shell's observation of tasks is added from above (PipeRuntime).
     .target(
-      name: "MarbleTesting", dependencies: ["Platform", "MarbleDiagrams", "CMarbleTestingSupport", "Locking"],
+      name: "VirtualTime",
+      dependencies: [
+        "Platform", "CEnqueueHook", "Locking", "MarbleDiagrams",
+        .product(name: "DequeModule", package: "swift-collections"),
+      ],
+      swiftSettings: strict
+    ),
+    // Marble tests for any AsyncSequence, the user's own package's too: a test clock on the virtual
+    // clock's driver, the recorder and Swift Testing's expectation. Nothing of the shell.
+    .target(
+      name: "MarbleTesting", dependencies: ["Platform", "MarbleDiagrams", "VirtualTime", "Locking"],
       swiftSettings: strict
     ),
     .target(name: "PipeSyntax", swiftSettings: strict),
@@ -90,14 +100,6 @@ let package = Package(
     ),
     .target(name: "PipeSema", dependencies: ["PipeSyntax", "MarbleDiagrams"], swiftSettings: strict),
     .target(name: "PipeEvaluator", dependencies: ["PipeSema"], swiftSettings: strict),
-    .target(
-      name: "VirtualTime",
-      dependencies: [
-        "Platform",
-        "CPipeSupport", "Locking", "MarbleDiagrams", .product(name: "DequeModule", package: "swift-collections"),
-      ],
-      swiftSettings: strict
-    ),
     .target(
       name: "PipeRuntime",
       dependencies: [

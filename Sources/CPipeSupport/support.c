@@ -7,12 +7,6 @@
 #include <unistd.h>
 #include "CPipeSupport.h"
 
-static __thread void *current_driver = 0;
-
-void *pipe_current_driver(void) { return current_driver; }
-
-void pipe_set_current_driver(void *driver) { current_driver = driver; }
-
 static int signal_pipe[2] = {-1, -1};
 
 // Whether a handler of pipesh's own takes SIGINT (from the first `pipe_signal_pipe_install` for it).

@@ -57,7 +57,12 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
   for plain in [false, true] {
     _ = SwiftExport.program(statements, environment: environment, source: source, plain: plain)
   }
-  _ = SwiftExport.tests(statements, environment: environment, source: source)
+  // What a test is written of: every order saying the same, or not (the fuzzer runs no pipeline).
+  let testable = SwiftExport.testable(statements, environment: environment, source: source)
+  for verdict in [OrderVerdict.same(orders: 1), .differs(held: 1, orders: 2, token: "o"), .unknown(checked: 1)] {
+    let verdicts = Dictionary(testable.map { ($0.range.start, verdict) }, uniquingKeysWith: { first, _ in first })
+    _ = SwiftExport.tests(statements, environment: environment, source: source, verdicts: verdicts)
+  }
   _ = DiagnosticFormatter.render(Page.passesBeforeRunning(statements, in: source), in: source)
 }
 

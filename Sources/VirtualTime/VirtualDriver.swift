@@ -1,7 +1,8 @@
-import CPipeSupport
+import CEnqueueHook
 import Dispatch
 import Locking
 import Platform
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -17,6 +18,10 @@ import Platform
 /// Tasks get here two ways: a job's root task prefers this executor, and tasks the operators start
 /// with `Task { }` are caught by the runtime's global-enqueue hook when they are enqueued from this
 /// driver's thread. The transitions live in `VirtualClockStateMachine`.
+///
+/// One driver for every virtual clock: the shell's, `draw`'s, `explore`'s and MarbleTesting's. It
+/// observes no task itself: a layer above that does (pipesh's task book) gives `installHook` what
+/// holds a task's first enqueue back while the task is being created.
 ///
 /// The only way to let time move is `run(until:)`.
 public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
@@ -73,7 +78,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     // Control actions asked for before this run (a `cancel`'s) are carried out first, so what they
     // make runnable is queued before the run's task: the order of statements decides, not how fast
     // the driver thread gets to them.
-    if pipe_current_driver() != Unmanaged.passUnretained(self).toOpaque() { await perform(andWait: {}) }
+    if !isCurrent { await perform(andWait: {}) }
     let started = Locked<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))
     let handOver = VisibleResume()
     defer { handOver.received() }
@@ -124,7 +129,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   /// On the driver thread itself (a node's code asking for its job's cancellation) the action runs
   /// at once: the running task may never give the thread back (a loop over `range`).
   public func perform(_ action: @escaping @Sendable () -> Void) {
-    if pipe_current_driver() == Unmanaged.passUnretained(self).toOpaque() { return action() }
+    if isCurrent { return action() }
     update { $0.actionRequested(action) }
   }
 
@@ -145,9 +150,30 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   /// Calls `body` on the driver thread as if from no driver's thread: a task it resumes goes back
   /// to the global executor instead of into this clock.
   private func outsideTheClock(_ body: () -> Void) {
-    pipe_set_current_driver(nil)
+    Self.setCurrent(nil)
     body()
-    pipe_set_current_driver(Unmanaged.passUnretained(self).toOpaque())
+    Self.setCurrent(self)
+  }
+
+  /// Whether this thread is this driver's.
+  private var isCurrent: Bool { Self.currentPointer == Unmanaged.passUnretained(self).toOpaque() }
+
+  /// The driver whose thread this is, or nil.
+  package static var current: VirtualDriver? {
+    currentPointer.map { Unmanaged<VirtualDriver>.fromOpaque($0).takeUnretainedValue() }
+  }
+
+  /// Marks the driver thread (a thread-specific value, not retained: the thread holds its driver).
+  private static let currentKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+  }()
+
+  private static var currentPointer: UnsafeMutableRawPointer? { pthread_getspecific(currentKey) }
+
+  private static func setCurrent(_ driver: VirtualDriver?) {
+    pthread_setspecific(currentKey, driver.map { Unmanaged.passUnretained($0).toOpaque() })
   }
 
   /// Work outside the clock that a task of it waits for (a file read) began: until it ends, no
@@ -210,9 +236,9 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   // MARK: the executor
 
   public func enqueue(_ job: UnownedJob) {
-    // A task being created is enqueued once pipesh sees its end (`pipe_task_defer_enqueue`).
-    let raw = unsafeBitCast(job, to: PipeJobRef.self)
-    if pipe_task_defer_enqueue(raw, Self.enqueueDeferred, Unmanaged.passUnretained(self).toOpaque()) != 0 {
+    // A task being created is enqueued once the layer above sees its end (`installHook`).
+    let raw = unsafeBitCast(job, to: EnqueueJobRef.self)
+    if let hold = Self.hold, hold(raw, Self.enqueueDeferred, Unmanaged.passUnretained(self).toOpaque()) != 0 {
       _ = Unmanaged.passRetained(self)
       return
     }
@@ -227,7 +253,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   }
 
   /// Enqueues a job held back while its task was created (the driver retained for it).
-  private static let enqueueDeferred: pipe_enqueue_function = { job, driver in
+  private static let enqueueDeferred: enqueue_function = { job, driver in
     guard let driver else { return }
     let owner = Unmanaged<VirtualDriver>.fromOpaque(driver).takeRetainedValue()
     let unowned = unsafeBitCast(job, to: UnownedJob.self)
@@ -236,28 +262,45 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   }
 
   /// Installs the runtime's global-enqueue hook (once): tasks enqueued from a driver's thread stay
-  /// on that driver, and a task being created is enqueued only once pipesh sees its end.
-  public static func installHook() { _ = hookInstalled }
+  /// on that driver. `hold`, given by a layer that observes task creation (pipesh's task book,
+  /// before it starts observing), holds a task's first enqueue back while the task is being
+  /// created; MarbleTesting gives none.
+  public static func installHook(holdingBack hold: enqueue_hold_function? = nil) {
+    if let hold { holdAddress.store(UInt(bitPattern: unsafeBitCast(hold, to: Int.self)), ordering: .releasing) }
+    _ = hookInstalled
+  }
+
+  /// What holds enqueues back, as an address (0: nothing): an atomic, which ThreadSanitizer sees.
+  private static let holdAddress = Atomic<UInt>(0)
+
+  private static var hold: enqueue_hold_function? {
+    let address = holdAddress.load(ordering: .acquiring)
+    return address == 0 ? nil : unsafeBitCast(Int(bitPattern: address), to: enqueue_hold_function.self)
+  }
 
   static let hookInstalled: Bool = {
     _ = previousHook
+    _ = currentKey
     swift_task_enqueueGlobal_hook = { job, original in
-      let held = pipe_task_defer_enqueue(job, routeHeldBack, unsafeBitCast(original, to: UnsafeMutableRawPointer.self))
-      if held == 0 { route(job, original) }
+      if let hold = VirtualDriver.hold,
+        hold(job, routeHeldBack, unsafeBitCast(original, to: UnsafeMutableRawPointer.self)) != 0
+      {
+        return
+      }
+      route(job, original)
     }
     return true
   }()
 
-  /// The hook installed before this one (MarbleTesting's driver's, in a process that has both),
-  /// called for every job that is not a virtual driver's, so that neither hook takes the other's
-  /// jobs. Read once, before this hook is installed; a `static let` is initialized under a lock
-  /// ThreadSanitizer sees.
+  /// The hook installed before this one (another tool's), called for every job that is not a
+  /// virtual driver's. Read once, before this hook is installed; a `static let` is initialized under
+  /// a lock ThreadSanitizer sees.
   private static let previousHook = swift_task_enqueueGlobal_hook
 
   /// Where a task enqueued on the global executor goes: to the driver whose thread enqueues it,
   /// unless it is a real-clock job's; anything else to the previous hook, or the global executor.
-  private static func route(_ job: PipeJobRef, _ original: swift_task_enqueueGlobal_original) {
-    guard let raw = pipe_current_driver(),
+  private static func route(_ job: EnqueueJobRef, _ original: swift_task_enqueueGlobal_original) {
+    guard let raw = currentPointer,
       !foreignTasks.withLock({ $0[UInt(bitPattern: job)] != nil })
     else {
       guard let previous = previousHook else { return original(job) }
@@ -269,7 +312,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     driver.update { $0.enqueued(unowned, takesPart: part) }
   }
 
-  private static let routeHeldBack: pipe_enqueue_function = { job, original in
+  private static let routeHeldBack: enqueue_function = { job, original in
     guard let original else { return }
     route(job, unsafeBitCast(original, to: swift_task_enqueueGlobal_original.self))
   }
@@ -307,8 +350,8 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   }
 
   private func loop() {
-    pipe_set_current_driver(Unmanaged.passUnretained(self).toOpaque())
-    defer { pipe_set_current_driver(nil) }
+    Self.setCurrent(self)
+    defer { Self.setCurrent(nil) }
     let executor = asUnownedTaskExecutor()
     while true {
       pthread_mutex_lock(mutex)

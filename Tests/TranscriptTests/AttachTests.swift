@@ -26,7 +26,7 @@ struct AttachTests {
   /// A recorder holding a marble test's run of AA's debounce, probed before and after it.
   static func recordedDebounce() async throws -> ProbeRecorder {
     try await recorded { clock, recorder in
-      try MarbleInput("-a-b-c---d-|", clock: clock).probe("keys", into: recorder)
+      try MarbleInput("-a--b--c---d--|", clock: clock).probe("keys", into: recorder)
         .debounce(for: .seconds(2), clock: clock).probe("debounced", into: recorder)
     }
   }
@@ -40,7 +40,7 @@ struct AttachTests {
     let attached = try Pipesh.run(["attach", path, "--save", saved])
     #expect(attached.status == 0, "\(attached.stderr)")
     #expect(
-      ProbeTraceTests.lanes(attached.stdout, labels: ["keys", "debounced"]) == ["-a-b-c---d-|", "---a-b-c---[d|]"],
+      ProbeTraceTests.lanes(attached.stdout, labels: ["keys", "debounced"]) == ["-a--b--c---d--|", "---a--b--c---d|"],
       "\(attached.stdout)")
     #expect(try String(contentsOfFile: saved, encoding: .utf8) == recorder.trace())
     // The program still listens: a second attach is answered too.
@@ -75,7 +75,7 @@ struct AttachTests {
     // After them all (the silent one dropped at its timeout), pipesh is answered in full.
     let attached = try Pipesh.run(["attach", path])
     #expect(attached.status == 0, "\(attached.stderr)")
-    #expect(ProbeTraceTests.lanes(attached.stdout, labels: ["debounced"]) == ["---a-b-c---[d|]"])
+    #expect(ProbeTraceTests.lanes(attached.stdout, labels: ["debounced"]) == ["---a--b--c---d|"])
   }
 
   /// `-c TEXT`: statements about the running program, each reading its probes as they are then.
@@ -94,11 +94,11 @@ struct AttachTests {
       session.stdout.hasPrefix(
         """
         PROBE      STATE     ELEMENTS  ASKED  TASK  LAST
-        debounced  finished  4         5      1     +12.000s
-        keys       finished  4         5      2     +12.000s
+        debounced  finished  4         5      1     +15.000s
+        keys       finished  4         5      2     +15.000s
         TASK  ASKED      WAITING ON  LAST ASK
-        1     debounced  -           +12.000s
-        2     keys       -           +10.000s
+        1     debounced  -           +14.000s
+        2     keys       -           +12.000s
 
         """), "\(session.stdout)")
     let drawing = session.stdout.split(separator: "\n").dropFirst(6).joined(separator: "\n")
@@ -114,7 +114,7 @@ struct AttachTests {
     // A name no probe has fails where it stands, after what came before it was drawn.
     let mistyped = try Pipesh.run(["attach", path, "-c", "draw debounced\ndraw kyes"])
     #expect(mistyped.status == 1)
-    #expect(ProbeTraceTests.lanes(mistyped.stdout, labels: ["debounced"]) == ["---a-b-c---[d|]"])
+    #expect(ProbeTraceTests.lanes(mistyped.stdout, labels: ["debounced"]) == ["---a--b--c---d|"])
     #expect(
       mistyped.stderr
         == "error: draw: no probe is named 'kyes' (did you mean 'keys'?); the program's are debounced, keys\n")
@@ -135,14 +135,14 @@ struct AttachTests {
     defer { listener.stop() }
     let session = try Pipesh.run(["attach", path, "-c", "top"])
     #expect(session.status == 0, "\(session.stderr)")
-    // keys: a, b, c, d at 2, 4, 6, 10 s, finished at 12 (the last event): d alone in (7 s, 12 s];
-    // debounced: a, b, c, d at 4, 6, 8, 12 s: c and d.
+    // keys: a, b, c, d at 2, 5, 8, 12 s, finished at 15 (the last event): d alone in (10 s, 15 s];
+    // debounced: a, b, c, d at 4, 7, 10, 14 s: d alone too.
     #expect(
       session.stdout == """
-        pipesh attach top · 2 lanes · up to +12.000s, the probes' last event
+        pipesh attach top · 2 lanes · up to +15.000s, the probes' last event
         PROBE      STATE     ELEMENTS  ASKED  RATE/s  LAST
-        debounced  finished  4         5      0.4     0.0s
-        keys       finished  4         5      0.2     2.0s
+        debounced  finished  4         5      0.2     1.0s
+        keys       finished  4         5      0.2     3.0s
 
         """, "\(session.stdout)")
   }
@@ -253,14 +253,14 @@ struct AttachTests {
     try terminal.expect("note: did you mean 'draw'?")
     try terminal.expect("attach> ")
     terminal.type("draw keys\r")
-    try terminal.expect("-a-b-c---d-|")
+    try terminal.expect("-a--b--c---d--|")
     try terminal.expect("attach> ")
     // top at a terminal: a frame a second, each drawn over the last, until Ctrl-C.
     terminal.type("top\r")
-    try terminal.expect("pipesh attach top · a frame a second, Ctrl-C stops · 2 lanes · up to +12.000s")
-    try terminal.expect("keys       finished  4         5      0.2     2.0s")
+    try terminal.expect("pipesh attach top · a frame a second, Ctrl-C stops · 2 lanes · up to +15.000s")
+    try terminal.expect("keys       finished  4         5      0.2     3.0s")
     try terminal.expect("\u{1B}[4F\u{1B}[J")
-    try terminal.expect("keys       finished  4         5      0.2     2.0s")
+    try terminal.expect("keys       finished  4         5      0.2     3.0s")
     try terminal.interrupt(until: "stopped (Ctrl-C)")
     try terminal.expect("attach> ")
     terminal.type("sleep 300s; jobs\r")

@@ -186,11 +186,11 @@ struct MarbleTestingPackageTests {
     #expect(test.status != 0, "one test fails on purpose:\n\(output)")
     #expect(output.contains("✔ Test stutterRepeatsEachElementAStepLater() passed"), "\(output)")
     let drawing = """
-      ↳ at step 7: expected nothing, got 'c' and finished (|) at once
+      ↳ at step 6: expected 'b', got nothing
                   1   5
         expected  -----b-    c|
-        actual    -----b[c|]
-                        ^
+        actual    ------[c|]
+                       ^
       """
     #expect(output.contains(drawing), "\(output)")
     #expect(output.contains("✘ Test stutterThenDebounceFailsOnPurpose() failed"), "\(output)")

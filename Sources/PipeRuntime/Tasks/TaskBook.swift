@@ -67,8 +67,9 @@ enum TaskBook {
             UInt(bitPattern: group), by: current.map { UInt(bitPattern: $0) },
             handling: cancelling.map { UInt(bitPattern: $0) })
         }))
+    // First: from the moment the hooks are in, a task's first enqueue is held back while it is made.
+    VirtualDriver.installHook(holdingBack: pipe_task_defer_enqueue)
     pipe_task_hooks_install(hooks)
-    VirtualDriver.installHook()
     return true
   }()
 

@@ -1,0 +1,1 @@
+// Intentionally empty: the target only declares the runtime hook (include/CEnqueueHook.h).

@@ -1,1 +1,0 @@
-// Intentionally empty: the target only declares the runtime hook (include/CMarbleTestingSupport.h).
