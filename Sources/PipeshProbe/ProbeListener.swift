@@ -271,7 +271,13 @@ public enum ProbeClient {
     // A path that is there but no socket (a saved trace, a folder) is said as what it is.
     var status = stat()
     if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFSOCK {
-      let what = (status.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "a file"
+      let what =
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO (a named pipe)"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "a file"
+        }
       return .failure(
         ProbeListenerError(
           description: "\(path) is \(what), not a socket: give the socket the program's recorder listens on "

@@ -240,10 +240,12 @@ public final class ProbeRecorder: Sendable {
   /// (mode 0600, as `pipesh attach`'s `save`): a trace holds what the program's values say.
   public func write(toFile path: String) throws {
     let bytes = Array(trace().utf8)
-    let temporary = path + ".\(getpid()).writing"
-    unlink(temporary)
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    // A name of its own beside the file (mkstemp: mode 0600, made anew), so that writes at once
+    // (two threads, two processes) never share one.
+    var template = Array((path + ".XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
     guard fd >= 0 else { throw ProbeWriteError(path: path, errno: errno) }
+    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var written = 0
     while written < bytes.count {
       let count = bytes[written...].withUnsafeBytes { Platform.write(fd, $0.baseAddress, $0.count) }

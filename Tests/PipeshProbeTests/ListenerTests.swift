@@ -122,6 +122,12 @@ struct ListenerTests {
     defer { unlink(file) }
     let fromFile = ProbeClient.trace(fromSocket: file, limit: 1 << 20, timeout: 5)
     #expect(fromFile.failureText?.hasPrefix("\(file) is a file, not a socket") == true, "\(fromFile)")
+    let fifo = Self.path("a-fifo")
+    unlink(fifo)
+    #expect(mkfifo(fifo, 0o600) == 0)
+    defer { unlink(fifo) }
+    let fromFIFO = ProbeClient.trace(fromSocket: fifo, limit: 1 << 20, timeout: 5)
+    #expect(fromFIFO.failureText?.hasPrefix("\(fifo) is a FIFO (a named pipe), not a socket") == true, "\(fromFIFO)")
     // A server that accepts and closes at once.
     let path = Self.path("closing")
     unlink(path)

@@ -223,6 +223,17 @@ struct ProbeTests {
     // A directory that is not there is an error naming the path.
     #expect(throws: ProbeWriteError.self) { try recorder.write(toFile: "/nonexistent/dir/x.trace") }
     #expect(written.hasPrefix("{\"pipesh\":\"trace\",\"version\":1,"))
+    // Writes at once to one path (threads of a program, or two programs) each have a file of their
+    // own until it replaces the trace: all succeed, and none is left beside it.
+    let failures = Locked(0)
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      do { try recorder.write(toFile: path) } catch { failures.withLock { $0 += 1 } }
+    }
+    #expect(failures.withLock { $0 } == 0)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == recorder.trace())
+    let folder = try FileManager.default.contentsOfDirectory(atPath: "/tmp")
+    let name = String(path.split(separator: "/").last ?? "")
+    #expect(folder.filter { $0.hasPrefix(name) } == [name], "files left beside the trace")
   }
 
   @Test func aTracesDroppedCountMustBeAWholeNumberNotBelowZero() {

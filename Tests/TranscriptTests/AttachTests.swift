@@ -204,7 +204,7 @@ struct AttachTests {
   @Test func aProbeNamedWithSpacesAndAnEscapeIsDrawnByItsQuotedName() async throws {
     let recorder = try await Self.recorded { clock, recorder in
       try MarbleInput("-a-b-|", clock: clock).probe("odd \u{1B}[1mlane", into: recorder)
-        .map { $0 }.probe("after", into: recorder)
+        .map { $0 }.probe("after", into: recorder).map { $0 }.probe("tab\tbed", into: recorder)
     }
     let path = "/tmp/pipesh-attach-odd-\(getpid()).sock"
     let listener = try recorder.listen(onSocket: path)
@@ -215,7 +215,9 @@ struct AttachTests {
     #expect(session.stdout.contains(#"odd \u{1B}[1mlane   -a-b-|"#), "\(session.stdout) \(session.stderr)")
     #expect(session.stdout.contains(#"odd \u{1B}[1mlane → after: in 2 = out 2"#), "\(session.stdout)")
     #expect(!session.stdout.contains("\u{1B}") && !session.stderr.contains("\u{1B}"), "\(session.stdout)")
-    #expect(session.stderr.contains(#"the program's are after, odd \u{1B}[1mlane"#), "\(session.stderr)")
+    #expect(session.stderr.contains(#"the program's are after, odd \u{1B}[1mlane, tab\u{9}bed"#), "\(session.stderr)")
+    // A tab in a name would break the tables' columns: jobs shows it escaped too.
+    #expect(session.stdout.contains(#"tab\u{9}bed"#) && !session.stdout.contains("\t"), "\(session.stdout)")
   }
 
   /// `jobs` and `tasks` fit the screen: a probe named longer than it is shortened with `…`.

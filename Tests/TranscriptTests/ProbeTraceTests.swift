@@ -160,7 +160,7 @@ struct ProbeTraceTests {
         out → keys: in 2, out 3
         keys gave 3 elements that no element of out says (the first: \u{1B}[2Ja at +1.000s):
         an operator between them makes or changes elements, so what did not come out cannot be told from these probes
-        (the other way round, each element of out is one of keys's: did you mean why keys out?)
+        (the other way round, each element of out is one of keys's: did you mean why "\#(path)" keys out?)
 
         """#, "\(why.stdout)")
     #expect(why.stderr.contains("the program's are out, keys, \\u{1B}[2J\n"), "\(why.stderr)")

@@ -85,8 +85,9 @@ public enum AttachSession {
         tasks(recording, shell, noTask: "no probe has been asked by a task yet (or the trace does not say which)")
         if let note = droppedNote(recording) { shell.console.line(note) }
       case .draw(let names, let until, let tick):
-        draw(recording, names, until: until, tick: tick, shell)
-        if let note = droppedNote(recording) { shell.console.line(note) }
+        if draw(recording, names, until: until, tick: tick, shell), let note = droppedNote(recording) {
+          shell.console.line(note)
+        }
       case .top: for line in top(recording, live: false) { shell.console.line(line) }
       case .why(let from, let to): why(recording, from: from.name, to: to.name, .attached, shell)
       case .sleep, .save: break
@@ -124,7 +125,7 @@ public enum AttachSession {
       if index[key] == nil {
         index[key] = lanes.count
         // A name is shown as it is written in the program, its control characters escaped.
-        let name = DiagnosticFormatter.visible(label)
+        let name = label.showingEveryControlCharacter
         seen[name, default: 0] += 1
         lanes.append(Lane(name: seen[name] == 1 ? name : "\(name) #\(seen[name] ?? 0)"))
       }
@@ -193,7 +194,7 @@ public enum AttachSession {
   static func state(_ lane: Lane) -> String {
     switch lane.events.last?.kind {
     case .finished?: "finished"
-    case .failed(let reason)?: "failed: \(DiagnosticFormatter.visible(reason))"
+    case .failed(let reason)?: "failed: \(reason.showingEveryControlCharacter)"
     case .cancelled?: "cancelled"
     case .asked?: "waiting for an element"
     case .element?, .start?, .sending?, nil: "iterating"
@@ -201,37 +202,44 @@ public enum AttachSession {
   }
 
   /// `draw [NAME…]`: the lanes as `draw "F.trace"` draws a saved trace (every iteration of a
-  /// probe NAME names); a name no probe has is an error naming those it has.
+  /// probe NAME names); a name no probe has is an error naming those it has. Returns whether it drew.
   static func draw(
     _ recording: TraceFile.Recording, _ names: [Identifier], until: Duration?, tick: Duration?, _ shell: Shell
-  ) {
+  ) -> Bool {
     let known = Set(
       recording.events.compactMap { event -> String? in
         if case .node(_, let label, _, _) = event.what { label } else { nil }
       })
     guard !known.isEmpty else {
-      return shell.engine.commandFailed("draw: no probe has recorded anything yet; sleep 1s first, or draw again")
+      shell.engine.commandFailed("draw: no probe has recorded anything yet; sleep 1s first, or draw again")
+      return false
     }
     // A name as the views show it (its control characters escaped) names the probe too.
     let byShown = Dictionary(
-      known.map { (DiagnosticFormatter.visible($0), $0) }, uniquingKeysWith: { first, _ in first })
+      known.map { ($0.showingEveryControlCharacter, $0) }, uniquingKeysWith: { first, _ in first })
     let names = names.map { name in
       known.contains(name.name) ? name : byShown[name.name].map { Identifier($0, name.range) } ?? name
     }
     for name in names where !known.contains(name.name) {
-      let guess = NameSuggester.suggestion(for: name.name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
-      let shown = known.sorted().map(DiagnosticFormatter.visible)
-      return shell.engine.commandFailed(
-        "draw: no probe is named '\(DiagnosticFormatter.visible(name.name))'\(guess); the program's are "
+      let guess = NameSuggester.suggestion(for: name.name, in: known).map {
+        " (did you mean '\($0.showingEveryControlCharacter)'?)"
+      }
+      let shown = known.sorted().map(\.showingEveryControlCharacter)
+      shell.engine.commandFailed(
+        "draw: no probe is named '\(name.name.showingEveryControlCharacter)'\(guess ?? ""); the program's are "
           + shown.joined(separator: ", "))
+      return false
     }
     let only = names.isEmpty ? nil : Set(names.map(\.name))
     guard !TraceLanes(recording, until: until, only: only).rows.isEmpty else {
-      let which = names.isEmpty ? "the probes have" : names.map { "'\($0.name)'" }.joined(separator: ", ") + " had"
-      return shell.engine.commandFailed(
+      let quoted = names.map { "'\($0.name.showingEveryControlCharacter)'" }
+      let which = names.isEmpty ? "the probes have" : quoted.joined(separator: ", ") + " had"
+      shell.engine.commandFailed(
         "draw: \(which) no events until \(MarbleLanes.label(until ?? .zero)) from the trace's first; a later until: shows them"
       )
+      return false
     }
     shell.drawRecording(recording, named: "the attached program", only: only, tick: tick, until: until)
+    return true
   }
 }

@@ -6,14 +6,28 @@ extension AttachSession {
   /// "F.trace" FROM TO`, whose names are its second and third arguments).
   enum WhySource {
     case attached
-    case file
+    /// The saved trace's path, as typed.
+    case file(String)
 
     /// The index of FROM's argument in the command (TO's is the next).
-    var fromArgument: Int { self == .attached ? 0 : 1 }
+    var fromArgument: Int {
+      if case .file = self { return 1 }
+      return 0
+    }
 
     /// What to do when no probe has recorded anything.
     var whenEmpty: String {
-      self == .attached ? "sleep 1s first, or ask again" : "save a trace after the program's probes have recorded"
+      if case .file = self { return "save a trace after the program's probes have recorded" }
+      return "sleep 1s first, or ask again"
+    }
+
+    /// The command that asks about `from` and `to` from here, as it would be typed.
+    func command(from: String, to: String) -> String {
+      let names = [from, to].map { name in
+        name.contains(where: { $0.isWhitespace || $0 == "\"" }) || name.isEmpty ? TraceFile.quoted(name) : name
+      }
+      if case .file(let path) = self { return "why \(TraceFile.quoted(path)) \(names[0]) \(names[1])" }
+      return "why \(names[0]) \(names[1])"
     }
   }
 
@@ -32,41 +46,44 @@ extension AttachSession {
     var chosen: [Lane] = []
     for (offset, name) in [from, to].enumerated() {
       // A name is shown with its control characters escaped; typed in quotes, they are real.
-      guard let lane = lanes.first(where: { $0.name == name || $0.name == DiagnosticFormatter.visible(name) }) else {
+      guard let lane = lanes.first(where: { $0.name == name || $0.name == name.showingEveryControlCharacter }) else {
         let known = lanes.map(\.name)
         let guess = NameSuggester.suggestion(for: name, in: known).map { " (did you mean '\($0)'?)" } ?? ""
         return shell.engine.commandFailed(
           known.isEmpty
             ? "why: no probe has recorded anything yet; \(source.whenEmpty)"
-            : "why: no probe's lane is named '\(DiagnosticFormatter.visible(name))'\(guess); the program's are "
-              + known.joined(separator: ", "),
+            : "why: no probe's lane is named '\(name.showingEveryControlCharacter)'\(guess); the program's are "
+              + known.map(\.showingEveryControlCharacter).joined(separator: ", "),
           at: source.fromArgument + offset)
       }
       chosen.append(lane)
     }
     let (upstream, downstream) = (chosen[0], chosen[1])
+    // The lanes' names as the views show them: control characters escaped.
+    let (fromName, toName) = (upstream.name, downstream.name)
     guard upstream.name != downstream.name else {
       return shell.engine.commandFailed(
-        "why: FROM and TO are the same lane ('\(upstream.name)'): name the probe before an operator, then the one "
+        "why: FROM and TO are the same lane ('\(fromName)'): name the probe before an operator, then the one "
           + "after it", at: source.fromArgument + 1)
     }
     let before = elements(upstream)
     let after = elements(downstream)
     let followed = follow(after, through: before, skippingFirst: recording.dropped > 0)
-    let heading = "\(upstream.name) → \(downstream.name): in \(before.count)"
+    let heading = "\(fromName) → \(toName): in \(before.count)"
     if let first = followed.unexplained.first {
       let count = followed.unexplained.count
       shell.console.line(heading + ", out \(after.count)")
       shell.console.line(
-        "\(downstream.name) gave \(count) \(count == 1 ? "element" : "elements") that no element of \(upstream.name) "
+        "\(toName) gave \(count) \(count == 1 ? "element" : "elements") that no element of \(fromName) "
           + "says (the first: \(Self.shown(first.value)) at \(first.time.stampText)):")
       shell.console.line(
         "an operator between them makes or changes elements, so what did not come out cannot be told from these "
           + "probes")
-      if follow(before, through: after, skippingFirst: recording.dropped > 0).unexplained.isEmpty, !after.isEmpty {
+      // Asked the wrong way round: every element of FROM (there are some) is one of TO's.
+      if !before.isEmpty, follow(before, through: after, skippingFirst: recording.dropped > 0).unexplained.isEmpty {
         shell.console.line(
-          "(the other way round, each element of \(upstream.name) is one of \(downstream.name)'s: did you mean why "
-            + "\(downstream.name) \(upstream.name)?)")
+          "(the other way round, each element of \(fromName) is one of \(toName)'s: did you mean "
+            + "\(source.command(from: toName, to: fromName))?)")
       }
       return
     }
@@ -94,7 +111,7 @@ extension AttachSession {
     }
     var summary = heading + " = out \(after.count - followed.skipped)"
     if !lost.isEmpty { summary += " + did not come out \(lost.count)" }
-    if !pending.isEmpty { summary += " + not out yet \(pending.count) (\(downstream.name) still runs)" }
+    if !pending.isEmpty { summary += " + not out yet \(pending.count) (\(toName) still runs)" }
     shell.console.line(summary)
     // One table for both lists, so their columns line up.
     var table = Format.table(lost + pending).map { "  " + $0.dropLast($0.reversed().prefix { $0 == " " }.count) }[...]
@@ -102,10 +119,10 @@ extension AttachSession {
       let why =
         switch end {
         case "finished"?: "dropped by what stands between"
-        case let end?: "dropped by what stands between, or held there when \(downstream.name) \(end)"
-        case nil: "dropped by what stands between, or held there: \(downstream.name) still runs"
+        case let end?: "dropped by what stands between, or held there when \(toName) \(end)"
+        case nil: "dropped by what stands between, or held there: \(toName) still runs"
         }
-      shell.console.line("did not come out at \(downstream.name) (\(why)):")
+      shell.console.line("did not come out at \(toName) (\(why)):")
       for line in table.prefix(lost.count) { shell.console.line(line) }
       table = table.dropFirst(lost.count)
     }
@@ -120,10 +137,9 @@ extension AttachSession {
     if followed.skipped > 0 {
       shell.console.line(
         followed.skipped == 1
-          ? "(\(downstream.name)'s first element came from one of \(upstream.name)'s the recorder dropped: it is "
-            + "left out)"
-          : "(\(downstream.name)'s first \(followed.skipped) elements came from ones of \(upstream.name)'s the "
-            + "recorder dropped: they are left out)")
+          ? "(\(toName)'s first element came from one of \(fromName)'s the recorder dropped: it is left out)"
+          : "(\(toName)'s first \(followed.skipped) elements came from ones of \(fromName)'s the recorder dropped: "
+            + "they are left out)")
     }
   }
 

@@ -9,7 +9,7 @@ extension Commands {
       switch choice {
       case .traceLanes(let path, let from, let to):
         guard let recording = shell.readTrace(path, command: "why") else { return }
-        AttachSession.why(recording, from: from, to: to, .file, shell)
+        AttachSession.why(recording, from: from, to: to, .file(path), shell)
       case .job(let id):
         switch shell.engine.fates(ofJob: id) {
         case .success(let (job, fates)):
