@@ -52,7 +52,14 @@ let package = Package(
       pkgConfig: "libedit",
       providers: [.apt(["libedit-dev"])]
     ),
+    // The C that observes tasks (tasks.c replaces `swift_task_create` in whatever links it).
     .target(name: "CPipeSupport"),
+    // The pipesh process's signal pipe and its standard descriptors held at start (C: a handler may
+    // only make async-signal-safe calls).
+    .target(name: "CProcess"),
+    // Whole text files read with a shell's checks, and the standard descriptors as pipesh found
+    // them: below the engine, so the views that read files need nothing of it.
+    .target(name: "TextFiles", dependencies: ["Platform", "CProcess"], swiftSettings: strict),
     .target(name: "Locking", swiftSettings: strict),
     // What Linux and macOS answer differently (the executable's path, resident memory, a thread,
     // a socket's flags) and the C library's calls that a method of the same name would shadow.
@@ -105,7 +112,7 @@ let package = Package(
       dependencies: [
         "Platform",
         "PipeSyntax", "PipeSema", "PipeEvaluator", "VirtualTime", "CPipeSupport", "Locking", "MarbleDiagrams",
-        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+        "TextFiles", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
       swiftSettings: strict
     ),
@@ -137,7 +144,8 @@ let package = Package(
       dependencies: [
         "Platform",
         "PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "PipeSession", "PipeCombine", "PipeExport",
-        "LineEditor", "Locking", "CPipeSupport", "VirtualTime", "MarbleDiagrams", "Markup", "Launch", "TraceFormat",
+        "LineEditor", "Locking", "CProcess", "TextFiles", "VirtualTime", "MarbleDiagrams", "Markup", "Launch",
+        "TraceFormat",
       ],
       swiftSettings: strict
     ),

@@ -3,6 +3,7 @@ import Dispatch
 import Locking
 import PipeEvaluator
 import PipeSema
+import TextFiles
 import VirtualTime
 
 #if canImport(Glibc)

@@ -1,9 +1,8 @@
-import CPipeSupport
 import Locking
-import PipeRuntime
 import PipeSession
 import PipeSyntax
 import Platform
+import TextFiles
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,3 @@
-import PipeRuntime
 import PipeSession
 
 #if canImport(Glibc)

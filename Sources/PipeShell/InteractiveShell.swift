@@ -1,7 +1,6 @@
 import Dispatch
 import LineEditor
 import Locking
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax

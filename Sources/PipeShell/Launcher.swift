@@ -1,6 +1,6 @@
-import PipeRuntime
 import PipeSession
 import PipeSyntax
+import TextFiles
 import TraceFormat
 
 #if canImport(Glibc)

@@ -1,7 +1,6 @@
-import CPipeSupport
+import CProcess
 import Dispatch
 import Locking
-import PipeRuntime
 import PipeSession
 
 #if canImport(Glibc)

@@ -7,14 +7,6 @@ typedef struct _Job *PipeJobRef;
 #define PIPE_SWIFT_CONTEXT __attribute__((swift_context))
 #include <stddef.h>
 
-/// Installs a handler for `signal` that writes its number, as one byte, to a pipe; returns the
-/// pipe's read end (the same for every signal), or -1. A real handler, unlike a signal disposition
-/// of "ignore", works whichever thread the kernel delivers the signal to.
-int pipe_signal_pipe_install(int signal);
-
-/// Whether standard descriptor 0, 1 or 2 was closed when pipesh started (it now holds /dev/null).
-int pipe_standard_descriptor_was_closed(int descriptor);
-
 // MARK: tasks, observed (tasks.c)
 
 /// What pipesh is told of the tasks the executable's code creates, cancels and ends. Every call

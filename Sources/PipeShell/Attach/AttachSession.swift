@@ -1,6 +1,6 @@
 import Locking
-import PipeRuntime
 import PipeSyntax
+import TextFiles
 import TraceFormat
 
 #if canImport(Glibc)

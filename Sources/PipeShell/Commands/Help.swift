@@ -1,6 +1,5 @@
 import Locking
 import PipeCombine
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax

@@ -4,6 +4,7 @@ import PipeRuntime
 import PipeSession
 import PipeSyntax
 import Platform
+import TextFiles
 
 #if canImport(Glibc)
   import Glibc

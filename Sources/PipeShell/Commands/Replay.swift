@@ -2,6 +2,7 @@ import Locking
 import PipeRuntime
 import PipeSession
 import PipeSyntax
+import TextFiles
 import TraceFormat
 import VirtualTime
 

@@ -2,6 +2,7 @@ import Locking
 import PipeRuntime
 import PipeSema
 import PipeSession
+import TextFiles
 import TraceFormat
 import VirtualTime
 

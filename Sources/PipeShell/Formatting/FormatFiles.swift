@@ -1,6 +1,6 @@
-import PipeRuntime
 import PipeSema
 import PipeSyntax
+import TextFiles
 
 /// `pipesh fmt [--check] [FILE…]`: scripts in the docs' layout (`Formatter`).
 public enum FormatFiles {

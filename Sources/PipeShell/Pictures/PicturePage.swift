@@ -1,6 +1,6 @@
 import Markup
-import PipeRuntime
 import PipeSession
+import TextFiles
 
 /// `… to: "F.html"`: one self-contained page (no network: the SVG, the styles inline, no script)
 /// with the command, its picture, and its text under it for copying (the diagram; `trace`'s timed

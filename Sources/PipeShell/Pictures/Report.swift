@@ -1,6 +1,5 @@
 import Locking
 import Markup
-import PipeRuntime
 import PipeSession
 
 /// `pipesh --html FILE.pipe`: the script's run as one self-contained page, like a notebook: what it

@@ -1,7 +1,5 @@
-import CPipeSupport
 import Dispatch
 import Launch
-import PipeRuntime
 import PipeSession
 import Platform
 

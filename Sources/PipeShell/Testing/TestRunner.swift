@@ -1,9 +1,9 @@
 import Dispatch
 import Launch
 import Locking
-import PipeRuntime
 import PipeSyntax
 import Platform
+import TextFiles
 
 #if canImport(Glibc)
   import Glibc

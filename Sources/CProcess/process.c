@@ -5,7 +5,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
-#include "CPipeSupport.h"
+#include "CProcess.h"
 
 static int signal_pipe[2] = {-1, -1};
 

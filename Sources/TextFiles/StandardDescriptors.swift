@@ -1,4 +1,4 @@
-import CPipeSupport
+import CProcess
 
 /// Standard input, output and error as pipesh found them: one closed when it started (`pipesh >&-`)
 /// holds /dev/null from before anything else could take its number, and is reported as closed.
@@ -7,5 +7,6 @@ public enum StandardDescriptors {
     pipe_standard_descriptor_was_closed(descriptor) != 0
   }
 
-  static let closedInput = "standard input is closed (pipesh was started with it closed); give a file: lines \"FILE\""
+  public static let closedInput =
+    "standard input is closed (pipesh was started with it closed); give a file: lines \"FILE\""
 }
