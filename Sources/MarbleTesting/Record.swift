@@ -21,7 +21,8 @@ extension Marbles {
   ///     throws): an error is recorded as the sequence failing (`^`) at once.
   ///
   /// Runs are serialized within a process: one recording (or `expectMarbles`, or
-  /// `TestClock.run`) at a time, on one driver thread; parallel tests wait for each other.
+  /// `TestClock.run`) at a time, each on a virtual clock of its own whose one thread runs all its
+  /// tasks; parallel tests wait for each other.
   public static func record<Recorded: AsyncSequence & SendableMetatype>(
     step: Duration = .seconds(1), until horizon: Duration? = nil, markingCancellation: Bool = false,
     _ build: @escaping @Sendable (TestClock) throws -> Recorded

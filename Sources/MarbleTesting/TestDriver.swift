@@ -1,5 +1,6 @@
 import Locking
 import MarbleDiagrams
+import Platform
 import VirtualTime
 
 /// The runs of marble tests: one at a time in the process, each on a virtual clock of its own,
@@ -48,21 +49,41 @@ final class TestDriver: Sendable {
     let driver = VirtualDriver(order: order?.choices)
     state.withLock { $0.driver = driver }
     await run(body, on: driver)
-    driver.shutdown()
+    // The next run starts once this one's clock has cancelled the sleepers the run left and ended
+    // (waited for on a thread of its own, not the caller's).
+    // Resumed from another thread: a hand-over ThreadSanitizer sees (the runtime is not instrumented).
+    let shutDown = VisibleResume()
+    await withUnsafeContinuation { (ended: UnsafeContinuation<Void, Never>) in
+      let shut: @Sendable () -> Void = {
+        driver.shutdown(waiting: .seconds(10))
+        shutDown.resume(ended, returning: ())
+      }
+      if !Platform.detachThread(shut) { shut() }
+    }
+    shutDown.received()
     endTurn(at: driver.now.offset)
+  }
+
+  /// The task that runs a body, and whether a stall asked to cancel it before it was made.
+  private struct Runner {
+    var task: Task<Void, Never>?
+    var cancelAsked = false
   }
 
   /// `body` on `driver`, cancelled at its first stall and left behind at its second.
   private func run(_ body: @escaping @Sendable () async -> Void, on driver: VirtualDriver) async {
-    let runner = Locked<Task<Void, Never>?>(nil)
+    let runner = Locked(Runner())
     let stalls = Locked(0)
+    let handOver = VisibleResume()
+    defer { handOver.received() }
     await withUnsafeContinuation { (ended: UnsafeContinuation<Void, Never>) in
       let waiter = Locked<UnsafeContinuation<Void, Never>?>(ended)
       let end: @Sendable () -> Void = {
-        waiter.withLock { waiting -> UnsafeContinuation<Void, Never>? in
+        let waiting = waiter.withLock { waiting -> UnsafeContinuation<Void, Never>? in
           defer { waiting = nil }
           return waiting
-        }?.resume()
+        }
+        if let waiting { handOver.resume(waiting, returning: ()) }
       }
       let task = Task {
         await driver.run(until: body) {
@@ -70,11 +91,27 @@ final class TestDriver: Sendable {
             count += 1
             return count
           }
-          if count == 1 { runner.withLock { $0 }?.cancel() } else { end() }
+          guard count == 1 else {
+            // Left behind: the caller goes on off the driver's thread (resumed here, the runtime's
+            // hook would keep it on this clock, which is about to end).
+            if !Platform.detachThread(end) { end() }
+            return
+          }
+          let task = runner.withLock { runner -> Task<Void, Never>? in
+            if runner.task == nil { runner.cancelAsked = true }
+            return runner.task
+          }
+          task?.cancel()
+          // If the cancellation makes nothing runnable, the stall comes again: then the run is left.
+          driver.reportStallAgain()
         }
         end()
       }
-      runner.withLock { $0 = task }
+      let cancel = runner.withLock { runner -> Bool in
+        runner.task = task
+        return runner.cancelAsked
+      }
+      if cancel { task.cancel() }
     }
   }
 

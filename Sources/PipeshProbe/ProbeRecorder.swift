@@ -241,10 +241,11 @@ public final class ProbeRecorder: Sendable {
   public func write(toFile path: String) throws {
     let bytes = Array(trace().utf8)
     // A name of its own beside the file (mkstemp: mode 0600, made anew), so that writes at once
-    // (two threads, two processes) never share one.
+    // (two threads, two processes) never share one; closed in a child the program starts.
     var template = Array((path + ".XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
     guard fd >= 0 else { throw ProbeWriteError(path: path, errno: errno) }
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var written = 0
     while written < bytes.count {

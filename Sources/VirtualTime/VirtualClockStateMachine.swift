@@ -197,6 +197,12 @@ struct VirtualClockStateMachine {
     stallReported = false
   }
 
+  /// A stall's handler did something that may not make anything runnable (a cancellation no task
+  /// waits on): if the clock is still stalled, the stall is reported again.
+  mutating func stallReportWanted() {
+    stallReported = false
+  }
+
   /// A settle's waiter was cancelled (Ctrl-C): it is resumed now, whatever still runs.
   mutating func settleCancelled(_ id: Int) {
     guard let waiter = settling.removeValue(forKey: id) else { return }

@@ -123,6 +123,12 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     }
   }
 
+  /// Called by a run's `onStall`, on the driver thread: if what it did makes nothing runnable, the
+  /// stall is reported to it again (MarbleTesting cancels a stalled run, then leaves it).
+  public func reportStallAgain() {
+    update { $0.stallReportWanted() }
+  }
+
   /// Does `action` on the driver thread, even while the clock is paused: cancellations of tasks
   /// on this clock go this way, so no other thread ever runs their cancellation handlers (which
   /// take the operators' locks) while the driver runs their code.

@@ -195,4 +195,24 @@ struct ProbeTraceTests {
     #expect(same.status == 1)
     #expect(same.stderr.contains("error: why: FROM and TO are the same lane ('typed')"), "\(same.stderr)")
   }
+
+  /// Asked the wrong way round, `why` suggests the other: a name that is not a word is quoted there,
+  /// so the suggestion can be typed back as it is.
+  @Test func whySuggestsTheOtherWayRoundAsItCanBeTyped() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("why-hint-\(getpid()).trace").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let lines = [
+      #"{"pipesh":"trace","version":1,"pipeline":"probes of x","clock":"virtual","labels":["my-keys","out"]}"#,
+      #"{"ns":1000000000,"job":1,"node":1,"label":"my-keys","event":"element","value":"a"}"#,
+      #"{"ns":2000000000,"job":1,"node":2,"label":"out","event":"element","value":"a"}"#,
+      #"{"ns":3000000000,"job":1,"node":1,"label":"my-keys","event":"element","value":"b"}"#,
+    ]
+    try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    let wrong = try Pipesh.run(["-c", "why \"\(path)\" out \"my-keys\""])
+    let hint = "did you mean why \"\(path)\" \"my-keys\" out?)"
+    #expect(wrong.stdout.contains(hint), "\(wrong.stdout)")
+    let typedBack = try Pipesh.run(["-c", "why \"\(path)\" \"my-keys\" out"])
+    #expect(typedBack.status == 0, "\(typedBack.stderr)")
+    #expect(typedBack.stdout.hasPrefix("my-keys → out: in 2 = out 1 + not out yet 1"), "\(typedBack.stdout)")
+  }
 }

@@ -23,11 +23,23 @@ extension AttachSession {
 
     /// The command that asks about `from` and `to` from here, as it would be typed.
     func command(from: String, to: String) -> String {
-      let names = [from, to].map { name in
-        name.contains(where: { $0.isWhitespace || $0 == "\"" }) || name.isEmpty ? TraceFile.quoted(name) : name
-      }
-      if case .file(let path) = self { return "why \(TraceFile.quoted(path)) \(names[0]) \(names[1])" }
+      let names = [from, to].map { name in Self.isWord(name) ? name : Self.quoted(name) }
+      if case .file(let path) = self { return "why \(Self.quoted(path)) \(names[0]) \(names[1])" }
       return "why \(names[0]) \(names[1])"
+    }
+
+    /// Whether `name` reads as a probe's name without quotes: a letter or `_`, then letters, digits, `_`.
+    private static func isWord(_ name: String) -> Bool {
+      guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
+      return name.unicodeScalars.allSatisfy {
+        $0 == "_" || $0.properties.isAlphabetic || $0.properties.numericType != nil
+      }
+    }
+
+    /// `text` as a pipesh string literal: in double quotes, `\` and `"` escaped (a name shown with
+    /// its control characters escaped stays that text, and names the probe as shown).
+    private static func quoted(_ text: String) -> String {
+      "\"" + text.map { $0 == "\\" || $0 == "\"" ? "\\\($0)" : String($0) }.joined() + "\""
     }
   }
 
