@@ -30,6 +30,9 @@ struct AttachTopTests {
     #expect(frame[1].hasPrefix("PROBE"))
     // The heading, the titles, 7 lanes and the count of the 23 others.
     #expect(frame.last == "(23 more lanes below the screen)", "\(frame)")
+    // A screen too low for any lane keeps the titles, and counts every lane.
+    let low = AttachSession.top(trace, live: true, width: 80, height: 2)
+    #expect(low.count == 3 && low[1].hasPrefix("PROBE") && low[2] == "(30 more lanes below the screen)", "\(low)")
     // Printed once (not live), every lane is there.
     #expect(AttachSession.top(trace, live: false).count == 32)
   }

@@ -36,10 +36,14 @@ extension AttachSession {
     var lines = Format.table(rows, fitting: width, shrinking: 0).map { Format.shortened($0, to: width) }
     let note = droppedNote(recording)
     // The heading, the table's titles and the note stay; the lanes past the screen are counted.
-    let room = max(1, height - 1 - (note == nil ? 0 : 1))
-    if lines.count > room {
-      let hidden = lines.count - (room - 1)
-      lines = Array(lines.prefix(room - 1)) + ["(\(hidden) more \(hidden == 1 ? "lane" : "lanes") below the screen)"]
+    // (On a screen too low for a lane, the titles and the count still come: a line or two over.)
+    let room = height - 1 - (note == nil ? 0 : 1)
+    if lines.count > room, let titles = lines.first {
+      let shown = max(0, room - 2)
+      let hidden = lines.count - 1 - shown
+      lines =
+        [titles] + lines.dropFirst().prefix(shown)
+        + ["(\(hidden) more \(hidden == 1 ? "lane" : "lanes") below the screen)"]
     }
     return [Format.shortened(heading, to: width)] + lines + (note.map { [Format.shortened($0, to: width)] } ?? [])
   }
