@@ -52,8 +52,22 @@ extension Marbles {
   ) async -> Marbles {
     let recorder = Recorder(step: step)
     await TestDriver.shared.run(order: order) {
+      let root = order?.beginOwn()
+      defer { order?.endOwn(root) }
       let clock = TestClock()
       await withTaskGroup(of: Void.self) { group in
+        if let horizon {
+          // First, and waited for until it is marked the recorder's: so it is no choice at all, not
+          // even among the sequence's first tasks.
+          await withUnsafeContinuation { (marked: UnsafeContinuation<Void, Never>) in
+            group.addTask {
+              let own = order?.beginOwn()
+              defer { order?.endOwn(own) }
+              marked.resume()
+              try? await clock.sleep(until: .zero.advanced(by: horizon))
+            }
+          }
+        }
         group.addTask {
           do {
             var iterator = try build(clock).makeAsyncIterator()
@@ -68,11 +82,6 @@ extension Marbles {
             recorder.add(.finished, at: clock.now)
           } catch {
             recorder.add(.failed, at: clock.now)
-          }
-        }
-        if let horizon {
-          group.addTask {
-            try? await clock.sleep(until: .zero.advanced(by: horizon))
           }
         }
         await group.next()

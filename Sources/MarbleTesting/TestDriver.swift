@@ -157,14 +157,35 @@ final class TestDriver: Sendable {
 /// them, and keeps what it chose. Every task of the run takes part.
 final class MarbleOrder: Sendable {
   let choices: ChoiceOrder
+  /// The recorder's own tasks (its run's root, its horizon), by address: never a choice, as the
+  /// shell's bookkeeping is none in `explore`, so the orders are the sequence's alone.
+  private let own: Locked<Set<UInt>>
 
   init(replaying: [Int]) {
-    choices = ChoiceOrder(replaying: replaying, takesPart: { _ in true })
+    let own = Locked<Set<UInt>>([])
+    self.own = own
+    choices = ChoiceOrder(replaying: replaying, takesPart: { address in !own.withLock { $0.contains(address) } })
   }
 
   /// Every choice at random, from a generator seeded with `seed`.
   init(randomFrom seed: UInt64) {
-    choices = ChoiceOrder(randomFrom: seed, takesPart: { _ in true })
+    let own = Locked<Set<UInt>>([])
+    self.own = own
+    choices = ChoiceOrder(randomFrom: seed, takesPart: { address in !own.withLock { $0.contains(address) } })
+  }
+
+  /// The current task is the recorder's own until `endOwn` is given what this returns: from its
+  /// next enqueue on it is no choice.
+  func beginOwn() -> UInt? {
+    let address = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+    if let address { own.withLock { _ = $0.insert(address) } }
+    return address
+  }
+
+  /// Ends what `beginOwn` began (before the task ends: a task made later may get its address).
+  func endOwn(_ address: UInt?) {
+    guard let address else { return }
+    own.withLock { _ = $0.remove(address) }
   }
 
   /// A replayed choice was beyond what was runnable, or some were left over: not this run's order.

@@ -167,10 +167,10 @@ extension SwiftProgramWriter {
     .lines: "lines", .stdin: "stdin", .timer: "timer", .marble: "marble",
   ]
 
-  /// How many orders a test `in: every order` runs at most. MarbleTesting's driver makes a choice
-  /// among every task of a run, pipesh's among the operators' and the pipeline's only, so the same
-  /// pipeline has more orders there (288 against 192 for a merge of two one-element marbles): ten
-  /// times what pipesh ran (`orders:`, else 1000), at most pipesh's own bound, 100000.
+  /// How many orders a test `in: every order` runs at most: ten times what pipesh ran (`orders:`,
+  /// else 1000), at most pipesh's own bound, 100000. Both drivers choose among the sequence's tasks
+  /// alone, but the Swift written for pipesh's own operators (a marble input, `flatMap …
+  /// concurrency:`) can make other tasks than pipesh's, and so more orders.
   private func everyOrderLimit(_ expectation: CheckedExpectation) -> Int {
     min(10 * (expectation.options.orders ?? CommandOptions.defaultOrders), 100_000)
   }

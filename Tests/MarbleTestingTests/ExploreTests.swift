@@ -13,10 +13,16 @@ struct ExploreTests {
     }
     // The clock's own order gives [ab]; only some orders give [ba], which explore finds, and it
     // runs them all (a task going on after a hop between executors is no choice: with hops as
-    // choices there were more than 2000 orders).
+    // choices there were more than 2000 orders), as many as the shell's explore runs for
+    // `merge(marble "a|", marble "b|")`: the recorder's own tasks are no choice either.
     #expect(exploration.outcomes.map(\.marbles.description) == ["[ab]|", "[ba]|"])
     #expect(exploration.all)
-    #expect(exploration.orders == 288)
+    #expect(exploration.orders == 192)
+    // A horizon adds no orders: its task is the recorder's.
+    let cut = await Marbles.explore(until: .seconds(5)) { clock in
+      merge(try MarbleInput("a|", clock: clock), try MarbleInput("b|", clock: clock))
+    }
+    #expect(cut.orders == exploration.orders)
     let other = try #require(exploration.outcomes.last)
     // Its token runs that order again; a malformed token, or one of another run, is nil.
     let replayed = await Marbles.record(order: other.token) { clock in
