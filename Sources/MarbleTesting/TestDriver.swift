@@ -50,8 +50,8 @@ final class TestDriver: Sendable {
     state.withLock { $0.driver = driver }
     await run(body, on: driver)
     // The next run starts once this one's clock has cancelled the sleepers the run left and ended
-    // (waited for on a thread of its own, not the caller's).
-    // Resumed from another thread: a hand-over ThreadSanitizer sees (the runtime is not instrumented).
+    // (waited for on a thread of its own, not the caller's, and handed over so that
+    // ThreadSanitizer sees it: the runtime is not instrumented).
     let shutDown = VisibleResume()
     await withUnsafeContinuation { (ended: UnsafeContinuation<Void, Never>) in
       let shut: @Sendable () -> Void = {
@@ -161,17 +161,20 @@ final class MarbleOrder: Sendable {
   /// shell's bookkeeping is none in `explore`, so the orders are the sequence's alone.
   private let own: Locked<Set<UInt>>
 
-  init(replaying: [Int]) {
-    let own = Locked<Set<UInt>>([])
-    self.own = own
-    choices = ChoiceOrder(replaying: replaying, takesPart: { address in !own.withLock { $0.contains(address) } })
+  convenience init(replaying: [Int]) {
+    self.init { ChoiceOrder(replaying: replaying, takesPart: $0) }
   }
 
   /// Every choice at random, from a generator seeded with `seed`.
-  init(randomFrom seed: UInt64) {
+  convenience init(randomFrom seed: UInt64) {
+    self.init { ChoiceOrder(randomFrom: seed, takesPart: $0) }
+  }
+
+  /// The order `make` makes, every task but the recorder's taking part.
+  private init(_ make: (@escaping @Sendable (UInt) -> Bool) -> ChoiceOrder) {
     let own = Locked<Set<UInt>>([])
     self.own = own
-    choices = ChoiceOrder(randomFrom: seed, takesPart: { address in !own.withLock { $0.contains(address) } })
+    choices = make { address in !own.withLock { $0.contains(address) } }
   }
 
   /// The current task is the recorder's own until `endOwn` is given what this returns: from its

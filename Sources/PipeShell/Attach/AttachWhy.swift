@@ -65,7 +65,7 @@ extension AttachSession {
           known.isEmpty
             ? "why: no probe has recorded anything yet; \(source.whenEmpty)"
             : "why: no probe's lane is named '\(name.showingEveryControlCharacter)'\(guess); the program's are "
-              + known.map(\.showingEveryControlCharacter).joined(separator: ", "),
+              + known.joined(separator: ", "),
           at: source.fromArgument + offset)
       }
       chosen.append(lane)

@@ -93,30 +93,25 @@ extension Shell {
   /// every order checked (more than `orders:`, or Ctrl-C) is a failure too: it never says "every"
   /// of orders it did not run.
   private func expectInEveryOrder(_ expectation: CheckedExpectation) async -> Failure? {
-    let limit = expectation.options.orders ?? Commands.Explore.defaultOrders
-    var orders = DepthFirstOrders(limit: limit)
+    let limit = expectation.options.orders ?? CommandOptions.defaultOrders
     var interrupted: Bool { Task.isCancelled || engine.interruptedInThisStatement }
     // On a terminal, a long check counts its orders as explore does (none are outcomes here).
     var progress = ExploreProgress(limit: limit, command: "expect")
     defer { progress.clear() }
-    while !interrupted, let choices = orders.next() {
-      progress.show(orders: orders.count, outcomes: nil)
-      let order = ChoiceOrder.overJobTasks(replaying: choices)
-      let table = orders.count == 0 ? nil : JobTable(console: DiscardedOutput(), session: engine.session)
-      let failure = await check(expectation, in: ExpectationRun(order: order, table: table))
-      if interrupted { break }
-      orders.ran(order.made.map { ($0.index, $0.count) })
-      guard let failure else { continue }
-      let token = OrderToken(program: OrderToken.hash(of: expectation.pipeline), choices: order.made.map(\.index))
-      let number = orders.count
-      return (
+    var broken: Failure?
+    let orders = await walkOrders(
+      expectation, sessionFirst: true, stopped: { interrupted },
+      willRun: { progress.show(orders: $0, outcomes: nil) }
+    ) { failure, token, number in
+      guard let failure else { return true }
+      broken = (
         "in order \(number) of those explore runs: " + failure.message,
-        failure.drawing + [
-          "order: \(token.word) (draw P order: \(token.word) draws this order)"
-        ],
+        failure.drawing + ["order: \(token.word) (draw P order: \(token.word) draws this order)"],
         failure.argument
       )
+      return false
     }
+    if let broken { return broken }
     if orders.all { return nil }
     let held = "it held in the \(orders.count) order\(orders.count == 1 ? "" : "s") checked"
     let argument = expectation.everyOrderArgument ?? 0
@@ -132,25 +127,44 @@ extension Shell {
   /// number is taken. `pipesh --emit-test` asks it: a test on MarbleTesting's clock, which takes
   /// orders of its own, holds or fails as pipesh says only when every order says the same.
   func verdictInEveryOrder(_ expectation: CheckedExpectation) async -> OrderVerdict {
-    var orders = DepthFirstOrders(limit: expectation.options.orders ?? CommandOptions.defaultOrders)
     var held = 0
     var first: Bool?
     var differing: String?
-    while let choices = orders.next() {
-      let order = ChoiceOrder.overJobTasks(replaying: choices)
-      let table = JobTable(console: DiscardedOutput(), session: engine.session)
-      let holds = await check(expectation, in: ExpectationRun(order: order, table: table)) == nil
-      orders.ran(order.made.map { ($0.index, $0.count) })
+    let orders = await walkOrders(expectation, sessionFirst: false) { failure, token, _ in
+      let holds = failure == nil
       if holds { held += 1 }
       if first == nil { first = holds }
-      if differing == nil, holds != first {
-        let program = OrderToken.hash(of: expectation.pipeline)
-        differing = OrderToken(program: program, choices: order.made.map(\.index)).word
-      }
+      if differing == nil, holds != first { differing = token.word }
+      return true
     }
     guard orders.all else { return .unknown(checked: orders.count) }
     guard let differing else { return .same(orders: orders.count) }
     return .differs(held: held, orders: orders.count, token: differing)
+  }
+
+  /// Runs `expectation` once in each order `explore` runs, depth-first, at most `orders:` (1000
+  /// unless it says): the first in the session's table when `sessionFirst` (the one job number an
+  /// expectation takes), every other in a table of its own. `visit` is given each order's failure
+  /// (nil: the claim held), its token and its number, and says whether to go on; `stopped` ends
+  /// the walk before an order and after one, which is then not counted. Returns the walk.
+  private func walkOrders(
+    _ expectation: CheckedExpectation, sessionFirst: Bool, stopped: () -> Bool = { false },
+    willRun: (Int) -> Void = { _ in }, _ visit: (Failure?, OrderToken, Int) -> Bool
+  ) async -> DepthFirstOrders {
+    var orders = DepthFirstOrders(limit: expectation.options.orders ?? CommandOptions.defaultOrders)
+    let program = OrderToken.hash(of: expectation.pipeline)
+    while !stopped(), let choices = orders.next() {
+      willRun(orders.count)
+      let order = ChoiceOrder.overJobTasks(replaying: choices)
+      let table =
+        sessionFirst && orders.count == 0 ? nil : JobTable(console: DiscardedOutput(), session: engine.session)
+      let failure = await check(expectation, in: ExpectationRun(order: order, table: table))
+      if stopped() { break }
+      orders.ran(order.made.map { ($0.index, $0.count) })
+      let token = OrderToken(program: program, choices: order.made.map(\.index))
+      guard visit(failure, token, orders.count) else { break }
+    }
+    return orders
   }
 
   /// `== "DIAGRAM"`: the output lane, a column a tick, against the diagram. The run ends at the
