@@ -217,7 +217,8 @@ let package = Package(
     ),
     // The export in process: text to Swift, without pipesh or the compiler.
     .testTarget(
-      name: "PipeExportTests", dependencies: ["PipeSyntax", "PipeSema", "PipeExport"], swiftSettings: testStrict),
+      name: "PipeExportTests", dependencies: ["PipeSyntax", "PipeSema", "PipeExport", "PipeShell"],
+      swiftSettings: testStrict),
     // In process, through the shell a user types into: the catalogue walked, help, completion,
     // cancellation and task lifetimes, fusion, marbles, `why`, AA's validation diagrams drawn.
     .testTarget(

@@ -49,7 +49,7 @@ extension LanguageServer {
   /// each with its range, its id as the code, and its notes after the message as `note:` lines.
   func diagnostics(_ uri: String) -> JSON {
     guard let document = documents[uri] else { return .null }
-    let diagnostics = Engine.check(Self.checked(document), in: Environment())
+    let diagnostics = Engine.check(Self.checked(document), in: Environment.pipesh)
     let items: [JSON] = diagnostics.map { diagnostic in
       let message = ([diagnostic.message] + diagnostic.notes.map { "note: " + $0 }).joined(separator: "\n")
       return [
@@ -90,7 +90,7 @@ extension LanguageServer {
 
   /// What the shell's Tab offers at the cursor, with the script's `let` and channel names.
   private func completion(_ document: Document, at offset: Int) -> JSON {
-    let environment = Engine.parseAndCheck(Self.checked(document), in: Environment()).environment
+    let environment = Engine.parseAndCheck(Self.checked(document), in: Environment.pipesh).environment
     var context = CompletionContext()
     let bindings = environment.bindings.values
     context.sourceFragments = bindings.filter(\.isSource).map(\.name)
@@ -112,9 +112,9 @@ extension LanguageServer {
       } else if let signature = OperatorKind.signatures[candidate.trimmingSuffix("(")] {
         item["kind"] = 3  // Function
         item["detail"] = .string(signature.usage)
-      } else if let command = CommandKind.signatures.all.first(where: { $0.name == candidate }) {
+      } else if let command = Commands.table[candidate] {
         item["kind"] = 14  // Keyword
-        item["detail"] = .string(command.usage)
+        item["detail"] = .string(command.signature.usage)
       } else {
         item["kind"] = 1  // Text
       }

@@ -1,4 +1,5 @@
 import PipeSema
+import PipeShell
 import PipeSyntax
 
 /// The TextMate grammar of `.pipe` files (`Editors/vscode/syntaxes/pipe.tmLanguage.json`), made
@@ -12,7 +13,7 @@ public enum TextMateGrammar {
 
   static var grammar: JSON {
     let operators = Set(OperatorKind.signatures.names + OperatorKind.aliases.keys).sorted()
-    let commands = CommandKind.signatures.names.sorted()
+    let commands = Commands.table.names.sorted()
     let number = "[0-9][0-9_]*(?:\\.[0-9][0-9_]*)?(?:[eE][+-]?[0-9]+)?"
     let units = ["ns", "us", "ms", "s", "m", "h"].filter { Duration.unitScale($0) != nil }
     return [

@@ -91,23 +91,19 @@ extension SwiftProgramWriter {
 
   // MARK: commands
 
-  /// A command's Swift. Every command is a case here: one that starts a job in pipesh takes a job
-  /// number, and the program's later jobs keep theirs only if it counts it too.
+  /// A command's Swift, as the command says (`CommandDefinition.export`): one that starts a job in
+  /// pipesh takes a job number, and the program's later jobs keep theirs only if it counts it too.
   mutating func command(_ command: CheckedCommand, _ range: SourceRange) throws(ExportProblem) -> [String] {
     let text = source.text(of: range)
-    switch command.kind {
-    case .wait:
-      guard case .jobs(let ids) = command.arguments else { throw misread(command, range) }
+    switch command.command.export {
+    case .wait(let ids):
       if ids.isEmpty { return waiting(background.map(\.name), text) }
       return try jobs(ids, text, range) { writer, names in writer.waiting(names, text) }
-    case .cancel:
-      switch command.arguments {
-      case .allJobs: return cancelling(background.map(\.name), text)
-      case .jobs(let ids): return try jobs(ids, text, range) { writer, names in writer.cancelling(names, text) }
-      default: throw misread(command, range)
-      }
-    case .send:
-      guard case .values(let channel, let values) = command.arguments else { throw misread(command, range) }
+    case .cancel(nil):
+      return cancelling(background.map(\.name), text)
+    case .cancel(let ids?):
+      return try jobs(ids, text, range) { writer, names in writer.cancelling(names, text) }
+    case .send(let channel, let values):
       let type = environment.channels[channel] ?? .never
       let name = useChannel(channel)
       return ["// \(text)"]
@@ -119,8 +115,7 @@ extension SwiftProgramWriter {
           case nil: "await \(name).send(\(literal))"
           }
         } + [""]
-    case .close:
-      guard case .word(let channel) = command.arguments else { throw misread(command, range) }
+    case .close(let channel):
       let name = useChannel(channel)
       let finish =
         switch environment.endpoints[channel] {
@@ -129,22 +124,23 @@ extension SwiftProgramWriter {
         case nil: "\(name).finish()"
         }
       return ["// \(text)", finish, ""]
-    case .fail:
-      guard case .failure(let channel, let message) = command.arguments else { throw misread(command, range) }
+    case .fail(let channel, let message):
       use(.channelFailure)
       let error = "ChannelFailure(description: \(SwiftExpression.stringLiteral(message)))"
       return ["// \(text)", "\(useChannel(channel)).fail(\(error))", ""]
-    case .sleep:
-      guard case .duration(let duration) = command.arguments else { throw misread(command, range) }
+    case .sleep(let duration):
       return ["// \(text)", "try? await Task.sleep(for: \(Self.duration(duration)))", ""]
-    case .quit, .exit:
+    case .quit:
       let status = results.isEmpty ? ["return 0"] : succeededDeclaration + ["return succeeded ? 0 : 1"]
       return cancelling(background.map(\.name), text) + status + [""]
-    case .trace, .draw, .compare, .expect:
-      // pipesh's own, and each runs its pipeline as a job, which takes the next number.
+    case .own(let startsJob):
+      // pipesh's own; one that runs its pipeline as a job takes the next number.
+      if startsJob { nextJob += 1 }
+      return ownCommand(command, range, text)
+    case .expectation:
       nextJob += 1
       return ownCommand(command, range, text)
-    case .validate:
+    case .validation:
       // Its run is a job, which takes the next number; its block may span lines: the comment has the first.
       nextJob += 1
       let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -152,10 +148,6 @@ extension SwiftProgramWriter {
     case .load:
       // Its file's jobs take the next numbers in pipesh: a later job number cannot be written.
       loadedBefore = loadedBefore ?? (range, nextJob)
-      return ownCommand(command, range, text)
-    case .jobs, .lint, .top, .inspect, .tasks, .why, .replay, .check, .swift, .help, .ops, .names, .clock, .stats,
-      .explore,
-      .history, .step, .run:
       return ownCommand(command, range, text)
     }
   }
@@ -165,16 +157,9 @@ extension SwiftProgramWriter {
     warnings.append(
       Diagnostic(
         id: .exportCommand, severity: .warning,
-        message: "'\(command.kind.name)' is pipesh's own; the program has it as a comment",
+        message: "'\(command.name)' is pipesh's own; the program has it as a comment",
         range: range))
     return ["// \(text): pipesh's own, not in this program", ""]
-  }
-
-  /// Arguments that are not in the command's form: a bug in the checker, reported, never guessed.
-  private func misread(_ command: CheckedCommand, _ range: SourceRange) -> ExportProblem {
-    ExportProblem(
-      message: "pipesh read \(command.kind.name)'s arguments as \(command.arguments) (a bug: please report it)",
-      range: range)
   }
 
   /// `wait N…` / `cancel N…`: the background jobs named; a foreground job has ended already, and

@@ -31,7 +31,7 @@ extension SwiftExport {
     var warnings: [Diagnostic] = []
     let prefix = functionPrefix(source.name)
     for statement in statements {
-      if case .command(let command, let range) = statement, command.kind == .validate {
+      if case .command(let command, let range) = statement, case .validation = command.command.export {
         warnings.append(
           Diagnostic(
             id: .export, severity: .warning,
@@ -39,8 +39,8 @@ extension SwiftExport {
               + "write it with MarbleTesting's MarbleInput and expectMarbles",
             range: range))
       }
-      guard case .command(let command, let range) = statement, command.kind == .expect,
-        case .expectation(let expectation) = command.arguments
+      guard case .command(let command, let range) = statement,
+        case .expectation(let expectation) = command.command.export
       else { continue }
       switch written(expectation, range: range, environment: environment, source: source, prefix: prefix) {
       case .failure(let problem): warnings.append(problem)
@@ -76,8 +76,8 @@ extension SwiftExport {
     _ statements: [CheckedStatement], environment: Environment, source: SourceFile
   ) -> [(range: SourceRange, expectation: CheckedExpectation)] {
     statements.compactMap { statement in
-      guard case .command(let command, let range) = statement, command.kind == .expect,
-        case .expectation(let expectation) = command.arguments,
+      guard case .command(let command, let range) = statement,
+        case .expectation(let expectation) = command.command.export,
         case .success = written(expectation, range: range, environment: environment, source: source, prefix: "")
       else { return nil }
       return (range, expectation)

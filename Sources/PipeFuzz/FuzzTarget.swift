@@ -51,7 +51,7 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
     let again = try? Formatter.format(SourceFile(name: "fuzz.pipe", text: formatted), grammar: .pipesh).get()
     precondition(again == formatted, "pipesh fmt changed a script it had formatted")
   }
-  let (statements, environment, diagnostics) = Checker.check(script, in: Environment())
+  let (statements, environment, diagnostics) = Checker.check(script, in: Environment.pipesh)
   _ = DiagnosticFormatter.render(diagnostics, in: source)
   guard diagnostics.isEmpty else { return }
   for plain in [false, true] {

@@ -223,29 +223,30 @@ public struct Environment: Sendable {
   /// The shell's commands (their grammar; what they do is the shell's).
   public let commands: CommandTable
 
-  /// The environment a session starts from: the catalogue's operators, the commands (all of them,
-  /// or those `commands` names: an engine tested without the shell), no names.
-  public init(commands: CommandTable = CommandKind.signatures) {
+  /// The environment a session starts from: the catalogue's operators, the commands (the shell's,
+  /// `Environment.pipesh` in `PipeShell`, or a test's own), no names.
+  public init(commands: CommandTable) {
     self.commands = commands
   }
 
   /// What the parser needs to know of these commands and operators.
   public var grammar: Grammar {
-    Grammar(
-      commands: Set(commands.names),
+    let commands = commands.signatures
+    return Grammar(
+      commands: Set(commands.map(\.name)),
       pipelineCommands: Dictionary(
-        commands.all.filter(\.takesPipeline).map { ($0.name, Set($0.options)) }, uniquingKeysWith: { first, _ in first }
+        commands.filter(\.takesPipeline).map { ($0.name, Set($0.options)) }, uniquingKeysWith: { first, _ in first }
       ),
       combinators: operators.all.filter { $0.role == .combinator }.map(\.name),
-      commandsAlsoStages: Set(commands.names).intersection(operators.names),
+      commandsAlsoStages: Set(commands.map(\.name)).intersection(operators.names),
       pipelineClosures: Set(operators.pipelineClosures),
       pipelineArguments: operators.pipelineArguments,
       backgroundNotes: Dictionary(
-        commands.all.compactMap { command in command.backgroundNote.map { (command.name, $0) } },
+        commands.compactMap { command in command.backgroundNote.map { (command.name, $0) } },
         uniquingKeysWith: { first, _ in first }),
-      verbatimBlocks: Set(commands.all.filter(\.takesVerbatimBlock).map(\.name)),
+      verbatimBlocks: Set(commands.filter(\.takesVerbatimBlock).map(\.name)),
       claimWords: Dictionary(
-        commands.all.compactMap { command in
+        commands.compactMap { command in
           if case .expectation = command.form { (command.name, Set(CheckedExpectation.Claim.words)) } else { nil }
         }, uniquingKeysWith: { first, _ in first }),
       stages: Set(operators.names),
@@ -253,11 +254,6 @@ public struct Environment: Sendable {
         operators.all.map { ($0.name, Set($0.parameters.compactMap(\.label))) }, uniquingKeysWith: { first, _ in first }
       ))
   }
-}
-
-extension Grammar {
-  /// What the parser needs to know of pipesh's commands and operators.
-  public static let pipesh = Environment().grammar
 }
 
 /// A checked statement, ready to run.

@@ -25,13 +25,14 @@ public struct Checker {
     var start = environment
     for statement in script.statements {
       // A channel failed anywhere in the script is a throwing one from its first use.
-      if case .command(let name, let arguments, _) = statement.kind, case .failure = start.commands[name.name]?.form,
+      if case .command(let name, let arguments, _) = statement.kind,
+        case .failure = start.commands[name.name]?.signature.form,
         let first = arguments.first, case .name(let channel) = first.value.kind
       {
         start.failingChannels.insert(channel)
       }
       guard case .command(let name, let arguments, _) = statement.kind,
-        case .values = start.commands[name.name]?.form,
+        case .values = start.commands[name.name]?.signature.form,
         let channel = arguments.first, case .name(let channelName) = channel.value.kind,
         start.channels[channelName] == nil, arguments.count > 1
       else { continue }

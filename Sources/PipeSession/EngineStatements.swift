@@ -68,7 +68,7 @@ extension Engine {
       break  // the checker has put it in the environment
     case .command(let command, _):
       guard let commands else {
-        return commandFailed("pipesh has no commands to run '\(command.kind.name)' with (a bug: please report it)")
+        return commandFailed("pipesh has no commands to run '\(command.name)' with (a bug: please report it)")
       }
       let outer = runningCommand.withLock { running in
         defer { running = (command, source) }

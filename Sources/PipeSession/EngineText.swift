@@ -43,7 +43,9 @@ extension Engine {
     session.willFail(environment.failingChannels)
     session.declare(environment.endpoints)
     // A script that steps watches its jobs from its start, so its first step can step any of them.
-    if statements.contains(where: { if case .command(let command, _) = $0 { command.kind == .step } else { false } }) {
+    if statements.contains(where: {
+      if case .command(let command, _) = $0 { command.signature.watchesJobsFromStart } else { false }
+    }) {
       beginStepping()
     }
     for statement in statements {

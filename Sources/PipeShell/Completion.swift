@@ -27,10 +27,10 @@ public enum Completion {
   static let stages =
     OperatorKind.signatures.all.filter { $0.role == .operator || $0.role == .sink }.map(\.name)
     + OperatorKind.aliases.keys.sorted()
-  static let commands = CommandKind.signatures.names
+  static let commands = Commands.table.names
   /// The options of the commands on a pipeline (`draw … tick:`), by command.
   static let commandOptions = Dictionary(
-    CommandKind.signatures.all.map { ($0.name, $0.options.map { $0 + ":" }) }, uniquingKeysWith: { first, _ in first })
+    Commands.table.signatures.map { ($0.name, $0.options.map { $0 + ":" }) }, uniquingKeysWith: { first, _ in first })
 
   /// The length of the word before the cursor and the candidates that complete it, sorted.
   public static func complete(_ before: String, _ context: CompletionContext) -> (wordLength: Int, candidates: [String])
@@ -40,7 +40,7 @@ public enum Completion {
     if quotes % 2 == 1, let open = before.lastIndex(of: "\"") {
       let head = before[..<open].trimmingTrailingSpaces
       let word = String(before[before.index(after: open)...])
-      let takingFiles = [CommandKind.load.name, OperatorKind.fileSource.name]
+      let takingFiles = [Commands.Load.signature.name, OperatorKind.fileSource.name]
       guard takingFiles.contains(where: { head.hasSuffix($0) }) else { return (0, []) }
       return (word.count, paths(matching: word))
     }
@@ -51,35 +51,31 @@ public enum Completion {
     let words = statement.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
     let lastMark = statement.last { !$0.isWhitespace }
     var pool: [String]
-    if words.first == CommandKind.expect.name, let next = everyOrder(after: words) {
+    if words.first == Commands.Expect.signature.name, let next = everyOrder(after: words) {
       pool = [next]
     } else if let first = words.first, !statement.contains("|"), !statement.contains("(") {
-      let command = CommandKind(rawValue: first)
-      switch command {
-      case .cancel?, .wait?, .inspect?, .tasks?, .why?:
-        pool = context.jobIDs.map(String.init) + (command == .cancel ? ["all"] : [])
-      case .send?, .close?:
+      // What the command's form takes next; no command: a stage's labels.
+      switch Commands.table[first]?.signature.form {
+      case .jobs(let all, _)?:
+        pool = context.jobIDs.map(String.init) + (all ? ["all"] : [])
+      case .job?:
+        pool = context.jobIDs.map(String.init)
+      case .values?, .word(choices: nil, _, _)?, .failure?:
         pool = words.count == 1 ? context.channels : []
-      case .help?:
-        pool =
-          words.count == 1
-          ? OperatorKind.signatures.names + CommandKind.signatures.names + CommandKind.signatures.topics : []
-      case .clock?:
-        // The words its signature's form allows.
-        if case .word(let choices?, _, _) = CommandKind.clock.signature.form { pool = choices } else { pool = [] }
-      case .trace?, .draw?, .explore?, .compare?, .check?, .expect?:
+      case .word(let choices?, _, _)?:
+        pool = choices
+      case .topic?:
+        pool = words.count == 1 ? OperatorKind.signatures.names + Commands.table.names + Commands.table.topics : []
+      case .pipeline?, .expectation?:
         // The pipeline's source; after it, its labels and the command's own options.
         pool =
           words.count == 1
           ? sources + combinators + context.sourceFragments
           : unused(labels(of: words[1]) + (commandOptions[first] ?? []), in: words)
-      case .step?:
+      case .optionalJob(let label)?:
         // A running job's number first, then the time to run to.
-        let until = CommandOptions.untilLabel + ":"
-        pool = (words.count == 1 ? context.jobIDs.map(String.init) : []) + unused([until], in: words)
-      case .jobs?, .lint?, .top?, .replay?, .fail?, .sleep?, .run?, .validate?, .swift?, .ops?, .names?, .load?,
-        .stats?,
-        .history?, .quit?, .exit?, nil:
+        pool = (words.count == 1 ? context.jobIDs.map(String.init) : []) + unused([label + ":"], in: words)
+      case .bare?, .file?, .recording?, .duration?, .validation?, nil:
         // No command, or one whose words completion does not offer: a stage's labels.
         pool = unused(labels(of: first), in: words)
         if first == "let", words.count >= 3 { pool = sources + combinators + context.sourceFragments + stages }

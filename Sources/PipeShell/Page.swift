@@ -91,8 +91,10 @@ extension Page {
       switch statement {
       case .run(let pipeline, _): _ = Shell.annotatingMarbles([], of: pipeline, in: source)
       case .command(let command, _):
-        if case .pipeline(let pipeline, _) = command.arguments {
+        switch command.command.reach {
+        case .readsPipeline(let pipeline), .runs(let pipeline, _):
           _ = Shell.annotatingMarbles([], of: pipeline, in: source)
+        case .session, .reads, .realClock: break
         }
       case .binding: break
       }
@@ -124,46 +126,24 @@ enum PageSandbox {
   }
 
   private static func refusals(_ command: CheckedCommand, in source: SourceFile) -> [Diagnostic] {
-    let name = command.kind.name
-    switch command.kind {
-    case .load:
-      return [refusal("load reads a script file", at: command.range)]
-    case .replay:
-      return [refusal("replay reads a saved trace's file", at: command.range)]
-    case .history:
-      return [refusal("history reads the terminal's line history", at: command.range)]
-    case .draw, .trace, .compare, .explore:
-      switch command.arguments {
-      case .pipeline(let pipeline, let options):
-        guard let file = options.file else { return stages(pipeline) }
-        let at = optionRange(CommandOptions.fileLabel, in: command.range, source) ?? command.range
-        return [refusal("\(name) … to: \"\(file)\" writes a file; without to: the page shows it", at: at)]
-          + stages(pipeline)
-      case .savedTrace(let path, _):
-        return [refusal("\(name) \"\(path)\" reads a saved trace's file", at: command.range)]
-      default:
-        return []
-      }
-    case .expect:
-      guard case .expectation(let expectation) = command.arguments else { return [] }
-      return stages(expectation.pipeline)
-    case .tasks:
-      guard case .file(let path) = command.arguments else { return [] }
-      return [refusal("tasks \"\(path)\" reads a saved trace's file", at: command.range)]
-    case .why:
-      guard case .traceLanes(let path, _, _) = command.arguments else { return [] }
-      return [refusal("why \"\(path)\" reads a saved trace's file", at: command.range)]
-    case .clock:
-      guard case .word("real") = command.arguments else { return [] }
+    switch command.command.reach {
+    case .session, .readsPipeline:
+      // `check` and `swift` only read a pipeline; the others touch no file.
+      return []
+    case .reads(let what):
+      return [refusal(what, at: command.range)]
+    case .runs(let pipeline, nil):
+      return stages(pipeline)
+    case .runs(let pipeline, let file?):
+      let at = optionRange(CommandOptions.fileLabel, in: command.range, source) ?? command.range
+      return [refusal("\(command.name) … to: \"\(file)\" writes a file; without to: the page shows it", at: at)]
+        + stages(pipeline)
+    case .realClock:
       return [
         Diagnostic(
           id: realClock, message: "the page runs on the virtual clock: clock real would run the script in real time",
           range: command.range, notes: ["leave it out: time on the page jumps from deadline to deadline"])
       ]
-    case .jobs, .lint, .top, .cancel, .wait, .inspect, .check, .send, .close, .fail, .sleep, .step,
-      .run, .validate, .swift, .help, .ops, .names, .stats, .quit, .exit:
-      // `check` and `swift` only read a pipeline; the others touch no file.
-      return []
     }
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LanguageServer
 import PipeSema
+import PipeShell
 import PipeSyntax
 import Testing
 
@@ -34,7 +35,7 @@ struct GrammarTests {
     .filter { $0.hasSuffix(".pipe") }.sorted()
     #expect(examples.count > 30)
     let operators = Set(OperatorKind.signatures.names + OperatorKind.aliases.keys)
-    let commands = Set(CommandKind.signatures.names)
+    let commands = Set(Commands.table.names)
     var checked = 0
     for name in examples {
       let text = try String(contentsOf: Self.root.appendingPathComponent("Examples/\(name)"), encoding: .utf8)

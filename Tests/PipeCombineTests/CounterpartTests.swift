@@ -181,7 +181,7 @@ struct CounterpartTests {
   /// The Combine line of a pipeline's last stage, as `compare` draws it.
   static func combineLine(_ text: String) throws -> String {
     let source = SourceFile(name: nil, text: text)
-    var checker = Checker(environment: Environment(), source: source)
+    var checker = Checker(environment: Environment(commands: CommandTable([], topics: [])), source: source)
     let statement = try #require(Parser.parse(source, grammar: .pipesh).statements.first)
     guard case .run(let pipeline, _) = checker.check(statement) else {
       Issue.record("did not check: \(text)")

@@ -1,5 +1,6 @@
 import PipeExport
 import PipeSema
+import PipeShell
 import PipeSyntax
 import Testing
 
@@ -11,7 +12,7 @@ struct SwiftExportTests {
   /// The script's checked statements, as `pipesh --emit-swift` checks them.
   static func checked(_ text: String) -> ([CheckedStatement], Environment, SourceFile) {
     let source = SourceFile(name: "script.pipe", text: text)
-    let environment = Environment()
+    let environment = Environment.pipesh
     let (statements, checkedEnvironment, diagnostics) = Checker.check(
       Parser.parse(source, grammar: environment.grammar), in: environment)
     #expect(diagnostics.isEmpty, "\(text) does not check: \(diagnostics.map(\.message))")

@@ -10,7 +10,7 @@ import Testing
 struct CancellationTests {
   func pipeline(_ text: String) throws -> CheckedPipeline {
     let source = SourceFile(name: nil, text: text)
-    var checker = Checker(environment: Environment(), source: source)
+    var checker = Checker(environment: Environment.pipesh, source: source)
     let statement = try #require(Parser.parse(source, grammar: .pipesh).statements.first)
     guard case .run(let pipeline, _) = checker.check(statement) else {
       Issue.record("did not check: \(checker.diagnostics.map(\.message))")

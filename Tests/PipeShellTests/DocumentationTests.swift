@@ -25,7 +25,7 @@ struct DocumentationTests {
 
   static func commandTable() -> String {
     var lines = ["| syntax | what it does |", "|---|---|"]
-    for command in CommandKind.signatures.all {
+    for command in Commands.table.signatures {
       lines.append("| `\(command.usage.replacingOccurrences(of: "|", with: "\\|"))` | \(command.summary) |")
     }
     return lines.joined(separator: "\n")

@@ -1,10 +1,10 @@
 import PipeEvaluator
-import PipeShell
 import PipeSyntax
 import Testing
 
 @testable import PipeRuntime
 @testable import PipeSema
+@testable import PipeShell
 
 @Suite("evaluator")
 struct EvaluatorTests {
@@ -18,9 +18,10 @@ struct EvaluatorTests {
   func closure(_ body: String, _ input: String) throws -> (TypedExpr, Value) {
     let source = SourceFile(name: nil, text: "check from \(input) | map { \(body) }")
     let script = Parser.parse(source, grammar: .pipesh)
-    var checker = Checker(environment: Environment(), source: source)
+    var checker = Checker(environment: Environment.pipesh, source: source)
     let statement = try #require(script.statements.first)
-    guard case .command(let command, _) = checker.check(statement), case .pipeline(let pipeline, _) = command.arguments,
+    guard case .command(let command, _) = checker.check(statement),
+      let pipeline = (command.command as? Commands.Check)?.pipeline,
       case .closure(let expr) = pipeline.stages[1].arguments["transform"],
       case .values(let values, _) = pipeline.stages[0].arguments["values"]
     else {

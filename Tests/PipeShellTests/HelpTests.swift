@@ -23,7 +23,7 @@ struct HelpTests {
   }
 
   /// Every command and topic has help with an example, run, that prints what the command does.
-  @Test("every command and topic", arguments: CommandKind.signatures.all.map(\.name) + CommandKind.signatures.topics)
+  @Test("every command and topic", arguments: Commands.table.names + Commands.table.topics)
   func helpForEveryCommandAndTopic(_ name: String) async throws {
     let lines = await Shell.runExample("help \(name)")
     // expect's example shows what a failing expectation prints, on purpose.

@@ -25,65 +25,21 @@ extension Checker {
   mutating func checkCommand(
     _ name: Identifier, _ arguments: [Argument], _ pipeline: Pipeline?, _ range: SourceRange
   ) -> CheckedCommand? {
-    guard let signature = environment.commands[name.name] else {
+    guard let definition = environment.commands[name.name] else {
       report(SemaMessages.commandArguments(name.name, "unknown command", range, usage: name.name))
       return nil
     }
-    var reading = CommandReading(signature: signature, arguments: arguments, range: range)
-    let read: CommandArguments?
-    switch signature.form {
-    case .bare: read = reading.bare()
-    case .jobs(let all, let missing): read = reading.jobs(all: all, missing: missing)
-    case .job: read = reading.job()
-    case .pipeline(let partial, let options, let savedTrace):
-      guard let pipeline else {
-        read = savedTrace ? reading.savedTrace(options, source: source) : reading.fail("expected a pipeline")
-        break
-      }
-      let checked =
-        partial
-        ? (withinExpansionLimits(pipeline) ? checkPipeline(pipeline, input: nil, allowSink: true) : nil)
-        : checkTopLevel(pipeline)
-      if let ambiguous = ambiguousOption(arguments, after: pipeline, command: name.name) {
-        read = reading.fail(ambiguous.message, ambiguous.range)
-        break
-      }
-      let optionValues = reading.options(options, source: source)
-      if let checked, let token = optionValues?.order, !token.fits(checked),
-        let argument = arguments.first(where: { $0.label?.name == CommandOptions.orderLabel })
-      {
-        read = reading.fail(
-          "this order: was made for another pipeline (explore this one for its orders)", argument.value.range)
-        break
-      }
-      read = checked.flatMap { checked in optionValues.map { .pipeline(checked, options: $0) } }
-    case .values: read = checkSend(&reading)
-    case .word(let choices, let missing, let optional):
-      read = optional && reading.arguments.isEmpty ? .word("") : reading.word(choices: choices, missing: missing)
-    case .topic: read = checkTopic(&reading)
-    case .file: read = reading.file()
-    case .optionalJob(let label): read = reading.optionalJob(label: label, source: source)
-    case .recording: read = reading.recording()
-    case .duration: read = reading.duration(source: source)
-    case .failure:
-      read = checkFailure(&reading)
-    case .validation:
-      read = checkValidation(arguments, range)
-    case .expectation(let options):
-      read = pipeline.flatMap { checkExpectation($0, &reading, options: options) }
-    }
-    diagnosticsAppend(reading.diagnostics)
-    if signature.namesKnownChannel, let channel = read?.channel, environment.channels[channel] == nil {
-      report(SemaMessages.unknownChannel(channel, arguments.first?.range ?? range, known: environment.channels.keys))
-      return nil
-    }
-    return read.map {
-      CheckedCommand(kind: signature.kind, arguments: $0, range: range, argumentRanges: arguments.map(\.range))
-    }
+    var reader = CommandReader(
+      checker: self, reading: CommandReading(signature: definition.signature, arguments: arguments, range: range),
+      parsed: pipeline)
+    let command = definition.check(&reader)
+    self = reader.checker
+    diagnosticsAppend(reader.reading.diagnostics)
+    return command.map { CheckedCommand(command: $0, range: range, argumentRanges: arguments.map(\.range)) }
   }
 
   /// `send NAME V…`: the values are constants of the channel's type (the first send fixes it).
-  private mutating func checkSend(_ reading: inout CommandReading) -> CommandArguments? {
+  mutating func checkSend(_ reading: inout CommandReading) -> (channel: String, values: [Value])? {
     let arguments = reading.arguments
     guard let first = arguments.first, let channel = CommandReading.word(first) else {
       return reading.fail("name the channel first", arguments.first?.range)
@@ -107,13 +63,13 @@ extension Checker {
       values.append(value)
     }
     if declared == nil { setChannel(channel, type) }
-    return .values(channel: channel, values.map { convert($0, to: type) })
+    return (channel, values.map { convert($0, to: type) })
   }
 
   /// `fail NAME "MESSAGE"`: NAME becomes an `AsyncThrowingChannel`; a stream or subject cannot fail.
-  private mutating func checkFailure(_ reading: inout CommandReading) -> CommandArguments? {
-    let read = reading.failure()
-    guard case .failure(let channel, _) = read else { return nil }
+  mutating func checkFailure(_ reading: inout CommandReading) -> (channel: String, message: String)? {
+    guard let read = reading.failure(), knows(channel: read.channel, &reading) else { return nil }
+    let channel = read.channel
     if let endpoint = environment.endpoints[channel] {
       return reading.fail(
         "'\(channel)' is a \(endpoint.noun), which cannot fail (an AsyncStream finishes without an error): "
@@ -124,9 +80,9 @@ extension Checker {
   }
 
   /// `help [NAME]`: NAME is a command, a topic, an operator, or a word of Combine's or Swift's.
-  private mutating func checkTopic(_ reading: inout CommandReading) -> CommandArguments? {
+  mutating func checkTopic(_ reading: inout CommandReading) -> String?? {
     let arguments = reading.arguments
-    guard let first = arguments.first else { return .topic(nil) }
+    guard let first = arguments.first else { return .some(nil) }
     // The lexer has said what is wrong with it (`help @MainActor`).
     if arguments.count == 1, case .missing = first.value.kind { return nil }
     guard arguments.count == 1, let topic = CommandReading.word(first) else {
@@ -138,6 +94,16 @@ extension Checker {
       report(Diagnostic(id: .unknownName, message: "no help for '\(topic)'", range: first.range, notes: [note]))
       return nil
     }
-    return .topic(topic)
+    return .some(topic)
+  }
+
+  /// Whether `channel`, which a command names and does not make (`close`, `fail`), exists: a typo
+  /// would otherwise leave the real channel open.
+  mutating func knows(channel: String, _ reading: inout CommandReading) -> Bool {
+    guard reading.signature.namesKnownChannel, environment.channels[channel] == nil else { return true }
+    report(
+      SemaMessages.unknownChannel(
+        channel, reading.arguments.first?.range ?? reading.range, known: environment.channels.keys))
+    return false
   }
 }

@@ -7,9 +7,15 @@ struct CommandReading {
   let range: SourceRange
   var diagnostics: [Diagnostic] = []
 
-  mutating func fail(_ message: String, _ at: SourceRange? = nil) -> CommandArguments? {
+  /// Reports what is wrong with the arguments, with the command's usage.
+  mutating func reject(_ message: String, _ at: SourceRange? = nil) {
     diagnostics.append(
       SemaMessages.commandArguments(signature.name, message, at ?? range, usage: signature.usage))
+  }
+
+  /// Reports what is wrong with the arguments: nothing is read.
+  mutating func fail<Read>(_ message: String, _ at: SourceRange? = nil) -> Read? {
+    reject(message, at)
     return nil
   }
 
@@ -18,60 +24,64 @@ struct CommandReading {
     return word
   }
 
-  mutating func bare() -> CommandArguments? {
+  mutating func bare() -> Void? {
     if let extra = arguments.first { return fail("takes no arguments", extra.range) }
-    return CommandArguments.none
+    return ()
   }
 
-  mutating func jobs(all: Bool, missing: String?) -> CommandArguments? {
-    if all, arguments.count == 1, Self.word(arguments[0]) == "all" { return .allJobs }
-    if let missing, arguments.isEmpty { return fail(missing) }
-    // `tasks "F.trace"`: a saved trace's asking tasks.
-    if signature.kind == .tasks, let first = arguments.first, case .string = first.value.kind {
-      guard arguments.count == 1 else {
-        return fail("give one saved trace's file, alone: tasks \"run.trace\"", arguments[1].range)
-      }
-      guard first.label == nil else { return fail("the trace's file takes no label: tasks \"run.trace\"", first.range) }
-      guard case .string(let parts) = first.value.kind, parts.count == 1, case .text(let path) = parts[0], !path.isEmpty
-      else {
-        return fail("give the trace's file, as in tasks \"run.trace\"", first.range)
-      }
-      return .file(path)
-    }
-    // `tasks N… all` shows pipesh's own tasks too.
-    if signature.kind == .tasks, arguments.count > 1, let last = arguments.last, Self.word(last) == "all" {
-      var rest = CommandReading(signature: signature, arguments: Array(arguments.dropLast()), range: range)
-      defer { diagnostics += rest.diagnostics }
-      return rest.integers().map { .jobsWithEveryTask($0) }
-    }
-    return integers().map { .jobs($0) }
+  /// Whether the first argument is a string (`tasks "F.trace"`, `why "F.trace" …`).
+  var startsWithString: Bool {
+    if let first = arguments.first, case .string = first.value.kind { return true }
+    return false
   }
 
-  mutating func job() -> CommandArguments? {
-    // `why "F.trace" FROM TO`: a saved probe trace's lanes.
-    if signature.kind == .why, let first = arguments.first, case .string(let parts) = first.value.kind {
-      let usage = "why \"run.trace\" keys debounced"
-      guard first.label == nil, parts.count == 1, case .text(let path) = parts[0], !path.isEmpty else {
-        return fail("give the trace's file, as in \(usage)", first.range)
-      }
-      let lanes = arguments.dropFirst().map(Self.lane)
-      guard lanes.count == 2, let from = lanes[0], let to = lanes[1] else {
-        let wrong = arguments.dropFirst().first { Self.lane($0) == nil } ?? arguments[min(3, arguments.count - 1)]
-        return fail(
-          "after the trace's file, two of its lanes: the one before an operator and the one after it, as in "
-            + usage, wrong.range)
-      }
-      return .traceLanes(path, from: from, to: to)
+  /// One saved trace's file, alone: `tasks "run.trace"`.
+  mutating func savedTraceAlone() -> String? {
+    guard let first = arguments.first else {
+      return fail("give the trace's file, as in \(signature.name) \"run.trace\"")
     }
+    guard arguments.count == 1 else {
+      return fail("give one saved trace's file, alone: \(signature.name) \"run.trace\"", arguments[1].range)
+    }
+    guard first.label == nil else {
+      return fail("the trace's file takes no label: \(signature.name) \"run.trace\"", first.range)
+    }
+    guard case .string(let parts) = first.value.kind, parts.count == 1, case .text(let path) = parts[0], !path.isEmpty
+    else {
+      return fail("give the trace's file, as in \(signature.name) \"run.trace\"", first.range)
+    }
+    return path
+  }
+
+  /// A saved probe trace's file and two of its lanes: `why "F.trace" FROM TO`.
+  mutating func traceLanes() -> (path: String, from: String, to: String)? {
+    let usage = "\(signature.name) \"run.trace\" keys debounced"
+    guard let first = arguments.first, first.label == nil, case .string(let parts) = first.value.kind,
+      parts.count == 1, case .text(let path) = parts[0], !path.isEmpty
+    else {
+      return fail("give the trace's file, as in \(usage)", arguments.first?.range)
+    }
+    let lanes = arguments.dropFirst().map(Self.lane)
+    guard lanes.count == 2, let from = lanes[0], let to = lanes[1] else {
+      let wrong = arguments.dropFirst().first { Self.lane($0) == nil } ?? arguments[min(3, arguments.count - 1)]
+      return fail(
+        "after the trace's file, two of its lanes: the one before an operator and the one after it, as in "
+          + usage, wrong.range)
+    }
+    return (path, from, to)
+  }
+
+  /// Exactly one job number.
+  mutating func job() -> Int? {
     guard arguments.count == 1 else { return fail("name one job") }
-    return integers().map { .jobs($0) }
+    return integers()?.first
   }
 
-  mutating func word(choices: [String]?, missing: String) -> CommandArguments? {
+  mutating func word(choices: [String]?, missing: String) -> String? {
     guard arguments.count == 1, let word = Self.word(arguments[0]), choices?.contains(word) ?? true else {
       return fail(missing)
     }
-    return .word(word)
+    return word
   }
 
   /// A lane's name: a word, or a plain string (`"keys #2"`).
@@ -83,15 +93,15 @@ struct CommandReading {
     return text
   }
 
-  mutating func file() -> CommandArguments? {
+  mutating func file() -> String? {
     guard arguments.count == 1, arguments[0].label == nil, case .string(let parts) = arguments[0].value.kind,
       parts.count == 1, case .text(let path) = parts[0]
     else { return fail("give the file as a string, as in \(signature.name) \"demo.pipe\"") }
-    return .file(path)
+    return path
   }
 
   /// `"F.trace" OPTIONS`: a saved trace instead of a pipeline (`draw "F.trace" tick: 0.5`).
-  mutating func savedTrace(_ names: [String], source: SourceFile) -> CommandArguments? {
+  mutating func savedTrace(_ names: [String], source: SourceFile) -> (path: String, options: CommandOptions)? {
     guard let first = arguments.first, first.label == nil, case .string(let parts) = first.value.kind,
       parts.count == 1, case .text(let path) = parts[0], !path.isEmpty
     else { return fail("expected a pipeline, or a saved trace's file as a string (\(signature.name) \"run.trace\")") }
@@ -99,7 +109,7 @@ struct CommandReading {
     var reading = rest
     defer { diagnostics += reading.diagnostics }
     guard let options = reading.options(names, source: source) else { return nil }
-    return .savedTrace(path, options: options)
+    return (path, options)
   }
 
   /// The slowest and fastest playback `replay … speed:` takes. The slowest keeps the longest gap a
@@ -109,11 +119,11 @@ struct CommandReading {
   static let fastestSpeed = 1_000_000.0
 
   /// `"FILE" [speed: X]`, X a number from `slowestSpeed` to `fastestSpeed`.
-  mutating func recording() -> CommandArguments? {
+  mutating func recording() -> (path: String, speed: Double?, step: Bool)? {
     guard let first = arguments.first, first.label == nil, case .string(let parts) = first.value.kind,
       parts.count == 1, case .text(let path) = parts[0], !path.isEmpty
     else { return fail("give the trace's file as a string, as in \(signature.name) \"run.trace\"") }
-    guard arguments.count > 1 else { return .recording(path, speed: nil, step: false) }
+    guard arguments.count > 1 else { return (path, nil, false) }
     let option = arguments[1]
     guard arguments.count == 2, option.label?.name == "speed" || option.label?.name == "step" else {
       return fail("after the file, only speed: X or step: true", option.range)
@@ -122,7 +132,7 @@ struct CommandReading {
       guard case .bool(let step) = option.value.kind else {
         return fail("'step:' is true or false", option.value.range)
       }
-      return .recording(path, speed: nil, step: step)
+      return (path, nil, step)
     }
     let speed: Double
     switch option.value.kind {
@@ -133,11 +143,11 @@ struct CommandReading {
     guard speed >= Self.slowestSpeed, speed <= Self.fastestSpeed else {
       return fail("'speed:' must be at least 0.000001 and at most 1000000", option.value.range)
     }
-    return .recording(path, speed: speed, step: false)
+    return (path, speed, false)
   }
 
   /// `[N] [LABEL: D]`: a job number, then a duration after the label (`step 2 until: 5`).
-  mutating func optionalJob(label: String, source: SourceFile) -> CommandArguments? {
+  mutating func optionalJob(label: String, source: SourceFile) -> (job: Int?, until: Duration?)? {
     var job: Int?
     var until: Duration?
     for (index, argument) in arguments.enumerated() {
@@ -153,7 +163,7 @@ struct CommandReading {
       case .failure(let expected): return fail("'\(label):' must be \(expected.text)", argument.value.range)
       }
     }
-    return .optionalJob(job, until: until)
+    return (job, until)
   }
 
   /// Labelled options after a command's pipeline: durations (`tick: 0.5`), and `to: "FILE"`, a
@@ -163,7 +173,7 @@ struct CommandReading {
     var seen: Set<String> = []
     for argument in arguments {
       guard let label = argument.label?.name, names.contains(label), !seen.contains(label) else {
-        _ = fail(
+        reject(
           names.isEmpty
             ? "takes nothing after the pipeline"
             : "after the pipeline, only \(names.map(CommandOptions.usage).joined(separator: ", "))",
@@ -175,13 +185,13 @@ struct CommandReading {
         guard case .string(let parts) = argument.value.kind, parts.count == 1, case .text(let path) = parts[0],
           !path.isEmpty
         else {
-          _ = fail("'to:' must be a file name as a string, as in to: \"throttle.svg\"", argument.value.range)
+          reject("'to:' must be a file name as a string, as in to: \"throttle.svg\"", argument.value.range)
           return nil
         }
         guard signature.files.contains(where: { path.lowercased().hasSuffix($0) }) else {
           let accepted = signature.files.map { "'\($0)'" }
           let list = accepted.dropLast().joined(separator: ", ") + " or " + (accepted.last ?? "")
-          _ = fail("'to:' must name a file ending in \(list), not '\(path)'", argument.value.range)
+          reject("'to:' must name a file ending in \(list), not '\(path)'", argument.value.range)
           return nil
         }
         read.file = path
@@ -201,7 +211,7 @@ struct CommandReading {
       }
       if label == CommandOptions.ordersLabel {
         guard case .integer(let count) = argument.value.kind, (1...100_000).contains(count) else {
-          _ = fail("'orders:' must be a whole number from 1 to 100000", argument.value.range)
+          reject("'orders:' must be a whole number from 1 to 100000", argument.value.range)
           return nil
         }
         read.orders = count
@@ -209,7 +219,7 @@ struct CommandReading {
       }
       if label == CommandOptions.seedLabel {
         guard case .integer(let seed) = argument.value.kind, seed >= 0 else {
-          _ = fail("'seed:' must be a whole number, 0 or more", argument.value.range)
+          reject("'seed:' must be a whole number, 0 or more", argument.value.range)
           return nil
         }
         read.seed = seed
@@ -217,7 +227,7 @@ struct CommandReading {
       }
       if label == CommandOptions.orderLabel {
         guard case .name(let word) = argument.value.kind, let token = OrderToken(word: word) else {
-          _ = fail("'order:' must be a token explore printed, as in order: oaaaaaaa", argument.value.range)
+          reject("'order:' must be a token explore printed, as in order: oaaaaaaa", argument.value.range)
           return nil
         }
         read.order = token
@@ -226,7 +236,7 @@ struct CommandReading {
       }
       if [CommandOptions.checkedLabel, CommandOptions.demandLabel, CommandOptions.plainLabel].contains(label) {
         guard case .bool(let flag) = argument.value.kind else {
-          _ = fail("'\(label):' is true or false", argument.value.range)
+          reject("'\(label):' is true or false", argument.value.range)
           return nil
         }
         switch label {
@@ -239,7 +249,7 @@ struct CommandReading {
       switch Checker.duration(argument.value, zero: false, source: source) {
       case .success(let duration): read.durations[label] = duration
       case .failure(let expected):
-        _ = fail("'\(label):' must be \(expected.text)", argument.value.range)
+        reject("'\(label):' must be \(expected.text)", argument.value.range)
         return nil
       }
     }
@@ -247,7 +257,7 @@ struct CommandReading {
     if read.plain && read.checked,
       let plain = arguments.first(where: { $0.label?.name == CommandOptions.plainLabel })
     {
-      _ = fail(
+      reject(
         "'plain: true' leaves out pipesh's checks; it does not go with 'checked: true' (choose one)", plain.range)
       return nil
     }
@@ -258,7 +268,7 @@ struct CommandReading {
         $0.label?.name == CommandOptions.demandLabel && read.demand || $0.label?.name == CommandOptions.fileLabel
       })
     {
-      _ = fail(
+      reject(
         "'dialect: rxjs' draws text lanes only; it does not go with \(CommandOptions.usage(other.label?.name ?? ""))",
         other.range)
       return nil
@@ -266,27 +276,27 @@ struct CommandReading {
     return read
   }
 
-  mutating func failure() -> CommandArguments? {
+  mutating func failure() -> (channel: String, message: String)? {
     guard arguments.count == 2, let channel = Self.word(arguments[0]), arguments[1].label == nil,
       case .string(let parts) = arguments[1].value.kind, parts.count == 1, case .text(let message) = parts[0]
     else { return fail("name the channel, then the message as a string, as in \(signature.name) user \"offline\"") }
-    return .failure(channel: channel, message: message)
+    return (channel, message)
   }
 
-  mutating func duration(source: SourceFile) -> CommandArguments? {
+  mutating func duration(source: SourceFile) -> Duration? {
     guard arguments.count == 1, arguments[0].label == nil else { return fail("give one duration, as in 2.5 or 250ms") }
     switch Checker.duration(arguments[0].value, zero: false, source: source) {
-    case .success(let duration): return .duration(duration)
+    case .success(let duration): return duration
     case .failure(let expected):
       return fail("INTERVAL must be \(expected.text)", arguments[0].range)
     }
   }
 
-  private mutating func integers() -> [Int]? {
+  mutating func integers() -> [Int]? {
     var values: [Int] = []
     for argument in arguments {
       guard argument.label == nil, case .integer(let value) = argument.value.kind else {
-        _ = fail("expected a job number", argument.range)
+        reject("expected a job number", argument.range)
         return nil
       }
       values.append(value)

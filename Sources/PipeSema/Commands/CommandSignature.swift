@@ -39,47 +39,10 @@ public enum CommandForm: Sendable {
   case expectation(options: [String])
 }
 
-/// What the checker read after a command's name, in its form.
-public enum CommandArguments: Sendable {
-  case none
-  case jobs([Int])
-  case allJobs
-  /// `tasks N… all`: the jobs, with every task of pipesh's own shown (not folded into a count).
-  case jobsWithEveryTask([Int])
-  case pipeline(CheckedPipeline, options: CommandOptions)
-  /// A saved trace's file where a pipeline could stand, and the options after it.
-  case savedTrace(String, options: CommandOptions)
-  case values(channel: String, [Value])
-  case word(String)
-  case topic(String?)
-  case file(String)
-  /// `why "F.trace" FROM TO`: a saved trace's file and two of its lanes.
-  case traceLanes(String, from: String, to: String)
-  /// A job number, or nil for every job, and a time, or nil for the next instant: `step 2 until: 5`.
-  case optionalJob(Int?, until: Duration?)
-  /// `speed` nil: show every event at once; `step`: show them an instant a `step`.
-  case recording(String, speed: Double?, step: Bool)
-  case duration(Duration)
-  case failure(channel: String, message: String)
-  /// `validate { … }`, read and translated.
-  case validation(CheckedValidation)
-  case expectation(CheckedExpectation)
-}
-
-extension CommandArguments {
-  /// The channel a `close NAME` or `fail NAME "…"` names.
-  var channel: String? {
-    switch self {
-    case .word(let word): word
-    case .failure(let channel, _): channel
-    default: nil
-    }
-  }
-}
-
-/// A shell command as the parser and the checker see it: its kind, its form, its help.
+/// A shell command as the parser and the checker see it: its name, its form, its help.
 public struct CommandSignature: Sendable {
-  public let kind: CommandKind
+  /// The name a statement writes.
+  public let name: String
   public let form: CommandForm
   /// `cancel N… | cancel all`
   public let usage: String
@@ -97,22 +60,24 @@ public struct CommandSignature: Sendable {
   /// What `to:` writes for most commands: an SVG picture or a web page.
   public static let pictureFiles = [".svg", ".html"]
 
+  /// Whether a script that has the command watches its jobs from its start (`step`: its first step
+  /// can step any of them).
+  public let watchesJobsFromStart: Bool
+
   /// A command's grammar; `usage` is its name when nothing follows it.
-  init(
-    _ kind: CommandKind, _ form: CommandForm, usage: String? = nil, summary: String, namesKnownChannel: Bool = false,
-    files: [String] = pictureFiles, backgroundNote: String? = nil
+  public init(
+    _ name: String, _ form: CommandForm, usage: String? = nil, summary: String, namesKnownChannel: Bool = false,
+    files: [String] = pictureFiles, backgroundNote: String? = nil, watchesJobsFromStart: Bool = false
   ) {
-    self.kind = kind
+    self.name = name
     self.form = form
-    self.usage = usage ?? kind.name
+    self.usage = usage ?? name
     self.summary = summary
     self.namesKnownChannel = namesKnownChannel
     self.files = files
     self.backgroundNote = backgroundNote
+    self.watchesJobsFromStart = watchesJobsFromStart
   }
-
-  /// The name a statement writes.
-  public var name: String { kind.name }
 
   /// Whether its `{ … }` is taken as written (`validate`).
   var takesVerbatimBlock: Bool {
@@ -123,7 +88,9 @@ public struct CommandSignature: Sendable {
   var takesPipeline: Bool {
     switch form {
     case .pipeline, .expectation: true
-    default: false
+    case .bare, .jobs, .job, .values, .word, .topic, .file, .optionalJob, .recording, .duration, .failure,
+      .validation:
+      false
     }
   }
 
@@ -131,34 +98,9 @@ public struct CommandSignature: Sendable {
   public var options: [String] {
     switch form {
     case .pipeline(_, let options, _), .expectation(let options): options
-    default: []
+    case .bare, .jobs, .job, .values, .word, .topic, .file, .optionalJob, .recording, .duration, .failure,
+      .validation:
+      []
     }
   }
-}
-
-/// The commands, in the order `help` lists them.
-public struct CommandTable: Sendable {
-  public let all: [CommandSignature]
-  /// What `help` explains beside the commands and operators (`let`).
-  public let topics: [String]
-  private let byName: [String: CommandSignature]
-
-  public init(_ commands: [CommandSignature], topics: [String]) {
-    all = commands
-    self.topics = topics
-    byName = Dictionary(commands.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-  }
-
-  public subscript(name: String) -> CommandSignature? { byName[name] }
-
-  public var names: [String] { all.map(\.name) }
-}
-
-/// A checked shell command: which one, and its arguments in its form.
-public struct CheckedCommand: Sendable {
-  public let kind: CommandKind
-  public let arguments: CommandArguments
-  /// Where the command is written, and each of its arguments: a run-time error points there.
-  public let range: SourceRange
-  public let argumentRanges: [SourceRange]
 }

@@ -41,7 +41,7 @@ extension Checker {
   /// `expect P CLAIM [tick: D] [until: D]`: the claim's word, its values, then the options.
   mutating func checkExpectation(
     _ pipeline: Pipeline, _ reading: inout CommandReading, options names: [String]
-  ) -> CommandArguments? {
+  ) -> CheckedExpectation? {
     let missing =
       "say what you expect after the pipeline: == \"DIAGRAM\", prints V…, fails \"MESSAGE\" or ends \"NODE\" \"REASON\""
     guard let first = reading.arguments.first, let word = CommandReading.word(first),
@@ -148,10 +148,9 @@ extension Checker {
       claim = .ends(node: node, reason: reason)
     }
     guard let checked else { return nil }
-    return .expectation(
-      CheckedExpectation(
-        pipeline: checked, claim: claim, everyOrderArgument: everyOrderArgument, options: options,
-        text: source.displayText(of: reading.range)))
+    return CheckedExpectation(
+      pipeline: checked, claim: claim, everyOrderArgument: everyOrderArgument, options: options,
+      text: source.displayText(of: reading.range))
   }
 
   /// What an expectation's `in:` said.
@@ -175,7 +174,7 @@ extension Checker {
       return .written(at)
     }
     let end = next.flatMap { CommandReading.word($0) != nil ? $0.range.end : nil } ?? arguments[at].range.end
-    _ = reading.fail(
+    reading.reject(
       "in: takes every order (the claim holds in every order explore runs), as in prints 1 2 in: every order",
       SourceRange(arguments[at].range.start, end))
     return .refused

@@ -54,7 +54,7 @@ public enum ValidationOperators {
 
 extension Checker {
   /// `validate { … }`: reads the block, translates AA's operation into a pipeline and checks it.
-  mutating func checkValidation(_ arguments: [Argument], _ range: SourceRange) -> CommandArguments? {
+  mutating func checkValidation(_ arguments: [Argument], _ range: SourceRange) -> CheckedValidation? {
     guard let first = arguments.first, case .verbatim = first.value.kind else {
       report(
         ValidationMessages.shape(
@@ -109,11 +109,10 @@ extension Checker {
       return nil
     }
     let ends = inputs.compactMap(\.diagram.lastStep) + [expected.lastStep].compactMap { $0 }
-    return .validation(
-      CheckedValidation(
-        pipeline: checked, expected: expected, outputRange: block.output.range, outputText: block.output.text,
-        requests: expected.requests, cancelSteps: expected.cancelSteps, end: ends.max(),
-        tick: ValidationOperators.tick))
+    return CheckedValidation(
+      pipeline: checked, expected: expected, outputRange: block.output.range, outputText: block.output.text,
+      requests: expected.requests, cancelSteps: expected.cancelSteps, end: ends.max(),
+      tick: ValidationOperators.tick)
   }
 
   private mutating func readDiagram(_ diagram: ValidationBlock.Diagram) -> ValidationDiagram? {

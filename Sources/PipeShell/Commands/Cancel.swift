@@ -1,9 +1,20 @@
+import PipeSema
 import PipeSession
 
 extension Commands {
   /// `cancel N…`, `cancel all`: cancels jobs and waits until every node of them has ended.
-  enum Cancel {
-    static let entry = Command.jobs(.cancel) { shell, ids in
+  struct Cancel: ShellCommand {
+    static let signature = CommandSignature(
+      "cancel", .jobs(all: true, missing: "name the jobs to cancel"), usage: "cancel N… | cancel all",
+      summary: "cancels jobs")
+    static let example = HelpExample("timer 1 | drain &\nsleep 2.5\ncancel 1\njobs")
+    let ids: [Int]?
+
+    static func check(_ reader: inout CommandReader) -> Self? { reader.jobsOrAll().map { Self(ids: $0) } }
+    var reach: CommandReach { .session }
+    var export: CommandExport { .cancel(ids) }
+
+    func run(in shell: Shell) async {
       guard let ids else {
         let running = shell.engine.jobs.running
         for job in running { job.cancel() }
@@ -28,6 +39,6 @@ extension Commands {
         job.cancel()
         await shell.engine.waitFor { await job.wait() }
       }
-    }.example("timer 1 | drain &\nsleep 2.5\ncancel 1\njobs")
+    }
   }
 }

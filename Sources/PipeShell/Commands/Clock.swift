@@ -1,16 +1,29 @@
+import PipeSema
 import PipeSession
 
 extension Commands {
   /// `clock real`, `clock virtual`: the clock of the pipelines started from now on; `clock` alone
   /// shows it.
-  enum Clock {
-    static let entry = Command.word(.clock) { shell, which in
+  struct Clock: ShellCommand {
+    static let signature = CommandSignature(
+      "clock",
+      .word(
+        choices: ["real", "virtual"], missing: "say real or virtual, or nothing to see the clock", optional: true),
+      usage: "clock [real | virtual]", summary: "shows the clock, or chooses it for pipelines started from now on")
+    static let example = HelpExample("clock virtual\ntimer 10m | take 2 | print time: true\nclock")
+    let which: String
+
+    static func check(_ reader: inout CommandReader) -> Self? { reader.word().map { Self(which: $0) } }
+    var reach: CommandReach { which == "real" ? .realClock : .session }
+    var export: CommandExport { .own(startsJob: false) }
+
+    func run(in shell: Shell) async {
       guard !which.isEmpty else {
         shell.console.line(shell.clockDescription)
         return
       }
       shell.engine.virtualTime = which == "virtual"
-    }.example("clock virtual\ntimer 10m | take 2 | print time: true\nclock")
+    }
   }
 }
 

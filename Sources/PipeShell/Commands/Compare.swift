@@ -6,10 +6,26 @@ import PipeSyntax
 
 extension Commands {
   /// `compare PIPELINE`: `draw`, with each stage's Combine counterpart drawn beside it.
-  enum Compare {
-    static let entry = Command.pipeline(.compare) { shell, pipeline, options in
+  struct Compare: ShellCommand {
+    static let signature = CommandSignature(
+      "compare", .pipeline(partial: false, options: ["tick", "until", CommandOptions.fileLabel]),
+      usage: "compare PIPELINE [tick: D] [until: D] [to: \"F.svg\"|\"F.html\"]",
+      summary:
+        "draws a pipeline's stages (as draw does) beside their Combine counterparts (OpenCombine, virtual scheduler); ≠ marks rows that differ, ≈ rows that differ only in the order of events at one instant (a tie); to: writes the two lanes of each stage on one time axis as an SVG picture or a web page instead"
+    )
+    static let example = HelpExample("compare marble \"ab-c|\" | debounce 2")
+    let pipeline: CheckedPipeline
+    let options: CommandOptions
+
+    static func check(_ reader: inout CommandReader) -> Self? {
+      reader.pipeline().map { Self(pipeline: $0.pipeline, options: $0.options) }
+    }
+    var reach: CommandReach { .runs(pipeline, writing: options.file) }
+    var export: CommandExport { .own(startsJob: true) }
+
+    func run(in shell: Shell) async {
       await shell.compare(pipeline, tick: options["tick"], until: options["until"], to: options.file)
-    }.example("compare marble \"ab-c|\" | debounce 2")
+    }
   }
 }
 

@@ -7,23 +7,56 @@ import VirtualTime
 
 extension Commands {
   /// `draw PIPELINE`: runs it on a virtual clock of its own and draws one marble line per stage.
-  enum Draw {
-    static let entry = Command.pipelineOrTrace(.draw) { shell, pipeline, options in
-      if options.dialect == .rxjs {
-        return await shell.drawRxJS(pipeline, tick: options["tick"], until: options["until"])
+  struct Draw: ShellCommand {
+    static let signature = CommandSignature(
+      "draw",
+      .pipeline(
+        partial: false,
+        options: [
+          "tick", "until", CommandOptions.demandLabel, CommandOptions.fileLabel, CommandOptions.dialectLabel,
+          CommandOptions.orderLabel,
+        ],
+        savedTrace: true),
+      usage:
+        "draw PIPELINE|\"F.trace\" [tick: D] [until: D] [demand: true] [to: \"F.svg\"|\"F.html\"] [dialect: aa|rxjs] [order: TOKEN]",
+      summary:
+        "runs a pipeline on the virtual clock and draws one marble line per stage under a time ruler: a column per tick (tick:, else the first marble's, else 1s; finer when events less than a tick apart would share a column), until 60 ticks (until:); lines wider than the screen are cut at its edge; demand: true adds under each lane where its consumer's request (next()) was outstanding (- asked, . answered in that column, , not asked), an into's waits for a consumer (> waiting), and what a buffer or delay held (a digit a column, x where its policy dropped) or a share held for its slowest reader; to: writes an SVG picture (exact times, each node's lifetime under its lane; with demand: true a band where a request was outstanding) or a web page instead; a saved trace's file in place of the pipeline draws its events without running anything; dialect: rxjs writes the lanes in RxJS's marble syntax instead (a frame per column, frame 0 the start, (ab) a group whose characters take the frames after it, # failed, ! cancelled, a value that is not one plain character as a letter listed under the lanes, a = 10), which marble \"…\" dialect: rxjs tick: D reads back; order: TOKEN runs it in the order explore named with TOKEN (a token made for another pipeline, or whose choices do not fit its run, is refused); without it, a run that passed a choice (two or more of the pipeline's tasks runnable first at one instant) says in a line under the drawing that it is one order of several, as explore shows"
+    )
+    static let example = HelpExample("draw timer 1 | take 3 | map { $0 * 10 }")
+    /// The pipeline to run and draw, or the saved trace to draw.
+    let target: CommandReader.PipelineOrTrace
+
+    static func check(_ reader: inout CommandReader) -> Self? { reader.pipelineOrSavedTrace().map(Self.init) }
+
+    var reach: CommandReach {
+      switch target {
+      case .pipeline(let pipeline, let options): .runs(pipeline, writing: options.file)
+      case .savedTrace(let path, _): .reads("draw \"\(path)\" reads a saved trace's file")
       }
-      await shell.draw(
-        pipeline, tick: options["tick"], until: options["until"], demand: options.demand, to: options.file,
-        order: options.order, orderArgument: options.orderArgument)
-    } runTrace: { shell, path, options in
-      if options.order != nil {
-        return shell.engine.commandFailed(
-          "draw: order: runs a pipeline in an order explore named; a saved trace is not run", at: options.orderArgument)
+    }
+
+    var export: CommandExport { .own(startsJob: true) }
+
+    func run(in shell: Shell) async {
+      switch target {
+      case .pipeline(let pipeline, let options):
+        if options.dialect == .rxjs {
+          return await shell.drawRxJS(pipeline, tick: options["tick"], until: options["until"])
+        }
+        await shell.draw(
+          pipeline, tick: options["tick"], until: options["until"], demand: options.demand, to: options.file,
+          order: options.order, orderArgument: options.orderArgument)
+      case .savedTrace(let path, let options):
+        if options.order != nil {
+          return shell.engine.commandFailed(
+            "draw: order: runs a pipeline in an order explore named; a saved trace is not run",
+            at: options.orderArgument)
+        }
+        if options.dialect == .rxjs { return shell.drawSavedRxJS(path, tick: options["tick"], until: options["until"]) }
+        shell.drawSaved(
+          path, tick: options["tick"], until: options["until"], demand: options.demand, to: options.file)
       }
-      if options.dialect == .rxjs { return shell.drawSavedRxJS(path, tick: options["tick"], until: options["until"]) }
-      shell.drawSaved(
-        path, tick: options["tick"], until: options["until"], demand: options.demand, to: options.file)
-    }.example("draw timer 1 | take 3 | map { $0 * 10 }")
+    }
   }
 }
 

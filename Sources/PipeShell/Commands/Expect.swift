@@ -10,12 +10,30 @@ import VirtualTime
 
 extension Commands {
   /// `expect P CLAIM`: runs P on a virtual clock of its own and checks the claim.
-  enum Expect {
-    static let entry = Command.expectation(.expect) { shell, expectation in
-      await shell.expect(expectation)
-    }.example(
+  struct Expect: ShellCommand {
+    static let signature = CommandSignature(
+      "expect",
+      .expectation(options: [
+        "tick", CommandOptions.untilLabel, CommandOptions.dialectLabel, CommandOptions.inLabel,
+        CommandOptions.ordersLabel,
+      ]),
+      usage:
+        "expect PIPELINE == \"DIAGRAM\" | prints V… | fails \"MESSAGE\" | ends \"NODE\" \"REASON\" [in: every order [orders: N]] [tick: D] [until: D] [dialect: aa|rxjs]",
+      summary:
+        "runs a pipeline on a virtual clock of its own and checks it: == its output drawn a column a tick (tick:, else the first marble's, else 1s; 1ms frames with dialect: rxjs, RxJS's notation, frame 0 at the start) is DIAGRAM, run until DIAGRAM's ; (where it is cancelled, before that step's events), until:, or just before twice DIAGRAM's length (a DIAGRAM with no end claims nothing more until then; an empty one, or one cancelled at its first step, needs until:); prints: it passes on these values and finishes; fails: it fails with MESSAGE; ends: its node labelled NODE (as draw labels it) ends finished, failed, cancelled or cancelled for REASON (downstream finished, job cancelled…); silent when it holds (pipesh -v says it), otherwise expected and actual drawn under one ruler with the first difference marked, and the script's status is 1; in: every order: it must hold in every order explore would run (depth-first, at most orders: N, 1000 unless it says), a failure drawn for the first order that breaks it with its order: TOKEN for draw, and more orders than N a failure too, saying how many held"
+    )
+    static let example = HelpExample(
       "expect marble \"abcdefghijk|\" | throttle 2 == \"a-c-e-g-i-k|\"\nexpect from 1 2 3 | map { $0 * 10 } prints 10 20 30\n"
         + "expect marble \"abcdefghijk|\" | throttle 2 latest: false == \"a-c-e-g-i-k|\"")
+    let expectation: CheckedExpectation
+
+    static func check(_ reader: inout CommandReader) -> Self? { reader.expectation().map { Self(expectation: $0) } }
+    var reach: CommandReach { .runs(expectation.pipeline, writing: nil) }
+    var export: CommandExport { .expectation(expectation) }
+
+    func run(in shell: Shell) async {
+      await shell.expect(expectation)
+    }
   }
 }
 

@@ -14,12 +14,32 @@ import VirtualTime
 extension Commands {
   /// `explore PIPELINE`: runs it once per order of the tasks runnable at one instant and shows
   /// each distinct outcome once, with a token that `draw P order: TOKEN` runs again.
-  enum Explore {
-    static let entry = Command.pipeline(.explore) { shell, pipeline, options in
+  struct Explore: ShellCommand {
+    static let signature = CommandSignature(
+      "explore",
+      .pipeline(
+        partial: false,
+        options: [CommandOptions.ordersLabel, CommandOptions.seedLabel, CommandOptions.untilLabel, "tick"]),
+      usage: "explore PIPELINE [orders: N] [seed: S] [until: D] [tick: D]",
+      summary:
+        "runs a pipeline on the virtual clock once per order: at each instant where several tasks of the operators or the pipeline (not pipesh's own bookkeeping) can run, each of them first, depth-first, while there are at most N orders (orders:, default 1000; beyond, it stops at N, says not all, and runs N more at random, each choice drawn from seed: S, 1 unless it says); prints how many orders ran and whether that was all, then each distinct outcome once (the lanes as draw draws them, what the pipeline printed, each node's end and the job's status) with how many orders gave it and the order: TOKEN that draw P order: TOKEN and trace P order: TOKEN run again, and under each outcome after the first where its run parts from the closest earlier outcome's (parts from outcome N at TIME: the first instant a lane differs, and what came next there in each run); until: bounds an endless pipeline as draw's does (60 ticks without it); on a terminal a line counts the orders as they run; Ctrl-C stops it between orders, with what it found"
+    )
+    static let example = HelpExample("explore merge(marble \"a|\", marble \"b|\") | collect")
+    let pipeline: CheckedPipeline
+    let options: CommandOptions
+
+    static func check(_ reader: inout CommandReader) -> Self? {
+      reader.pipeline().map { Self(pipeline: $0.pipeline, options: $0.options) }
+    }
+    var reach: CommandReach { .runs(pipeline, writing: options.file) }
+    var export: CommandExport { .own(startsJob: false) }
+
+    func run(in shell: Shell) async {
       await shell.explore(
-        pipeline, orders: options.orders ?? defaultOrders, seed: options.seed ?? defaultSeed, tick: options["tick"],
+        pipeline, orders: options.orders ?? Self.defaultOrders, seed: options.seed ?? Self.defaultSeed,
+        tick: options["tick"],
         until: options["until"])
-    }.example("explore merge(marble \"a|\", marble \"b|\") | collect")
+    }
 
     /// How many orders `explore` runs at most without `orders:`.
     static let defaultOrders = CommandOptions.defaultOrders

@@ -6,10 +6,19 @@ import PipeSyntax
 
 extension Commands {
   /// `help [NAME]`: the commands, or one command or operator with its example run.
-  enum Help {
-    static let entry = Command.topic(.help) { shell, topic in
+  struct Help: ShellCommand {
+    static let signature = CommandSignature(
+      "help", .topic, usage: "help [NAME]", summary: "documentation of a command or operator")
+    static let example = HelpExample("help stats")
+    let topic: String?
+
+    static func check(_ reader: inout CommandReader) -> Self? { reader.topic().map { Self(topic: $0) } }
+    var reach: CommandReach { .session }
+    var export: CommandExport { .own(startsJob: false) }
+
+    func run(in shell: Shell) async {
       await shell.help(topic)
-    }.example("help stats")
+    }
   }
 }
 
@@ -220,7 +229,7 @@ extension Shell {
     guard let topic else {
       console.line("commands:")
       // What each does in a phrase: its summary up to the first detail; 'help NAME' says the rest.
-      let rows = CommandKind.signatures.all.map { ["  " + $0.usage, Self.brief($0.summary)] }
+      let rows = Commands.table.signatures.map { ["  " + $0.usage, Self.brief($0.summary)] }
       for line in Format.wrappedTable(rows, width: width) { console.line(line) }
       console.line("topics:")
       let topics = Commands.topics.map { ["  help " + $0.name, $0.summary] }
@@ -245,7 +254,7 @@ extension Shell {
     var lines: [String] = []
     if let command = Commands.named(topic) {
       lines += [command.signature.usage, "  " + command.signature.summary]
-      lines += await Self.exampleLines(command.example, runs: command.exampleRuns)
+      lines += await Self.exampleLines(command.example.text, runs: command.example.runs)
     }
     if let helpTopic = HelpTopicKind(rawValue: topic).map(Commands.topic) {
       lines += [helpTopic.usage, "  " + helpTopic.summary] + helpTopic.text.map { "  " + $0 }

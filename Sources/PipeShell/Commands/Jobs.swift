@@ -1,10 +1,22 @@
+import PipeSema
 import PipeSession
 import PipeSyntax
 
 extension Commands {
   /// `jobs`: the job table.
-  enum Jobs {
-    static let entry = Command.bare(.jobs) { shell in
+  struct Jobs: ShellCommand {
+    static let signature = CommandSignature(
+      "jobs", .bare,
+      summary:
+        "lists the jobs: ID STATE TIME OUT PIPELINE (a long pipeline shortened with … to fit the screen); a job with a warning is marked ! and its warning follows the table (lint explains them)"
+    )
+    static let example = HelpExample("timer 1 | take 3 | drain &\nsleep 1.5\njobs")
+
+    static func check(_ reader: inout CommandReader) -> Self? { reader.bare().map { Self() } }
+    var reach: CommandReach { .session }
+    var export: CommandExport { .own(startsJob: false) }
+
+    func run(in shell: Shell) async {
       var rows = [["ID", "STATE", "TIME", "OUT", "PIPELINE"]]
       let colour = Paint.isOn(for: 1)
       var lints: [JobLint] = []
@@ -19,21 +31,6 @@ extension Commands {
       let width = Format.screenWidth
       for line in Format.table(rows, fitting: width, shrinking: 4) { shell.console.line(line) }
       for line in Lints.footnotes(lints, width: width) { shell.console.line(line) }
-    }.example("timer 1 | take 3 | drain &\nsleep 1.5\njobs")
-  }
-
-  /// `lint`: the running jobs' warnings, each with why and what to do.
-  enum Lint {
-    static let entry = Command.bare(.lint) { shell in
-      let lints = shell.engine.jobs.all.flatMap(Lints.of)
-      guard !lints.isEmpty else { return shell.console.line("lint: no warnings") }
-      let width = Format.screenWidth
-      for lint in lints {
-        let job = shell.engine.jobs.all.first { $0.id == lint.job }
-        shell.console.line(Format.shortened("[\(lint.job)] \(lint.kind.rawValue): \(job?.text ?? "")", to: width))
-        for line in Format.wrapped("  why: \(lint.why)", width: width) { shell.console.line(line) }
-        for line in Format.wrapped("  do: \(lint.fix)", width: width) { shell.console.line(line) }
-      }
-    }.example("timer 1 | drain &\nsleep 2\nlint\ncancel 1")
+    }
   }
 }

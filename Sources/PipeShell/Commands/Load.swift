@@ -1,6 +1,7 @@
 import Dispatch
 import Locking
 import PipeRuntime
+import PipeSema
 import PipeSession
 import PipeSyntax
 import Platform
@@ -14,10 +15,19 @@ import TextFiles
 
 extension Commands {
   /// `load "FILE"`: runs a script file inside this shell, with its bindings and jobs.
-  enum Load {
-    static let entry = Command.file(.load) { shell, path in
+  struct Load: ShellCommand {
+    static let signature = CommandSignature(
+      "load", .file, usage: "load \"FILE\"", summary: "runs a script file inside this shell")
+    static let example = HelpExample("load \"Examples/merge-two-timers.pipe\"", runs: false)
+    let path: String
+
+    static func check(_ reader: inout CommandReader) -> Self? { reader.file().map { Self(path: $0) } }
+    var reach: CommandReach { .reads("load reads a script file") }
+    var export: CommandExport { .load }
+
+    func run(in shell: Shell) async {
       await shell.load(path)
-    }.example("load \"Examples/merge-two-timers.pipe\"", runs: false)
+    }
   }
 }
 

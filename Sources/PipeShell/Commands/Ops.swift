@@ -3,8 +3,15 @@ import PipeSession
 
 extension Commands {
   /// `ops`: the operators, by role.
-  enum Ops {
-    static let entry = Command.bare(.ops) { shell in
+  struct Ops: ShellCommand {
+    static let signature = CommandSignature("ops", .bare, summary: "lists the operators")
+    static let example = HelpExample("ops")
+
+    static func check(_ reader: inout CommandReader) -> Self? { reader.bare().map { Self() } }
+    var reach: CommandReach { .session }
+    var export: CommandExport { .own(startsJob: false) }
+
+    func run(in shell: Shell) async {
       let groups: [(String, OperatorRole)] = [
         ("sources", .source), ("combinators", .combinator), ("operators", .operator), ("sinks", .sink),
       ]
@@ -13,6 +20,6 @@ extension Commands {
         let rows = OperatorKind.signatures.all.filter { $0.role == role }.map { ["  " + $0.usage, $0.summary] }
         for line in Format.table(rows) { shell.console.line(line) }
       }
-    }.example("ops")
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Locking
 import PipeRuntime
+import PipeSema
 import PipeSession
 import PipeSyntax
 import TextFiles
@@ -10,8 +11,24 @@ extension Commands {
   /// `replay "F.trace" [speed: X | step: true]`: shows a saved trace again as `trace` printed it;
   /// with `speed:`, in time, X times as fast, on the session's clock; with `step: true`, its first
   /// instant, and each `step` the next (`run` the rest).
-  enum Replay {
-    static let entry = Command.recording(.replay) { shell, path, speed, step in
+  struct Replay: ShellCommand {
+    static let signature = CommandSignature(
+      "replay", .recording, usage: "replay \"F.trace\" [speed: X | step: true]",
+      summary:
+        "shows a trace saved by trace PIPELINE to: \"F.trace\" again, as trace printed it; speed: X plays it back in time, X times as fast (Ctrl-C stops it); step: true shows its first instant, then each step the next (run shows the rest)"
+    )
+    static let example = HelpExample("trace from 1 2 | take 1 to: \"/tmp/take.trace\"\nreplay \"/tmp/take.trace\"")
+    let path: String
+    let speed: Double?
+    let step: Bool
+
+    static func check(_ reader: inout CommandReader) -> Self? {
+      reader.recording().map { Self(path: $0.path, speed: $0.speed, step: $0.step) }
+    }
+    var reach: CommandReach { .reads("replay reads a saved trace's file") }
+    var export: CommandExport { .own(startsJob: false) }
+
+    func run(in shell: Shell) async {
       guard let recording = shell.readTrace(path, command: "replay") else { return }
       let printer = ReplayPrinter(console: shell.console, labels: recording.labels)
       if step {
@@ -24,8 +41,8 @@ extension Commands {
         for event in recording.events { printer.show(event) }
         return
       }
-      await play(recording.events, speed: speed, printer, shell)
-    }.example("trace from 1 2 | take 1 to: \"/tmp/take.trace\"\nreplay \"/tmp/take.trace\"")
+      await Self.play(recording.events, speed: speed, printer, shell)
+    }
 
     /// Each event after the one before it, the time between them divided by `speed`.
     private static func play(_ events: [TraceFile.Event], speed: Double, _ printer: ReplayPrinter, _ shell: Shell) async

@@ -1,9 +1,20 @@
+import PipeSema
 import PipeSession
 
 extension Commands {
   /// `sleep INTERVAL`: waits on the session's clock (background jobs go on); Ctrl-C stops it.
-  enum Sleep {
-    static let entry = Command.duration(.sleep) { shell, interval in
+  struct Sleep: ShellCommand {
+    static let signature = CommandSignature(
+      "sleep", .duration, usage: "sleep INTERVAL",
+      summary: "waits INTERVAL on the session's clock while background jobs go on; Ctrl-C stops it")
+    static let example = HelpExample("timer 1 | take 3 | print time: true &\nsleep 2\njobs")
+    let interval: Duration
+
+    static func check(_ reader: inout CommandReader) -> Self? { reader.duration().map { Self(interval: $0) } }
+    var reach: CommandReach { .session }
+    var export: CommandExport { .sleep(interval) }
+
+    func run(in shell: Shell) async {
       let stopped = "sleep: stopped (Ctrl-C)"
       guard case .virtual(let driver) = shell.engine.nextClock else {
         return await shell.engine.waitFor(stopped: stopped) { try? await Task.sleep(for: interval) }
@@ -13,6 +24,6 @@ extension Commands {
       await shell.engine.waitFor(on: driver, stopped: stopped) {
         try? await driver.sleep(until: driver.now.advanced(by: interval))
       }
-    }.example("timer 1 | take 3 | print time: true &\nsleep 2\njobs")
+    }
   }
 }

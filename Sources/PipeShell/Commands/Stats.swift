@@ -1,14 +1,26 @@
+import PipeSema
 import PipeSession
 
 extension Commands {
   /// `stats`: what is alive now.
-  enum Stats {
-    static let entry = Command.bare(.stats) { shell in
+  struct Stats: ShellCommand {
+    static let signature = CommandSignature(
+      "stats", .bare,
+      summary:
+        "counts live jobs, tasks (every task of every job, its own and its operators', as the Swift runtime reported them; those that outlive their job are named) and nodes"
+    )
+    static let example = HelpExample("timer 1 | drain &\nstats\ncancel all\nstats")
+
+    static func check(_ reader: inout CommandReader) -> Self? { reader.bare().map { Self() } }
+    var reach: CommandReach { .session }
+    var export: CommandExport { .own(startsJob: false) }
+
+    func run(in shell: Shell) async {
       let jobs = shell.engine.jobs
       shell.console.line(
         "jobs: \(jobs.running.count) running · \(shell.liveTasksText) · \(shell.liveNodesText)"
       )
-    }.example("timer 1 | drain &\nstats\ncancel all\nstats")
+    }
   }
 }
 

@@ -1,14 +1,31 @@
 import Locking
 import PipeRuntime
+import PipeSema
 import PipeSession
 import PipeSyntax
 import TraceFormat
 
 extension Commands {
-  /// `step [N] [until: D]` and `run`: step mode on the session's virtual clock (`Engine.step`).
-  /// While a saved trace is being stepped (`replay "F.trace" step: true`), they step it instead.
-  enum Step {
-    static let entry = Command.optionalJob(.step) { shell, job, until in
+  /// `step [N] [until: D]`: step mode on the session's virtual clock (`Engine.step`); `run` lets
+  /// go of it. While a saved trace is being stepped (`replay "F.trace" step: true`), it steps
+  /// that instead.
+  struct Step: ShellCommand {
+    static let signature = CommandSignature(
+      "step", .optionalJob(label: CommandOptions.untilLabel), usage: "step [N] [until: D]",
+      summary:
+        "on the virtual clock: holds the clock, runs it to the next instant at which something happens for job N (any job without N) and prints what happened there, as trace prints it; until: D runs it to the time D (as trace stamps it), printing everything on the way; then the clock stays held (between statements, and at the prompt while you type) until run; jobs to step are started with & after a step (a script that steps watches all of its jobs from the start)",
+      watchesJobsFromStart: true)
+    static let example = HelpExample("timer 1 | take 2 | print &\nstep\nstep\nstep 1 until: 3\nrun")
+    let job: Int?
+    let until: Duration?
+
+    static func check(_ reader: inout CommandReader) -> Self? {
+      reader.optionalJob().map { Self(job: $0.job, until: $0.until) }
+    }
+    var reach: CommandReach { .session }
+    var export: CommandExport { .own(startsJob: false) }
+
+    func run(in shell: Shell) async {
       if let replay = shell.replaySteps { return replay.step(job, until: until, shell) }
       let printers = StepPrinters(shell)
       switch await shell.engine.step(job, until: until, show: { printers.show($0) }) {
@@ -33,12 +50,7 @@ extension Commands {
       case .success(.stalled(let places)):
         shell.console.line("step: nothing more can happen: \(places) while \(Engine.nothingCanRun)")
       }
-    }.example("timer 1 | take 2 | print &\nstep\nstep\nstep 1 until: 3\nrun")
-
-    static let runEntry = Command.bare(.run) { shell in
-      if let replay = shell.replaySteps { return replay.finish(shell) }
-      shell.engine.letClockRun()
-    }.example("timer 1 | take 3 | print &\nstep\nstep\nrun\nwait")
+    }
   }
 }
 

@@ -5,8 +5,24 @@ import PipeSyntax
 
 extension Commands {
   /// `swift PIPELINE`: the Swift code, over swift-async-algorithms, that does what the pipeline does.
-  enum Swift {
-    static let entry = Command.pipeline(.swift) { shell, pipeline, options in
+  struct Swift: ShellCommand {
+    static let signature = CommandSignature(
+      "swift", .pipeline(partial: false, options: [CommandOptions.checkedLabel, CommandOptions.plainLabel]),
+      usage: "swift PIPELINE [checked: true|plain: true]",
+      summary:
+        "prints the Swift code (over swift-async-algorithms) that does what a pipeline does, to paste into an async function, with only the helpers it uses: Swift's own Int arithmetic, and arguments worked out from $0 in a flatMap body checked as pipesh checks them (take $0 fails the job on -1); checked: true keeps pipesh's checked arithmetic too (overflow fails the job); plain: true leaves out every check of pipesh's, for pasting into an app (as pipesh --emit-swift --plain FILE does for a whole program)"
+    )
+    static let example = HelpExample("swift from 1 2 3 | map { $0 * 2 } | sum")
+    let pipeline: CheckedPipeline
+    let options: CommandOptions
+
+    static func check(_ reader: inout CommandReader) -> Self? {
+      reader.pipeline().map { Self(pipeline: $0.pipeline, options: $0.options) }
+    }
+    var reach: CommandReach { .readsPipeline(pipeline) }
+    var export: CommandExport { .own(startsJob: false) }
+
+    func run(in shell: Shell) async {
       let source = SourceFile(name: nil, text: pipeline.text)
       let exported = SwiftExport.pipeline(
         pipeline, environment: shell.engine.environment, source: source, checked: options.checked,
@@ -19,7 +35,7 @@ extension Commands {
       case .failure(let problem):
         shell.engine.commandFailed("swift: \(problem.message)")
       }
-    }.example("swift from 1 2 3 | map { $0 * 2 } | sum")
+    }
   }
 }
 
@@ -35,7 +51,7 @@ extension Shell {
   /// What `pipesh --emit-swift` prints for `source`, or the first thing in its way (an error of
   /// the script's, or the export's refusal): the language server's "export as Swift" reads it.
   public static func exportedSwift(_ source: SourceFile) -> Result<String, Diagnostic> {
-    let (statements, environment, diagnostics) = Engine.parseAndCheck(source, in: Environment())
+    let (statements, environment, diagnostics) = Engine.parseAndCheck(source, in: Environment.pipesh)
     if let first = diagnostics.first { return .failure(first) }
     return SwiftExport.program(statements, environment: environment, source: source, plain: false).map(\.text)
   }
@@ -65,7 +81,7 @@ extension Shell {
     _ source: SourceFile, console: Console,
     _ export: ([CheckedStatement], Environment) async -> Result<SwiftExport.Output, Diagnostic>
   ) async -> Int32 {
-    let (statements, environment, diagnostics) = Engine.parseAndCheck(source, in: Environment())
+    let (statements, environment, diagnostics) = Engine.parseAndCheck(source, in: Environment.pipesh)
     let problems: [Diagnostic]
     if diagnostics.isEmpty {
       switch await export(statements, environment) {

@@ -1,6 +1,7 @@
 import Dispatch
 import Locking
 import PipeRuntime
+import PipeSema
 import PipeSession
 import Platform
 import VirtualTime
@@ -13,10 +14,21 @@ import VirtualTime
 
 extension Commands {
   /// `top`: the running jobs, live, full screen.
-  enum Top {
-    static let entry = Command.bare(.top) { shell in
+  struct Top: ShellCommand {
+    static let signature = CommandSignature(
+      "top", .bare,
+      summary:
+        "shows the running jobs live, full screen, a second a frame (on the virtual clock, a virtual second): a row per job and, expanded, per node (state, what it waits on, IN, OUT, elements a second over the last 5s, time since its last element), with the warnings of lint; keys: q or Ctrl-C quit, up/down select, enter expands, e/c expand/collapse all, 1-5 sort by ID, STATE, TIME, OUT, RATE (again: reverse), / filter; not on a terminal, one snapshot"
+    )
+    static let example = HelpExample("timer 1 | take 5 | drain &\ntop\ncancel 1")
+
+    static func check(_ reader: inout CommandReader) -> Self? { reader.bare().map { Self() } }
+    var reach: CommandReach { .session }
+    var export: CommandExport { .own(startsJob: false) }
+
+    func run(in shell: Shell) async {
       await shell.top()
-    }.example("timer 1 | take 5 | drain &\ntop\ncancel 1")
+    }
   }
 }
 

@@ -10,15 +10,31 @@ extension Commands {
   /// `trace PIPELINE`: runs it in the foreground, printing every node's lifecycle events; with
   /// `to: "F.svg"` (or `.html`), drawing them as a chart of lifetimes instead; with
   /// `to: "F.trace"`, saving them too, for `replay`.
-  enum Trace {
-    static let entry = Command.pipeline(.trace) { shell, pipeline, options in
+  struct Trace: ShellCommand {
+    static let signature = CommandSignature(
+      "trace", .pipeline(partial: false, options: [CommandOptions.fileLabel, CommandOptions.orderLabel]),
+      usage: "trace PIPELINE [to: \"F.svg\"|\"F.html\"|\"F.trace\"] [order: TOKEN]",
+      summary:
+        "runs a pipeline, printing every lifecycle event of every node, and each task it ran starting, being cancelled (by what) and ending, under the node whose code started it; to: a .svg or .html file draws the nodes' lifetimes as a chart (a bar per node from start to end, by how it ended, with the reason and a tick per element) in an SVG picture or a web page instead; to: a .trace file prints the trace and saves it, one JSON object a line, for replay; order: TOKEN runs it instead on a virtual clock of its own in the order explore named with TOKEN, as draw P order: TOKEN does (a token made for another pipeline, or whose choices do not fit its run, is refused before a line is printed; no to: with it)",
+      files: CommandSignature.pictureFiles + [".trace"])
+    static let example = HelpExample("trace from 1 2 | take 1")
+    let pipeline: CheckedPipeline
+    let options: CommandOptions
+
+    static func check(_ reader: inout CommandReader) -> Self? {
+      reader.pipeline().map { Self(pipeline: $0.pipeline, options: $0.options) }
+    }
+    var reach: CommandReach { .runs(pipeline, writing: options.file) }
+    var export: CommandExport { .own(startsJob: true) }
+
+    func run(in shell: Shell) async {
       if let token = options.order {
         guard options.file == nil else {
           return shell.engine.commandFailed(
             "trace: order: prints the trace of one order; it saves no file (to:): drop one of them",
             at: options.orderArgument)
         }
-        return await inOrder(pipeline, token, argument: options.orderArgument, shell)
+        return await Self.inOrder(pipeline, token, argument: options.orderArgument, shell)
       }
       guard options.file != nil || shell.report != nil else {
         let observer = TraceObserver(console: shell.console, labels: Inspector.labels(pipeline))
@@ -29,11 +45,11 @@ extension Commands {
         // A presented session shows the chart `to: "F.svg"` would draw, beside the lines.
         let events = DrawObserver()
         let job = await shell.engine.run(pipeline, background: false, observer: ObserverPair(observer, events))
-        feed.picture(title: "trace " + pipeline.text, svg: chart(job, events, pipeline, shell).svg)
+        feed.picture(title: "trace " + pipeline.text, svg: Self.chart(job, events, pipeline, shell).svg)
         return
       }
       if let file = options.file, file.lowercased().hasSuffix(".trace") {
-        return await save(pipeline, to: file, shell)
+        return await Self.save(pipeline, to: file, shell)
       }
       // The trace's lines are kept for the page (`--html`, `to: "F.html"`), as the terminal prints them.
       let observer = DrawObserver()
@@ -52,10 +68,10 @@ extension Commands {
       }
       let job = await shell.engine.run(pipeline, background: false, observer: ObserverPair(observer, printer))
       if intoPage { _ = shell.console.replaceLineWriter(forward.withLock { $0 }) }
-      let chart = chart(job, observer, pipeline, shell)
+      let chart = Self.chart(job, observer, pipeline, shell)
       shell.writePicture(
         options.file, command: "trace", svg: chart.svg, title: "trace " + pipeline.text, text: lines.withLock { $0 })
-    }.example("trace from 1 2 | take 1")
+    }
 
     /// `trace P order: TOKEN`: runs on a virtual clock of its own, as `draw P order: TOKEN` does,
     /// to the same horizon, its lines held until the order is known to fit the run.
@@ -109,7 +125,7 @@ extension Commands {
         // A presented session shows the chart `to: "F.svg"` would draw.
         let events = DrawObserver()
         let job = await shell.engine.run(pipeline, background: false, observer: ObserverPair(recorder, events))
-        feed.picture(title: "trace " + pipeline.text, svg: chart(job, events, pipeline, shell).svg)
+        feed.picture(title: "trace " + pipeline.text, svg: Self.chart(job, events, pipeline, shell).svg)
       } else {
         await shell.engine.run(pipeline, background: false, observer: recorder)
       }

@@ -5,14 +5,26 @@ import PipeSyntax
 
 extension Commands {
   /// `validate { … }`: swift-async-algorithms' validation form, run and compared as an expectation.
-  enum Validate {
-    static let entry = Command.validation(.validate) { shell, validation in
-      await shell.validate(validation)
-    }.example(
+  struct Validate: ShellCommand {
+    static let signature = CommandSignature(
+      "validate", .validation, usage: "validate { \"IN\"… OPERATION \"OUT\" }",
+      summary:
+        "swift-async-algorithms' validation form, pasted from its tests and issues as written: input diagrams, the operation in AA's Swift over $0.inputs[N] and $0.clock (or diagram in … diagram.inputs[N]), the expected output, a statement a line or ; between; the operators pipesh has, in AA's spelling (_throttle(for:clock:latest:), debounce(for:clock:), buffer(policy:), chunks(ofCount:) and chunks(ofCount:or:) with a timer or a sequence, chunked(by:) with a timer (.repeating(every:clock:)), a sequence ($0.inputs[N]) or a closure of pipesh's, removeDuplicates(), compacted(), adjacentPairs(), prefix, dropFirst, map, filter and compactMap with a closure of pipesh's or concatCharacters, merge, zip, combineLatest and chain, AsyncTimerSequence(interval:clock:)), any other refused naming what pipesh has; AA's notation as AA reads it ('foo''bar' two values, , moves the consumer's next request a step later, ; cancels it); run on the virtual clock a step a second, AA's test consumer asking at the output's steps; silent when the output matches (pipesh -v says it), else the first difference at its step (AA's own messages count ticks from 0: its at tick 6 is step 7), the lanes drawn, and the script's status is 1"
+    )
+    static let example = HelpExample(
       """
       validate { "abcdefghijk|"; $0.inputs[0]._throttle(for: .steps(2), clock: $0.clock); "a-c-e-g-i-k|" }
       validate { "a--b--c---|"; $0.inputs[0].map { $0 + "!" }; "'a!'--'b!'--x---|" }
       """)
+    let validation: CheckedValidation
+
+    static func check(_ reader: inout CommandReader) -> Self? { reader.validation().map { Self(validation: $0) } }
+    var reach: CommandReach { .session }
+    var export: CommandExport { .validation }
+
+    func run(in shell: Shell) async {
+      await shell.validate(validation)
+    }
   }
 }
 

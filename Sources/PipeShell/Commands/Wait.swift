@@ -1,22 +1,33 @@
 import PipeRuntime
+import PipeSema
 import PipeSession
 
 extension Commands {
   /// `wait [N…]`: waits for jobs to end; Ctrl-C stops the waiting, not the jobs.
-  enum Wait {
-    static let entry = Command.jobs(.wait) { shell, ids in
+  struct Wait: ShellCommand {
+    static let signature = CommandSignature(
+      "wait", .jobs(all: false, missing: nil), usage: "wait [N…]",
+      summary: "waits for jobs (all running ones when no N); Ctrl-C stops the waiting")
+    static let example = HelpExample("timer 1 | take 2 | print time: true &\nwait 1\nfrom \"after the wait\"")
+    let ids: [Int]
+
+    static func check(_ reader: inout CommandReader) -> Self? { reader.jobs().map { Self(ids: $0) } }
+    var reach: CommandReach { .session }
+    var export: CommandExport { .wait(ids) }
+
+    func run(in shell: Shell) async {
       var waited: [Job] = []
-      for (index, id) in (ids ?? []).enumerated() {
+      for (index, id) in ids.enumerated() {
         guard let job = shell.engine.jobs.job(id) else {
           shell.engine.commandFailed("wait: no job \(id) (jobs lists them)", at: index)
           continue
         }
         waited.append(job)
       }
-      let jobs = ids?.isEmpty ?? true ? shell.engine.jobs.running : waited
+      let jobs = ids.isEmpty ? shell.engine.jobs.running : waited
       await shell.engine.waitForAll(
         jobs, deadlock: "wait: deadlock",
         stopped: "wait: stopped (Ctrl-C); the job\(jobs.count == 1 ? "" : "s") go\(jobs.count == 1 ? "es" : "") on")
-    }.example("timer 1 | take 2 | print time: true &\nwait 1\nfrom \"after the wait\"")
+    }
   }
 }

@@ -4,8 +4,39 @@ import PipeSession
 
 extension Commands {
   /// `why N`: what became of every element of a watched job that did not reach its sink.
-  enum Why {
-    static let entry = Command.why(.why) { shell, choice in
+  struct Why: ShellCommand {
+    static let signature = CommandSignature(
+      "why", .job, usage: "why N | why \"F.trace\" FROM TO",
+      summary:
+        "for job N, which has ended and was watched (run by draw or trace, or stepped): every element that went into a node and did not come out of it, and what became of it, at which node and when: filtered, dropped by throttle (and which element won the window), replaced in debounce, dropped by a buffer's policy, removed as a duplicate, gathered into a chunk, combined into a zip's or combineLatest's tuple (or read by zip and never paired), turned into a flatMap's pipeline, in flight when the job was cancelled or failed, never asked for; per node, in = out + each kind of loss; why \"F.trace\" FROM TO reads a probe's saved trace instead (recorder.write(toFile:) or pipesh attach --save wrote it): the elements of lane FROM that did not come out at lane TO, a probe after it, followed by what they say (a probe knows no operator between two probes: equal elements are marked ?, and where TO gives elements FROM never said, as after a map, nothing is claimed)"
+    )
+    static let example = HelpExample("draw marble \"abcdef|\" | throttle 2 | filter { $0 != \"c\" }\nwhy 1")
+
+    /// What `why` explains: a job's fates, or two lanes of a saved probe trace.
+    enum Choice: Sendable {
+      case job(Int)
+      /// `why "F.trace" FROM TO`.
+      case traceLanes(String, from: String, to: String)
+    }
+    let choice: Choice
+
+    static func check(_ reader: inout CommandReader) -> Self? {
+      if reader.startsWithString {
+        return reader.traceLanes().map { Self(choice: .traceLanes($0.path, from: $0.from, to: $0.to)) }
+      }
+      return reader.job().map { Self(choice: .job($0)) }
+    }
+
+    var reach: CommandReach {
+      switch choice {
+      case .job: .session
+      case .traceLanes(let path, _, _): .reads("why \"\(path)\" reads a saved trace's file")
+      }
+    }
+
+    var export: CommandExport { .own(startsJob: false) }
+
+    func run(in shell: Shell) async {
       switch choice {
       case .traceLanes(let path, let from, let to):
         guard let recording = shell.readTrace(path, command: "why") else { return }
@@ -20,7 +51,7 @@ extension Commands {
           shell.engine.commandFailed(refusal.message(id), at: 0)
         }
       }
-    }.example("draw marble \"abcdef|\" | throttle 2 | filter { $0 != \"c\" }\nwhy 1")
+    }
   }
 }
 

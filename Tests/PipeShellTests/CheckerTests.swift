@@ -2,17 +2,18 @@ import PipeSyntax
 import Testing
 
 @testable import PipeSema
+@testable import PipeShell
 
 @Suite("checker")
 struct CheckerTests {
   func check(_ text: String) -> (CheckedPipeline?, [Diagnostic]) {
     let source = SourceFile(name: nil, text: text)
     let script = Parser.parse(source, grammar: .pipesh)
-    var checker = Checker(environment: Environment(), source: source)
+    var checker = Checker(environment: Environment.pipesh, source: source)
     guard let statement = script.statements.first else { return (nil, script.diagnostics) }
     let checked = checker.check(statement)
     let diagnostics = script.diagnostics + checker.diagnostics
-    if case .command(let command, _) = checked, case .pipeline(let pipeline, _) = command.arguments {
+    if case .command(let command, _) = checked, let pipeline = (command.command as? Commands.Check)?.pipeline {
       return (pipeline, diagnostics)
     }
     return (nil, diagnostics)
@@ -74,7 +75,7 @@ struct CheckerTests {
   @Test func fragmentsExpandColdAndShareIsHot() throws {
     let source = SourceFile(name: nil, text: "let t = timer 1 | share\nlet m = map { $0 * 2 }\nt | m | take 2")
     let (statements, _, diagnostics) = Checker.check(
-      Parser.parse(source, grammar: .pipesh), in: Environment())
+      Parser.parse(source, grammar: .pipesh), in: Environment.pipesh)
     #expect(diagnostics.isEmpty)
     guard case .run(let pipeline, _) = try #require(statements.last) else {
       Issue.record("the last statement does not run a pipeline")
@@ -86,7 +87,7 @@ struct CheckerTests {
   @Test func channelTypesComeFromLaterSends() {
     let source = SourceFile(name: nil, text: "channel c | map { $0 + 1 } &\nsend c 1 2")
     let (_, environment, diagnostics) = Checker.check(
-      Parser.parse(source, grammar: .pipesh), in: Environment())
+      Parser.parse(source, grammar: .pipesh), in: Environment.pipesh)
     #expect(diagnostics.isEmpty)
     #expect(environment.channels["c"] == .int)
   }

@@ -1,5 +1,6 @@
 import Foundation
 import PipeSema
+import PipeShell
 import PipeSyntax
 import Testing
 
@@ -132,7 +133,7 @@ struct FormatterTests {
         }
         for statement in statements where !statement.isEmpty {
           let source = SourceFile(name: nil, text: statement + "\n")
-          let (_, _, diagnostics) = Checker.check(Parser.parse(source, grammar: .pipesh), in: Environment())
+          let (_, _, diagnostics) = Checker.check(Parser.parse(source, grammar: .pipesh), in: Environment.pipesh)
           guard diagnostics.isEmpty else { continue }
           checked += 1
           #expect(Self.format(statement + "\n") == statement + "\n", "\(page):\(number + 1) is not in the layout")

@@ -1,4 +1,5 @@
 import PipeSema
+import PipeShell
 import Testing
 
 @testable import PipeSyntax

@@ -1,4 +1,5 @@
 import PipeSema
+import PipeShell
 import PipeSyntax
 import Testing
 
@@ -7,17 +8,17 @@ import Testing
 @Suite("Combine's words")
 struct ForeignNameTests {
   func check(_ text: String) -> [Diagnostic] {
-    Checker.check(Parser.parse(SourceFile(name: nil, text: text), grammar: .pipesh), in: Environment()).diagnostics
+    Checker.check(Parser.parse(SourceFile(name: nil, text: text), grammar: .pipesh), in: Environment.pipesh).diagnostics
   }
 
   @Test(arguments: ForeignName.all.map(\.name))
   func aWordPointsAtPipeshWordsAndIsUnderstood(_ name: String) async throws {
     let foreign = try #require(ForeignName.named(name))
     #expect(
-      OperatorKind.signatures[name] == nil && CommandKind.signatures[name] == nil, "'\(name)' is pipesh's own word")
+      OperatorKind.signatures[name] == nil && Commands.table[name] == nil, "'\(name)' is pipesh's own word")
     for word in foreign.pipesh {
       #expect(
-        OperatorKind.signatures[word] != nil || CommandKind.signatures[word] != nil, "'\(word)' is no pipesh word")
+        OperatorKind.signatures[word] != nil || Commands.table[word] != nil, "'\(word)' is no pipesh word")
     }
     // As a stage: the unknown operator says what to write instead.
     let diagnostics = check("from 1 | \(name)")
