@@ -3,14 +3,6 @@ import PipeEvaluator
 import PipeSema
 import Synchronization
 
-/// A job's state, as `jobs` shows it.
-public enum JobState: String, Sendable {
-  case running
-  case finished
-  case cancelled
-  case failed
-}
-
 /// One run of a pipeline: a Swift task, its nodes, its clock and its counts.
 public final class Job: Sendable {
   public let id: Int

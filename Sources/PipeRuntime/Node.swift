@@ -3,51 +3,6 @@ import Locking
 import PipeSema
 import Synchronization
 
-/// How a node ended, or that it has not.
-public enum NodeState: String, Sendable {
-  /// Built, not yet asked for an element.
-  case idle
-  /// Asked for elements and not ended.
-  case running
-  /// Its input ended, or it had all it needed (as `take 3` after three).
-  case finished
-  /// It threw an error.
-  case failed
-  /// Its task was cancelled, or its consumer stopped asking before the end.
-  case cancelled
-}
-
-/// What a node stands for: what views read of it, never its spelling.
-public enum NodeKind: Sendable, Equatable {
-  /// An operator of the catalogue (a source, combinator, operator or sink), with its facts.
-  case operation(OperatorFacts)
-  /// A job's reading of a `share` fragment: the fragment's nodes say what it does.
-  case sharedFragment
-
-  /// The kind of node a checked stage builds.
-  init(_ stage: CheckedStage) {
-    switch stage.node {
-    case .operation(let written): self = .operation(stage.operation?.facts ?? written.facts)
-    case .shared: self = .sharedFragment
-    }
-  }
-}
-
-/// What a running node waits on now, as `top` and the deadlock messages say it: read from its
-/// record where it keeps one, else from its operator's facts.
-public enum NodeWait: Sendable, Equatable {
-  /// An `into` waits, since then, for a consumer to take the element it sends.
-  case consumerToTake(since: Duration)
-  /// Its consumer is not asking: busy with the last element.
-  case consumerToAsk
-  /// A `share` holds elements for its slowest reader.
-  case slowestReader(held: Int)
-  /// Where its operator waits when asked.
-  case operation(WaitPlace)
-  /// A shared fragment's reading: its inputs' nodes say where.
-  case inputs
-}
-
 /// The live record of one node of a job: state and counts, read by `jobs`, `inspect` and `stats`.
 public final class Node: Sendable {
   public let id: Int

@@ -2,19 +2,7 @@ import PipeSema
 
 /// One lifecycle event of a node, for `trace`, `draw` and `diagram`.
 public struct NodeEvent: Sendable {
-  public enum Kind: Sendable {
-    case start
-    case element(Value)
-    case finished
-    case failed(String)
-    case cancelled(String)
-    /// Its consumer called `next()`: a request is outstanding until the node's next event (an
-    /// element, or its end) answers it. Recorded only while someone watches the job.
-    case asked
-    /// An `into` began to send an element to channel NAME: it waits until a consumer of the channel
-    /// takes it (its next event). Recorded only while someone watches the job.
-    case sending(to: String)
-  }
+  public typealias Kind = NodeEventKind
 
   public let time: Duration
   public let jobID: Int

@@ -172,13 +172,13 @@ extension Engine {
   func history(of id: Int) -> DrawObserver? { histories.withLock { $0.byJob[id] } }
 
   /// What became of job `id`'s elements, or why that cannot be said.
-  public func fates(ofJob id: Int) -> Result<(Job, ElementFates), WhyRefusal> {
+  public func fates(ofJob id: Int) -> Result<(JobSnapshot, ElementFates), WhyRefusal> {
     guard let job = jobs.job(id) else { return .failure(.noJob) }
     guard job.state != .running else { return .failure(.running) }
     guard let history = history(of: id) else {
       return .failure(histories.withLock { $0.watched.contains(id) } ? .forgotten : .notWatched)
     }
     guard !history.overflowed else { return .failure(.overflowed) }
-    return .success((job, ElementFates(nodes: job.nodes, history: history)))
+    return .success((JobSnapshot(job), ElementFates(nodes: job.nodes, history: history)))
   }
 }

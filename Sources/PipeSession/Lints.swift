@@ -57,7 +57,7 @@ public enum Lints {
           why: "a background drain of an endless source: what it makes goes nowhere, and it never ends",
           fixing: { "cancel \($0) when it has done its work; a take ends it; print shows what it makes" }))
     }
-    for case .node(let node, _, let input?, let output) in Inspector.tree(job.nodes) {
+    for case .node(let node, _, let input?, let output) in Inspector.tree(NodeSnapshot.of(job.nodes)) {
       if let limit = node.dropsBeyond, input - output > limit {
         lints.append(
           JobLint(
@@ -74,11 +74,12 @@ public enum Lints {
               + "nothing reads the channel, or its readers are slow",
             fixing: { "start a consumer of the channel (channel NAME of: TYPE | print &), or cancel \($0)" }))
       }
-      if let ledger = node.shareLedger, node.state == .running, case let held = ledger.held, held > shareHeldBeyond {
+      if let held = node.shareHeld, let consumers = node.shareConsumers, node.state == .running, held > shareHeldBeyond
+      {
         lints.append(
           JobLint(
             kind: .shareSlowConsumer, job: id,
-            why: "\(node.text) holds \(held) elements one of its \(ledger.consumers) readers has not taken: "
+            why: "\(node.text) holds \(held) elements one of its \(consumers) readers has not taken: "
               + "the slowest reader holds them for all, and they grow as it falls behind",
             fixing: { _ in
               "start the slow reader with buffer 10 policy: newest (it then drops, not the share), or give it its own source"

@@ -86,7 +86,7 @@ public final class DrawObserver: NodeObserver {
   fileprivate struct Recorded {
     public let node: Node
     /// Its events as lanes draw them: elements and its start and end.
-    public var events: [(Duration, NodeEvent.Kind)] = []
+    public var events: [(Duration, NodeEventKind)] = []
     /// Every event of it, demand too, with its place among all the job's events.
     public var all: [SequencedEvent] = []
   }
@@ -95,7 +95,7 @@ public final class DrawObserver: NodeObserver {
   public struct SequencedEvent: Sendable {
     public let order: Int
     public let time: Duration
-    public let kind: NodeEvent.Kind
+    public let kind: NodeEventKind
   }
 
   public func record(_ event: NodeEvent) {
@@ -168,7 +168,7 @@ public final class DrawObserver: NodeObserver {
   }
 
   /// A node's events, as they came.
-  public func events(for node: Node) -> [(time: Duration, kind: NodeEvent.Kind)] {
+  public func events(for node: Node) -> [(time: Duration, kind: NodeEventKind)] {
     events.withLock { $0.byNode[ObjectIdentifier(node)]?.events.map { (time: $0.0, kind: $0.1) } ?? [] }
   }
 
@@ -215,7 +215,7 @@ public enum Inspector {
   /// published after its upstream's (a fused run publishes upstream first too), so a node read
   /// before its upstream is never seen with more than its upstream passed on: the table shows one
   /// possible moment of a running job.
-  public static func counts(_ nodes: [Node]) -> [ObjectIdentifier: (input: Int, output: Int)] {
+  static func counts(_ nodes: [Node]) -> [ObjectIdentifier: (input: Int, output: Int)] {
     var counts: [ObjectIdentifier: (input: Int, output: Int)] = [:]
     func read(_ nodes: [Node]) {
       for node in nodes.reversed() {
@@ -227,40 +227,38 @@ public enum Inspector {
     return counts
   }
 
-  /// A row of a job's node tree: a node, with the tree's lines before its text and its counts as
-  /// read at one moment (`counts`), or the note of a flatMap's earlier pipelines.
-  public enum TreeRow {
-    case node(Node, lead: String, input: Int?, output: Int)
+  /// A row of a job's node tree: a node, with the tree's lines before its text and its counts,
+  /// or the note of a flatMap's earlier pipelines.
+  public enum TreeRow: Sendable {
+    case node(NodeSnapshot, lead: String, input: Int?, output: Int)
     case earlier(String)
   }
 
   /// The job's nodes as `inspect` draws them: each chain's nodes in order, a node's inputs and the
   /// pipelines a flatMap built under it, `prefix` before every row (`branch` before a chain's first).
-  public static func tree(_ nodes: [Node], prefix: String = "", branch: String = "") -> [TreeRow] {
-    let counts = counts(nodes)
-    func output(_ node: Node) -> Int { counts[ObjectIdentifier(node)]?.output ?? node.output }
+  public static func tree(_ nodes: [NodeSnapshot], prefix: String = "", branch: String = "") -> [TreeRow] {
     var rows: [TreeRow] = []
-    func add(_ nodes: [Node], prefix: String, branch: String) {
+    func add(_ nodes: [NodeSnapshot], prefix: String, branch: String) {
       var previousOut: Int?
       for (index, node) in nodes.enumerated() {
-        let inputs = node.inputs.compactMap { $0.last.map(output) }
+        let inputs = node.inputs.compactMap { $0.last?.output }
         // A job reading a share fragment took what it shows as its output; the share's output is
         // what all its readers took.
         let input =
           node.isSink
-          ? counts[ObjectIdentifier(node)]?.input ?? node.input
-          : !node.fragment.isEmpty ? output(node) : previousOut ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
-        rows.append(.node(node, lead: index == 0 ? branch : prefix, input: input, output: output(node)))
+          ? node.input
+          : !node.fragment.isEmpty ? node.output : previousOut ?? (inputs.isEmpty ? nil : inputs.reduce(0, +))
+        rows.append(.node(node, lead: index == 0 ? branch : prefix, input: input, output: node.output))
         // Its inputs, then the pipelines a flatMap built, one per element.
-        let branches = node.treeInputs + (node.children?.all ?? [])
-        if let earlier = node.children?.earlier, earlier > 0 {
-          rows.append(.earlier(prefix + "├─ … \(earlier) earlier pipelines"))
+        let branches = node.treeInputs + node.children
+        if node.earlierChildren > 0 {
+          rows.append(.earlier(prefix + "├─ … \(node.earlierChildren) earlier pipelines"))
         }
         for (index, branch) in branches.enumerated() {
           let last = index == branches.count - 1
           add(branch, prefix: prefix + (last ? "   " : "│  "), branch: prefix + (last ? "└─ " : "├─ "))
         }
-        previousOut = output(node)
+        previousOut = node.output
       }
     }
     add(nodes, prefix: prefix, branch: branch)

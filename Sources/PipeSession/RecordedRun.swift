@@ -36,7 +36,7 @@ public struct RecordedRun: Sendable {
   public let state: JobState
 
   /// A node's events, as they came.
-  public func events(for node: Node) -> [(time: Duration, kind: NodeEvent.Kind)] {
+  public func events(for node: Node) -> [(time: Duration, kind: NodeEventKind)] {
     observer.events(for: node)
   }
 }

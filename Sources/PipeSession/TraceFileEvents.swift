@@ -1,4 +1,5 @@
 import PipeRuntime
+import PipeSema
 import PipeSyntax
 import TraceFormat
 
@@ -24,7 +25,7 @@ extension TraceFile {
 
 extension TraceFile.EventKind {
   /// The event as a run's node event, for a picture: an element's value is its printed text.
-  public var nodeEventKind: NodeEvent.Kind {
+  public var nodeEventKind: NodeEventKind {
     switch self {
     case .start: .start
     case .element(let text): .element(.string(text))
@@ -36,7 +37,7 @@ extension TraceFile.EventKind {
     }
   }
 
-  public init(_ kind: NodeEvent.Kind) {
+  public init(_ kind: NodeEventKind) {
     switch kind {
     case .start: self = .start
     case .element(let value): self = .element(value.printed)

@@ -55,13 +55,17 @@ public enum Completion {
       pool = [next]
     } else if let first = words.first, !statement.contains("|"), !statement.contains("(") {
       // What the command's form takes next; no command: a stage's labels.
-      switch Commands.table[first]?.signature.form {
+      let signature = Commands.table[first]?.signature
+      switch signature?.form {
       case .jobs(let all, _)?:
         pool = context.jobIDs.map(String.init) + (all ? ["all"] : [])
       case .job?:
         pool = context.jobIDs.map(String.init)
-      case .values?, .word(choices: nil, _, _)?, .failure?:
+      case .values?, .failure?:
         pool = words.count == 1 ? context.channels : []
+      case .word(choices: nil, _, _)?:
+        // A channel where the word names one (`close`); nothing to offer for another word.
+        pool = words.count == 1 && signature?.namesKnownChannel == true ? context.channels : []
       case .word(let choices?, _, _)?:
         pool = choices
       case .topic?:

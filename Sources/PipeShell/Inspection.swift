@@ -63,23 +63,23 @@ final class TraceObserver: NodeObserver {
 extension Inspector {
   /// What a running share holds for readers that have not taken it yet; what the stream a running
   /// node reads holds, sent and not yet taken (before the node's detail, which a narrow screen cuts).
-  private static func held(_ node: Node) -> String {
+  private static func held(_ node: NodeSnapshot) -> String {
     guard node.state == .running else { return "" }
-    if let held = node.shareLedger?.held, held > 0 { return " (holds \(held) for its slowest reader)" }
-    if let held = node.streamLedger?.held, held > 0 { return " (holds \(held) unread)" }
+    if let held = node.shareHeld, held > 0 { return " (holds \(held) for its slowest reader)" }
+    if let held = node.streamHeld, held > 0 { return " (holds \(held) unread)" }
     return ""
   }
 
-  static func lines(_ job: Job) -> [String] {
+  static func lines(_ job: JobSnapshot) -> [String] {
     let colour = Paint.isOn(for: 1)
     var rows: [[String]] = [["NODE", "STATE", "IN", "OUT"]]
     // The tasks each node's code started, under it (`tasks N` draws their tree; the job's own task
     // is there too).
-    let records = job.context.tasks.records
-    var byNode: [ObjectIdentifier: [TaskRecord]] = [:]
-    for record in records { if let node = record.node { byNode[ObjectIdentifier(node), default: []].append(record) } }
-    func taskRows(_ tasks: [TaskRecord], lead: String) {
-      guard TaskViews.available else { return }
+    let records = job.tasks
+    var byNode: [ObjectIdentifier: [TaskSnapshot]] = [:]
+    for record in records { if let node = record.node { byNode[node, default: []].append(record) } }
+    func taskRows(_ tasks: [TaskSnapshot], lead: String) {
+      guard TaskView.available else { return }
       for task in tasks {
         rows.append([lead + "· task \(task.id): \(task.kindText)", Paint.state(TaskView.state(task), on: colour)])
       }
@@ -93,21 +93,21 @@ extension Inspector {
         rows.append([lead + text, state, input.map(String.init) ?? "-", String(output)])
         let indent = String(lead.map { $0 == "├" || $0 == "│" ? "│" : " " })
         taskRows(
-          byNode[ObjectIdentifier(node)] ?? [],
-          lead: indent + (node.treeInputs.isEmpty && node.children == nil ? "  " : "│ "))
+          byNode[node.identity] ?? [],
+          lead: indent + (node.treeInputs.isEmpty && !node.buildsChildren ? "  " : "│ "))
       case .earlier(let text): rows.append([text, "", "", ""])
       }
     }
     // Tasks the job's own task made outside every node's `next()` (as its iterators were let go).
     let outside = records.filter { $0.node == nil && $0.origin != .job }
-    if !outside.isEmpty, TaskViews.available {
+    if !outside.isEmpty, TaskView.available {
       rows.append(["outside every node's next():"])
       taskRows(outside, lead: "")
     }
-    if !TaskViews.available {
-      rows.append(["(no task rows: \(TaskViews.unavailable))"])
-    } else if job.context.tasks.earlier > 0 {
-      rows.append(["· \(job.context.tasks.earlier) earlier tasks ended and are not kept"])
+    if !TaskView.available {
+      rows.append(["(no task rows: \(TaskView.unavailable))"])
+    } else if job.earlierTasks > 0 {
+      rows.append(["· \(job.earlierTasks) earlier tasks ended and are not kept"])
     }
     let width = Format.screenWidth
     let header =

@@ -1,5 +1,4 @@
 import Locking
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
@@ -55,7 +54,7 @@ public final class Shell: Sendable {
     set { extras.withLock { $0.replaySteps = newValue } }
   }
 
-  public init(console: Console, interactive: Bool, virtualTime: Bool, fusing: Bool = Instrumentation.fusion) {
+  public init(console: Console, interactive: Bool, virtualTime: Bool, fusing: Bool = Engine.fusesByDefault) {
     self.console = console
     engine = Engine(
       console: console, environment: Environment.pipesh, interactive: interactive, virtualTime: virtualTime,

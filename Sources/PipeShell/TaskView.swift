@@ -1,4 +1,3 @@
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
@@ -6,30 +5,29 @@ import PipeSyntax
 /// How `tasks`, `inspect` and `trace` say what the runtime did with a job's tasks.
 enum TaskView {
   /// Whether tasks can be shown on this system, and what is said instead (`TaskViews`).
-  static var available: Bool { TaskViews.available }
-  static var unavailable: String { TaskViews.unavailable }
+  static var available: Bool { TaskVisibility.available }
+  static var unavailable: String { TaskVisibility.unavailable }
 
   /// `tasks N`: the job's line, then a row per task, each under its parent (a structured child)
   /// or under the task that made it (an unstructured one), in the order they were made.
   /// The tasks of pipesh's own workarounds and stops of an operator's input are folded into one
   /// counted line unless `everyTask` (`tasks N all`): they are not what the operators do.
-  static func lines(_ job: Job, everyTask: Bool = false) -> [String] {
+  static func lines(_ job: JobSnapshot, everyTask: Bool = false) -> [String] {
     guard available else { return ["(\(unavailable))"] }
-    let tasks = job.context.tasks
-    let records = tasks.records
+    let records = job.tasks
     let shown = everyTask ? records : records.filter { !isBookkeeping($0) }
     let colour = Paint.isOn(for: 1)
     var rows: [[String]] = [["TASK", "KIND", "NODE", "STARTED", "CANCELLED", "ENDED"]]
     for (record, lead) in tree(shown, all: records) {
       rows.append([
-        lead + "\(record.id)", record.kindText + lifetime(record), record.node?.text ?? "-", record.created.stampText,
+        lead + "\(record.id)", record.kindText + lifetime(record), record.nodeText ?? "-", record.created.stampText,
         record.cancellation.map(cancellation) ?? "-",
         Paint.state(ending(record), on: colour),
       ])
     }
     let width = Format.screenWidth
     var header = "[\(job.id)] \(Paint.state(job.state.rawValue, on: colour)): \(job.text)"
-    header += " · tasks: \(tasks.live) running, \(tasks.earlier + records.count - tasks.live) ended"
+    header += " · tasks: \(job.liveTasks) running, \(job.earlierTasks + records.count - job.liveTasks) ended"
     var lines = [Format.shortened(header, to: width)] + Format.table(rows, fitting: width, shrinking: 2)
     let folded = records.count - shown.count
     if folded > 0 {
@@ -39,22 +37,22 @@ enum TaskView {
         "(\(folded) of pipesh's own task\(folded == 1 ? "" : "s") not shown, \(running) running; "
           + "tasks \(job.id) all shows them)")
     }
-    if tasks.earlier > 0 { lines.append("(\(tasks.earlier) earlier tasks ended and are not kept)") }
+    if job.earlierTasks > 0 { lines.append("(\(job.earlierTasks) earlier tasks ended and are not kept)") }
     return lines
   }
 
   /// A task of pipesh's own bookkeeping: a workaround of an AA bug, or the stop of an operator's
   /// input; not spawn's, nor those of the operators pipesh implements (flatMap's, timeout's).
-  static func isBookkeeping(_ record: TaskRecord) -> Bool {
+  static func isBookkeeping(_ record: TaskSnapshot) -> Bool {
     record.madeBy?.isBookkeeping ?? false
   }
 
   /// The records in tree order, with the lead that draws the tree (`├ `, `│ └ `).
   /// A task whose parent or creator is not shown stands under the nearest one that is.
-  private static func tree(_ records: [TaskRecord], all: [TaskRecord]) -> [(TaskRecord, String)] {
+  private static func tree(_ records: [TaskSnapshot], all: [TaskSnapshot]) -> [(TaskSnapshot, String)] {
     let ids = Set(records.map(\.id))
     let byID = Dictionary(all.map { ($0.id, $0) }) { first, _ in first }
-    func owner(_ record: TaskRecord) -> Int? {
+    func owner(_ record: TaskSnapshot) -> Int? {
       var next = record.parent ?? record.creator
       var steps = 0
       while let id = next, !ids.contains(id), steps < all.count {
@@ -64,7 +62,7 @@ enum TaskView {
       return next.flatMap { ids.contains($0) ? $0 : nil }
     }
     let under = Dictionary(grouping: records, by: owner)
-    var rows: [(TaskRecord, String)] = []
+    var rows: [(TaskSnapshot, String)] = []
     func walk(_ owner: Int?, _ lead: String) {
       let children = under[owner] ?? []
       for (index, record) in children.enumerated() {
@@ -78,7 +76,7 @@ enum TaskView {
   }
 
   /// What a task that outlives its job lives for, after its kind.
-  static func lifetime(_ record: TaskRecord) -> String {
+  static func lifetime(_ record: TaskSnapshot) -> String {
     switch record.lifetime {
     case .job: ""
     case .spawned: " (outlives the job)"
@@ -92,14 +90,14 @@ enum TaskView {
   }
 
   /// Its state in a word or two, with when it ended (`inspect`).
-  static func state(_ record: TaskRecord) -> String {
+  static func state(_ record: TaskSnapshot) -> String {
     guard let end = record.end else { return record.cancellation == nil ? "running" : "running, cancelled" }
     let how = end.threw ? "threw" : record.cancellation == nil ? "ended" : "cancelled, ended"
     return "\(how) at \(end.time.stampText)"
   }
 
   /// Whether it runs, or when it ended and how.
-  static func ending(_ record: TaskRecord) -> String {
+  static func ending(_ record: TaskSnapshot) -> String {
     guard let end = record.end else { return "running" }
     return end.time.stampText + (end.threw ? " (threw)" : "")
   }

@@ -1,4 +1,3 @@
-import PipeRuntime
 import PipeSema
 import PipeSession
 
@@ -19,10 +18,10 @@ struct TopHistory {
   static let window = Duration.seconds(5)
 
   /// Records every node's count at `now`.
-  mutating func sample(_ jobs: [Job], at now: Duration) {
+  mutating func sample(_ jobs: [JobSnapshot], at now: Duration) {
     for job in jobs {
       for case .node(let node, _, let input, let output) in Inspector.tree(job.nodes) {
-        let key = Key(job: job.id, node: ObjectIdentifier(node))
+        let key = Key(job: job.id, node: node.identity)
         // A sink's rate is of what it received.
         let count = node.isSink ? input ?? 0 : output
         var list = samples[key] ?? []
@@ -79,14 +78,15 @@ struct TopView {
 
   /// A job shown, with its warnings (worked out once a frame).
   struct Shown {
-    let job: Job
+    let job: JobSnapshot
     let lints: [JobLint]
   }
 
-  /// The jobs shown, in the order sorted: running ones whose text holds the filter.
-  func shown(_ jobs: [Job], _ history: TopHistory) -> [Shown] {
+  /// The jobs shown, in the order sorted: running ones whose text holds the filter, each with the
+  /// warnings `lints` gives of it.
+  func shown(_ jobs: [JobSnapshot], _ history: TopHistory, lints: (Int) -> [JobLint]) -> [Shown] {
     let running = jobs.filter { $0.state == .running && (filter.isEmpty || $0.text.contains(filter)) }
-    let shown = running.map { Shown(job: $0, lints: Lints.of($0)) }
+    let shown = running.map { Shown(job: $0, lints: lints($0.id)) }
     let keys = shown.map { shown -> Double in
       let job = shown.job
       switch sort {
@@ -103,8 +103,8 @@ struct TopView {
     }.map { shown[$0] }
   }
 
-  private func sinkKey(_ job: Job) -> TopHistory.Key? {
-    job.nodes.last.map { TopHistory.Key(job: job.id, node: ObjectIdentifier($0)) }
+  private func sinkKey(_ job: JobSnapshot) -> TopHistory.Key? {
+    job.nodes.last.map { TopHistory.Key(job: job.id, node: $0.identity) }
   }
 
   /// The lines of one frame in `width` × `height` (a snapshot: every job expanded, no height).
@@ -126,7 +126,7 @@ struct TopView {
       let sink = sinkKey(job)
       rows.append([
         job.id == selected ? ">" : "", String(job.id) + (warnings.isEmpty ? "" : "!"), job.state.rawValue,
-        TaskView.available ? String(job.context.tasks.live) : "-", job.elapsed.secondsText, "", String(job.output),
+        TaskView.available ? String(job.liveTasks) : "-", job.elapsed.secondsText, "", String(job.output),
         Self.rateText(sink.flatMap(history.rate)),
         sinceText(sink.flatMap { history.sinceLast($0, now: now) }), "", job.text,
       ])
@@ -144,20 +144,20 @@ struct TopView {
   }
 
   /// A job's nodes, indented as `inspect` draws its tree, with its counts.
-  private func nodeRows(_ job: Job, _ history: TopHistory, now: Duration, into rows: inout [[String]]) {
+  private func nodeRows(_ job: JobSnapshot, _ history: TopHistory, now: Duration, into rows: inout [[String]]) {
     var running: [ObjectIdentifier: Int] = [:]
-    for task in job.context.tasks.records where task.end == nil && TaskView.available {
-      if let node = task.node { running[ObjectIdentifier(node), default: 0] += 1 }
+    for task in job.tasks where task.end == nil && TaskView.available {
+      if let node = task.node { running[node, default: 0] += 1 }
     }
     for row in Inspector.tree(job.nodes, prefix: "  ", branch: "  ") {
       switch row {
       case .node(let node, let lead, let input, let output):
-        let key = TopHistory.Key(job: job.id, node: ObjectIdentifier(node))
+        let key = TopHistory.Key(job: job.id, node: node.identity)
         let state = node.reason.map { "\(node.state.rawValue) (\($0))" } ?? node.state.rawValue
         // A node handed nothing is a source.
         let waits = node.state == .running ? Self.waitsOn(node, first: input == nil, now: now) : ""
         rows.append([
-          "", "", state, running[ObjectIdentifier(node)].map(String.init) ?? "", "", input.map(String.init) ?? "-",
+          "", "", state, running[node.identity].map(String.init) ?? "", "", input.map(String.init) ?? "-",
           String(output), Self.rateText(history.rate(key)),
           sinceText(history.sinceLast(key, now: now)), waits, lead + node.text,
         ])
@@ -171,7 +171,7 @@ struct TopView {
   /// `share` holding elements for its slowest reader. A node that is asked, as its kind says: a
   /// source on its clock or a sender, any other node on its upstream's `next()` (and, for one
   /// with a clock, on its clock too).
-  static func waitsOn(_ node: Node, first: Bool, now: Duration) -> String {
+  static func waitsOn(_ node: NodeSnapshot, first: Bool, now: Duration) -> String {
     switch node.waiting {
     case .consumerToTake(let since): "a consumer (\((now - since).secondsText))"
     case .consumerToAsk: "its consumer to ask"

@@ -1,3 +1,4 @@
+import Foundation
 import Locking
 import PipeSyntax
 import Testing
@@ -180,6 +181,25 @@ struct CommandRegistryTests {
     let reserved = Shell.check(SourceFile(name: nil, text: "let \(name) = map { $0 }"))
     #expect(reserved.map(\.id) == [.reservedName], "\(reserved.map(\.message))")
   }
+  /// Every command type in Sources/PipeShell/Commands is in `Commands.all`: one left out would
+  /// build, and its name would then be read as an unknown operator.
+  @Test func everyCommandTypeIsListed() throws {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Sources/PipeShell/Commands")
+    var declared: [String] = []
+    for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+      let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+      for line in text.split(separator: "\n") {
+        let words = line.split(separator: " ")
+        if let index = words.firstIndex(of: "struct"), index + 2 < words.count, words[index + 2] == "ShellCommand" {
+          declared.append(String(words[index + 1].dropLast()))
+        }
+      }
+    }
+    #expect(declared.count > 30)
+    #expect(Set(declared) == Set(Commands.all.map { "\($0)" }))
+  }
+
   /// Each command reads its arguments in the form its signature declares (`reader.jobs()` for a
   /// `.jobs` form): its help example checks without a diagnostic, where a command read in another
   /// form would report pipesh's bug at every use.

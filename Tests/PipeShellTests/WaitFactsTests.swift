@@ -30,7 +30,8 @@ struct WaitFactsTests {
       await driver.settle()
       for (node, first) in Self.waitingOnTheirOwn(job.nodes) {
         let place = node.facts?.waitsOn
-        let said = TopView.waitsOn(node, first: first, now: .zero)
+        let snapshot = try #require(NodeSnapshot.of([node]).first)
+        let said = TopView.waitsOn(snapshot, first: first, now: .zero)
         if place.map(Self.ownWait) != true || said == "upstream next()" {
           gaps.insert(
             "'\(node.text)' waits on its own (nothing it reads is asked), but its facts say "

@@ -1,4 +1,5 @@
 import Locking
+import PipeSema
 import Synchronization
 import VirtualTime
 

@@ -1,5 +1,6 @@
 import CPipeSupport
 import Locking
+import PipeSema
 import Synchronization
 import VirtualTime
 

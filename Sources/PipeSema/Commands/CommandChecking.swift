@@ -35,7 +35,8 @@ extension Checker {
     let command = definition.check(&reader)
     self = reader.checker
     diagnosticsAppend(reader.reading.diagnostics)
-    return command.map { CheckedCommand(command: $0, range: range, argumentRanges: arguments.map(\.range)) }
+    guard let command else { return nil }
+    return CheckedCommand(command: command, range: range, argumentRanges: arguments.map(\.range))
   }
 
   /// `send NAME V…`: the values are constants of the channel's type (the first send fixes it).

@@ -49,8 +49,11 @@ public struct CommandReader {
   /// (`tasks "F.trace"`, `why "F.trace" FROM TO`).
   public var startsWithString: Bool { reading.startsWithString }
 
-  /// One saved trace's file, alone: `tasks "run.trace"`.
-  public mutating func savedTraceAlone() -> String? { reading.savedTraceAlone() }
+  /// One saved trace's file, alone, where job numbers could be: `tasks "run.trace"`.
+  public mutating func savedTraceAlone() -> String? {
+    guard case .jobs = signature.form else { return misdeclared("savedTraceAlone()") }
+    return reading.savedTraceAlone()
+  }
 
   /// Whether the arguments are job numbers and then the word `all` (`tasks 1 2 all`).
   public var endsWithAll: Bool {
@@ -59,6 +62,7 @@ public struct CommandReader {
 
   /// The job numbers before a last word `all`.
   public mutating func jobsBeforeAll() -> [Int]? {
+    guard case .jobs = signature.form else { return misdeclared("jobsBeforeAll()") }
     var rest = CommandReading(
       signature: signature, arguments: Array(reading.arguments.dropLast()), range: reading.range)
     defer { reading.diagnostics += rest.diagnostics }
@@ -66,7 +70,10 @@ public struct CommandReader {
   }
 
   /// A saved probe trace's file and two of its lanes: `why "F.trace" FROM TO`.
-  public mutating func traceLanes() -> (path: String, from: String, to: String)? { reading.traceLanes() }
+  public mutating func traceLanes() -> (path: String, from: String, to: String)? {
+    guard case .job = signature.form else { return misdeclared("traceLanes()") }
+    return reading.traceLanes()
+  }
 
   /// `.pipeline(…, savedTrace: false)`: the checked pipeline and the options after it.
   public mutating func pipeline() -> (pipeline: CheckedPipeline, options: CommandOptions)? {
@@ -177,7 +184,7 @@ public struct CommandReader {
   /// `.expectation`: the pipeline and the claim about it.
   public mutating func expectation() -> CheckedExpectation? {
     guard case .expectation(let options) = signature.form else { return misdeclared("expectation()") }
-    guard let parsed else { return nil }
+    guard let parsed else { return reading.fail("expected a pipeline") }
     return checker.checkExpectation(parsed, &reading, options: options)
   }
 }

@@ -1,5 +1,4 @@
 import PipeCombine
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax

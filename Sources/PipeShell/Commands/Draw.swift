@@ -1,4 +1,3 @@
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax

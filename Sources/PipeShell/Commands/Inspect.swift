@@ -15,7 +15,7 @@ extension Commands {
     var export: CommandExport { .own(startsJob: false) }
 
     func run(in shell: Shell) async {
-      guard let job = shell.engine.jobs.job(id) else {
+      guard let job = shell.engine.snapshot(ofJob: id) else {
         return shell.engine.commandFailed("inspect: no job \(id) (jobs lists them)", at: 0)
       }
       for line in Inspector.lines(job) { shell.console.line(line) }

@@ -20,8 +20,8 @@ extension Commands {
       var rows = [["ID", "STATE", "TIME", "OUT", "PIPELINE"]]
       let colour = Paint.isOn(for: 1)
       var lints: [JobLint] = []
-      for job in shell.engine.jobs.all {
-        let warnings = Lints.of(job)
+      for job in shell.engine.jobSnapshots {
+        let warnings = shell.engine.lints(ofJob: job.id)
         lints += warnings
         rows.append([
           String(job.id) + (warnings.isEmpty ? "" : "!"), Paint.state(job.state.rawValue, on: colour),

@@ -17,12 +17,12 @@ extension Commands {
     var export: CommandExport { .own(startsJob: false) }
 
     func run(in shell: Shell) async {
-      let lints = shell.engine.jobs.all.flatMap(Lints.of)
+      let lints = shell.engine.lints
       guard !lints.isEmpty else { return shell.console.line("lint: no warnings") }
       let width = Format.screenWidth
       for lint in lints {
-        let job = shell.engine.jobs.all.first { $0.id == lint.job }
-        shell.console.line(Format.shortened("[\(lint.job)] \(lint.kind.rawValue): \(job?.text ?? "")", to: width))
+        let text = shell.engine.snapshot(ofJob: lint.job)?.text ?? ""
+        shell.console.line(Format.shortened("[\(lint.job)] \(lint.kind.rawValue): \(text)", to: width))
         for line in Format.wrapped("  why: \(lint.why)", width: width) { shell.console.line(line) }
         for line in Format.wrapped("  do: \(lint.fix)", width: width) { shell.console.line(line) }
       }

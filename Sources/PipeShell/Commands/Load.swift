@@ -1,6 +1,5 @@
 import Dispatch
 import Locking
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax

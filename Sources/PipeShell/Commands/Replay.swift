@@ -1,5 +1,4 @@
 import Locking
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax

@@ -49,10 +49,12 @@ extension Commands {
     }
 
     static func show(_ shell: Shell, _ ids: [Int]?, everyTask: Bool) {
-      let jobs = shell.engine.jobs
+      let engine = shell.engine
       // `tasks` alone (no number) shows every running job.
-      let chosen = ids.map { Array(Set($0)).sorted().compactMap(jobs.job) } ?? jobs.running
-      if let ids, let index = ids.firstIndex(where: { jobs.job($0) == nil }) {
+      let chosen =
+        ids.map { Array(Set($0)).sorted().compactMap(engine.snapshot(ofJob:)) }
+        ?? engine.jobSnapshots.filter { $0.state == .running }
+      if let ids, let index = ids.firstIndex(where: { engine.snapshot(ofJob: $0) == nil }) {
         return shell.engine.commandFailed("tasks: no job \(ids[index]) (jobs lists them)", at: index)
       }
       if chosen.isEmpty { return shell.console.line("no running jobs (tasks N shows a job that ended)") }

@@ -1,6 +1,5 @@
 import Dispatch
 import Locking
-import PipeRuntime
 import PipeSema
 import PipeSession
 import Platform
@@ -47,8 +46,9 @@ extension Shell {
   /// `top` as it prints when not on a terminal: one snapshot, with `history` sampled now.
   func topSnapshot(_ history: inout TopHistory) -> [String] {
     let view = TopView()
-    history.sample(engine.jobs.all, at: sessionNow)
-    let shown = view.shown(engine.jobs.all, history)
+    let jobs = engine.jobSnapshots
+    history.sample(jobs, at: sessionNow)
+    let shown = view.shown(jobs, history, lints: engine.lints(ofJob:))
     return view.lines(shown, history, now: sessionNow, clock: clockName, width: Format.screenWidth, height: nil)
   }
 
@@ -72,11 +72,12 @@ extension Shell {
     var frame = ContinuousClock.now
     showing: while true {
       let now = sessionNow
+      let jobs = engine.jobSnapshots
       if lastFrame != now {
-        history.sample(engine.jobs.all, at: now)
+        history.sample(jobs, at: now)
         lastFrame = now
       }
-      let shown = view.shown(engine.jobs.all, history)
+      let shown = view.shown(jobs, history, lints: engine.lints(ofJob:))
       if view.selected.map({ id in !shown.contains { $0.job.id == id } }) ?? true {
         view.selected = shown.first?.job.id
       }
@@ -124,7 +125,8 @@ extension Shell {
   }
 
   /// Acts on a key; false to quit.
-  private func handle(_ key: KeyReader.Key, _ view: inout TopView, shown: [Job], keys: KeyReader) async -> Bool {
+  private func handle(_ key: KeyReader.Key, _ view: inout TopView, shown: [JobSnapshot], keys: KeyReader) async -> Bool
+  {
     let index = shown.firstIndex { $0.id == view.selected }
     switch key {
     case .character("q"), .interrupt: return false

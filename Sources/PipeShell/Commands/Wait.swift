@@ -1,4 +1,3 @@
-import PipeRuntime
 import PipeSema
 import PipeSession
 
@@ -16,17 +15,17 @@ extension Commands {
     var export: CommandExport { .wait(ids) }
 
     func run(in shell: Shell) async {
-      var waited: [Job] = []
+      var known: [Int] = []
       for (index, id) in ids.enumerated() {
-        guard let job = shell.engine.jobs.job(id) else {
+        guard shell.engine.snapshot(ofJob: id) != nil else {
           shell.engine.commandFailed("wait: no job \(id) (jobs lists them)", at: index)
           continue
         }
-        waited.append(job)
+        known.append(id)
       }
-      let jobs = ids.isEmpty ? shell.engine.jobs.running : waited
+      let jobs = ids.isEmpty ? shell.engine.runningJobIDs : known
       await shell.engine.waitForAll(
-        jobs, deadlock: "wait: deadlock",
+        ids: jobs, deadlock: "wait: deadlock",
         stopped: "wait: stopped (Ctrl-C); the job\(jobs.count == 1 ? "" : "s") go\(jobs.count == 1 ? "es" : "") on")
     }
   }

@@ -1,4 +1,3 @@
-import PipeRuntime
 import PipeSema
 import PipeSession
 
@@ -82,7 +81,7 @@ struct FateLines {
   /// What could not be followed (a bug of pipesh): the command's status is 1.
   let problem: String?
 
-  init(job: Job, fates: ElementFates) {
+  init(job: JobSnapshot, fates: ElementFates) {
     var lines = ["[\(job.id)] \(job.state.rawValue): \(job.text)"]
     var problems: [String] = []
     let width =

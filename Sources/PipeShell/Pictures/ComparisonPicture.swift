@@ -1,5 +1,4 @@
 import PipeCombine
-import PipeRuntime
 import PipeSema
 import PipeSession
 
@@ -30,7 +29,7 @@ enum ComparisonPicture {
     }
   }
 
-  private static func kind(_ event: MarbleDiagram.Event) -> NodeEvent.Kind {
+  private static func kind(_ event: MarbleDiagram.Event) -> NodeEventKind {
     switch event {
     case .value(let text): .element(.string(text))
     case .finish: .finished

@@ -1,4 +1,3 @@
-import PipeRuntime
 import PipeSema
 import PipeSyntax
 
@@ -103,7 +102,7 @@ struct EditableMarble {
 
   /// The lane's drawn end stands for the text's: finished or failed as written, finished where
   /// nothing is written. Cancelled (its consumer stopped first) it does not.
-  func ends(as kind: NodeEvent.Kind) -> Bool {
+  func ends(as kind: NodeEventKind) -> Bool {
     switch (kind, ending.kind) {
     case (.finished, .finished), (.finished, .none), (.failed, .failed): true
     default: false

@@ -15,7 +15,7 @@ struct LifetimeChart {
   struct Row {
     let label: String
     let depth: Int
-    let events: [(time: Duration, kind: NodeEvent.Kind)]
+    let events: [(time: Duration, kind: NodeEventKind)]
 
     /// When its iteration started; nil when it never did.
     var start: Duration? {
@@ -23,7 +23,7 @@ struct LifetimeChart {
     }
 
     /// The node's end, if it ended.
-    var ending: (time: Duration, kind: NodeEvent.Kind)? {
+    var ending: (time: Duration, kind: NodeEventKind)? {
       events.last { $0.kind.isEnd }
     }
 
@@ -45,7 +45,7 @@ struct LifetimeChart {
 
   /// The rows of `nodes` in `inspect`'s order: each node, then its inputs and children indented.
   static func rows(
-    _ nodes: [Node], depth: Int = 0, events: (Node) -> [(time: Duration, kind: NodeEvent.Kind)]
+    _ nodes: [Node], depth: Int = 0, events: (Node) -> [(time: Duration, kind: NodeEventKind)]
   ) -> [Row] {
     nodes.flatMap { node in
       [Row(label: node.text, depth: depth, events: events(node))]

@@ -1,5 +1,4 @@
 import Markup
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
@@ -106,7 +105,7 @@ extension MarblePicture {
         title: "in the text, not emitted: \(mark.value)", written: mark, emitted: false)
     }
     if !endDrawn {
-      let kind: NodeEvent.Kind =
+      let kind: NodeEventKind =
         switch editable.ending.kind {
         case .finished, .none: .finished
         case .failed: .failed("failed (^ in the diagram)")
@@ -200,7 +199,7 @@ extension MarblePicture {
 
   /// A node's lifetime: a bar from its start to its end, drawn by how it ended, and how it ended.
   private func lifetime(
-    from start: Duration?, to end: Duration, _ kind: NodeEvent.Kind, y: Int, scale: Scale, rightEdge: Int
+    from start: Duration?, to end: Duration, _ kind: NodeEventKind, y: Int, scale: Scale, rightEdge: Int
   ) -> [String] {
     // A node that never started has no bar: only how it ended.
     let said = PictureMarks.Ending.said(kind)

@@ -1,5 +1,4 @@
 import Markup
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax

@@ -21,7 +21,7 @@ struct MarblePicture {
   /// One node's lane.
   struct Lane {
     let label: String
-    let events: [(time: Duration, kind: NodeEvent.Kind)]
+    let events: [(time: Duration, kind: NodeEventKind)]
     /// A second, smaller line under the label (`compare`: which side, and the counterpart).
     var side: String?
     /// `compare`'s mark before the label: `≠` or `≈`.
@@ -154,7 +154,7 @@ struct MarblePicture {
 
 }
 
-extension NodeEvent.Kind {
+extension NodeEventKind {
   /// Whether the event ends the node: finished, failed or cancelled.
   var isEnd: Bool {
     switch self {

@@ -1,5 +1,5 @@
 import Markup
-import PipeRuntime
+import PipeSema
 import PipeSession
 
 /// What every picture (`draw`, `trace` and `compare … to:`) shares, so that a mark means one thing
@@ -11,7 +11,7 @@ enum PictureMarks {
   enum Ending: String {
     case finished, failed, cancelled, running
 
-    init(_ kind: NodeEvent.Kind?) {
+    init(_ kind: NodeEventKind?) {
       switch kind {
       case .finished?: self = .finished
       case .failed?: self = .failed
@@ -67,7 +67,7 @@ enum PictureMarks {
     }
 
     /// What is written after the bar: `finished`, `failed: REASON`, `cancelled (REASON)`.
-    static func said(_ kind: NodeEvent.Kind?) -> String {
+    static func said(_ kind: NodeEventKind?) -> String {
       switch kind {
       case .failed(let reason)?: "failed: \(reason)"
       case .cancelled(let reason)?: reason.isEmpty ? "cancelled" : "cancelled (\(reason))"
@@ -125,7 +125,7 @@ enum PictureMarks {
     mutating func add(_ mark: Mark) { marks.insert(mark) }
 
     /// An element, or an end with its reason.
-    mutating func add(_ kind: NodeEvent.Kind, element: Mark = .element) {
+    mutating func add(_ kind: NodeEventKind, element: Mark = .element) {
       switch kind {
       case .element: marks.insert(element)
       case .finished: marks.insert(.finished)
