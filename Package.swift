@@ -143,7 +143,7 @@ let package = Package(
       name: "PipeShell",
       dependencies: [
         "Platform",
-        "PipeSyntax", "PipeSema", "PipeEvaluator", "PipeRuntime", "PipeSession", "PipeCombine", "PipeExport",
+        "PipeSyntax", "PipeSema", "PipeEvaluator", "PipeSession", "PipeCombine", "PipeExport",
         "LineEditor", "Locking", "CProcess", "TextFiles", "VirtualTime", "MarbleDiagrams", "Markup", "Launch",
         "TraceFormat",
       ],

@@ -36,7 +36,7 @@ public struct ElementFates: Sendable {
 
   /// One node's account: `input = passed + lost.count`, or why it cannot be given.
   public struct Account: Sendable {
-    public let node: Node
+    public let node: NodeRef
     /// Elements that went in (from its input nodes); nil for a source.
     public let input: Int?
     /// Elements it passed on (a sink: that reached the end).
@@ -113,7 +113,8 @@ public struct ElementFates: Sendable {
     var reader = FlowReader(node: node, flow: flow, inputCount: max(upstream.count, 1))
     if case .source = flow {
       return Account(
-        node: node, input: nil, output: outputs, passed: outputs, made: 0, lost: [], problem: nil, depth: depth,
+        node: NodeRef(node), input: nil, output: outputs, passed: outputs, made: 0, lost: [], problem: nil,
+        depth: depth,
         holdings: nil)
     }
     // Every event of the node and every element its input passed on, in the order they happened.
@@ -132,7 +133,7 @@ public struct ElementFates: Sendable {
     let problem = reader.problem
     let passed = node.isSink ? inputs.count : reader.passed
     return Account(
-      node: node, input: inputs.count, output: node.isSink ? inputs.count : outputs, passed: passed,
+      node: NodeRef(node), input: inputs.count, output: node.isSink ? inputs.count : outputs, passed: passed,
       made: node.isSink ? 0 : reader.made, lost: problem == nil ? reader.lost : [], problem: problem, depth: depth,
       holdings: problem == nil && reader.queues ? reader.holdings : nil)
   }

@@ -64,8 +64,8 @@ public struct CommandRunner: Sendable {
 /// `SessionConsole`, and the shell's commands reach it as a `CommandRunner`.
 public final class Engine: Sendable {
   public let console: any SessionConsole
-  public let jobs: JobTable
-  public let session = Session()
+  let jobs: JobTable
+  let session = Session()
   public let interactive: Bool
   /// Whether runs of synchronous stages become one node (`PIPESH_FUSION=off`: never).
   public let fusing: Bool

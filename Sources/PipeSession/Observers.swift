@@ -9,11 +9,11 @@ import TraceFormat
 public final class TraceRecorder: SessionRecorder {
   public static let maximumEvents = 1_000_000
   /// Prints the events as they happen (`trace`); nil when they are only saved (`--record`).
-  public let printer: (any NodeObserver)?
+  public let printer: (any TraceWatcher)?
   /// The lines saved (header first), how many bytes the file of them takes, and the events left out.
   private let lines = Locked<(saved: [String], bytes: Int, dropped: Int)>(([], 0, 0))
 
-  public init(printer: (any NodeObserver)?, header: String) {
+  public init(printer: (any TraceWatcher)?, header: String) {
     self.printer = printer
     lines.withLock { lines in
       lines.saved.append(header)
@@ -22,7 +22,7 @@ public final class TraceRecorder: SessionRecorder {
   }
 
   public func record(_ event: NodeEvent) {
-    printer?.record(event)
+    if let printer { WatcherObserver(printer).record(event) }
     save(TraceFile.line(event))
   }
 
@@ -41,7 +41,7 @@ public final class TraceRecorder: SessionRecorder {
   public func task(_ event: TaskEvent) {
     // Where the task views cannot be trusted (`TaskViews`), a trace names no task.
     guard TaskViews.available else { return }
-    printer?.task(event)
+    if let printer { WatcherObserver(printer).task(event) }
     save(TraceFile.task(event))
   }
 
@@ -117,13 +117,16 @@ public final class DrawObserver: NodeObserver {
   }
 
   /// Every event of a node, demand too, each with its place among all the run's events.
-  public func sequenced(for node: Node) -> [SequencedEvent] {
-    events.withLock { $0.byNode[ObjectIdentifier(node)]?.all ?? [] }
+  public func sequenced(for node: Node) -> [SequencedEvent] { sequenced(for: ObjectIdentifier(node)) }
+
+  /// Every event of the node of `identity` (`NodeSnapshot.identity`), demand too.
+  public func sequenced(for identity: ObjectIdentifier) -> [SequencedEvent] {
+    events.withLock { $0.byNode[identity]?.all ?? [] }
   }
 
   /// A node's demand and its answers, in order, for `draw … demand: true`.
-  public func demand(for node: Node) -> [(Duration, TraceFile.EventKind)] {
-    sequenced(for: node).map { ($0.time, TraceFile.EventKind($0.kind)) }
+  public func demand(for node: NodeSnapshot) -> [(Duration, TraceFile.EventKind)] {
+    sequenced(for: node.identity).map { ($0.time, TraceFile.EventKind($0.kind)) }
   }
 
   public var overflowed: Bool { events.withLock { $0.count > maximum } }
@@ -169,11 +172,16 @@ public final class DrawObserver: NodeObserver {
 
   /// A node's events, as they came.
   public func events(for node: Node) -> [(time: Duration, kind: NodeEventKind)] {
-    events.withLock { $0.byNode[ObjectIdentifier(node)]?.events.map { (time: $0.0, kind: $0.1) } ?? [] }
+    events(for: ObjectIdentifier(node))
   }
 
-  public func line(for node: Node, tick: Duration) -> String {
-    let recorded = events.withLock { $0.byNode[ObjectIdentifier(node)]?.events ?? [] }
+  /// The lifecycle events of the node of `identity` (`NodeSnapshot.identity`).
+  public func events(for identity: ObjectIdentifier) -> [(time: Duration, kind: NodeEventKind)] {
+    events.withLock { $0.byNode[identity]?.events.map { (time: $0.0, kind: $0.1) } ?? [] }
+  }
+
+  public func line(for node: NodeSnapshot, tick: Duration) -> String {
+    let recorded = events.withLock { $0.byNode[node.identity]?.events ?? [] }
     return Self.line(recorded.map { time, kind in (time, TraceFile.EventKind(kind)) }, tick: tick)
   }
 

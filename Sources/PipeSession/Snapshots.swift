@@ -61,6 +61,22 @@ public struct NodeSnapshot: Sendable {
   }
 }
 
+/// A node named in a view: which it is, what it says, and the facts a view words it by (`why`'s
+/// accounts, `draw`'s lanes).
+public struct NodeRef: Sendable {
+  public let identity: ObjectIdentifier
+  public let text: String
+  public let isSink: Bool
+  public let facts: OperatorFacts?
+
+  init(_ node: Node) {
+    identity = ObjectIdentifier(node)
+    text = node.text
+    isSink = node.isSink
+    facts = node.facts
+  }
+}
+
 /// A task that ran for a job, as `tasks`, `inspect` and `top` show it, read at one moment.
 public struct TaskSnapshot: Sendable {
   public let id: Int
@@ -103,6 +119,8 @@ public struct JobSnapshot: Sendable {
   public let state: JobState
   public let background: Bool
   public let elapsed: Duration
+  /// When it started, on the session's clock.
+  public let start: Duration
   /// What its sink received.
   public let output: Int
   public let nodes: [NodeSnapshot]
@@ -111,12 +129,14 @@ public struct JobSnapshot: Sendable {
   public let liveTasks: Int
   public let earlierTasks: Int
 
-  init(_ job: Job) {
+  /// The job as it is now.
+  public init(_ job: Job) {
     id = job.id
     text = job.text
     state = job.state
     background = job.background
     elapsed = job.elapsed
+    start = job.context.start.offset
     nodes = NodeSnapshot.of(job.nodes)
     output = nodes.last { $0.isSink }?.input ?? 0
     let tasks = job.context.tasks

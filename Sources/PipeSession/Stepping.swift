@@ -205,8 +205,10 @@ extension Engine {
   /// something happens for it, or to the session time `until`, showing every event on the way
   /// through `show` as it comes, and completes that instant.
   public func step(
-    _ jobID: Int?, until: Duration?, show: @escaping @Sendable (TracedEvent) -> Void
+    _ jobID: Int?, until: Duration?, showing watcher: any TraceWatcher
   ) async -> Result<StepReport, StepRefusal> {
+    let told = WatcherObserver(watcher)
+    let show: @Sendable (TracedEvent) -> Void = { told.tell($0) }
     let untilArgument = jobID == nil ? 0 : 1
     let session = driverBox.withLock { $0 }
     guard let driver = session ?? (virtualTime ? nextClock.driver : nil) else {

@@ -1,12 +1,11 @@
 import Locking
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
 import TraceFormat
 
 /// `trace`: prints one line per lifecycle event, `+TIME [JOB] NODE EVENT`.
-final class TraceObserver: NodeObserver {
+final class TraceObserver: TraceWatcher {
   /// Where each line goes: the console, or the lines kept for a page (`--html`, `to: "F.html"`).
   private let write: @Sendable (String) -> Void
   let width: Int
@@ -32,14 +31,12 @@ final class TraceObserver: NodeObserver {
     self.width = min(labels.map(Format.columns).max() ?? 0, max(12, screenWidth * 2 / 5))
   }
 
-  func record(_ event: NodeEvent) {
-    show(time: event.time, job: event.jobID, label: event.node.text, TraceFile.EventKind(event.kind))
+  func node(time: Duration, job: Int, label: String, _ kind: TraceFile.EventKind) {
+    show(time: time, job: job, label: label, kind)
   }
 
-  func task(_ event: TaskEvent) {
-    show(
-      time: event.time, job: event.task.jobID, task: event.task.id, label: event.task.node?.text ?? "",
-      TraceFile.TaskEventKind(event))
+  func task(time: Duration, job: Int, task: Int, label: String, _ kind: TraceFile.TaskEventKind) {
+    show(time: time, job: job, task: task, label: label, kind)
   }
 
   /// One line of the trace: a live event's, or a saved one's (`replay`).

@@ -39,7 +39,7 @@ public final class InteractiveShell {
       return 2
     }
     let terminal = TerminalGuard()
-    shell.engine.session.terminalInputIsTheEditors.store(true, ordering: .relaxed)
+    shell.engine.giveTerminalInputToTheEditor()
     let feed = shell.presentFeed
     shell.console.setLineWriter { text, _ in
       editor.print(above: text)
@@ -47,7 +47,7 @@ public final class InteractiveShell {
     }
     let snapshots = feed.map { presentTop(to: $0) }
     shell.historyProvider = { editor.entries }
-    editor.promptProvider = { [shell] in Self.prompt(running: shell.engine.jobs.running.count) }
+    editor.promptProvider = { [shell] in Self.prompt(running: shell.engine.runningJobIDs.count) }
     let signal = InterruptSignal { [shell] in shell.engine.interrupt() }
     defer {
       snapshots?.cancel()
@@ -57,7 +57,7 @@ public final class InteractiveShell {
     }
     while !shell.engine.quitRequested {
       refreshCompletion()
-      let prompt = Self.prompt(running: shell.engine.jobs.running.count)
+      let prompt = Self.prompt(running: shell.engine.runningJobIDs.count)
       var input = await read(editor, prompt: prompt)
       guard case .line(var text) = input else {
         if input == .interrupt { continue }
@@ -78,10 +78,8 @@ public final class InteractiveShell {
     }
     // Counted before anything is said: a Ctrl-C typed as soon as the message shows counts.
     let interruptsBefore = shell.engine.interruptCount
-    let running = shell.engine.jobs.cancelAll()
     // A job that ignores its cancellation (work … cooperative: false) is waited for until Ctrl-C.
-    shell.engine.sayWhatIgnoresTheCancel(shell.engine.jobs.all, again: "Ctrl-C quits now")
-    await shell.engine.waitForAll(shell.engine.jobs.all, since: interruptsBefore)
+    let running = await shell.engine.cancelEverything(again: "Ctrl-C quits now", since: interruptsBefore)
     shell.engine.close()
     shell.console.line("bye: cancelled \(running) running job\(running == 1 ? "" : "s")")
     return 0
@@ -94,7 +92,7 @@ public final class InteractiveShell {
       var history = TopHistory()
       var wasRunning = false
       while !Task.isCancelled, feed.isOpen {
-        let running = !shell.engine.jobs.running.isEmpty
+        let running = !shell.engine.runningJobIDs.isEmpty
         if running || wasRunning { feed.top(shell.topSnapshot(&history)) }
         wasRunning = running
         try? await Task.sleep(for: .seconds(1))
@@ -126,8 +124,8 @@ public final class InteractiveShell {
     let bindings = shell.engine.environment.bindings.values
     context.sourceFragments = bindings.filter(\.isSource).map(\.name)
     context.operatorFragments = bindings.filter { !$0.isSource }.map(\.name)
-    context.jobIDs = shell.engine.jobs.all.map(\.id)
-    context.channels = Array(Set(shell.engine.session.channelNames + shell.engine.environment.channels.keys)).sorted()
+    context.jobIDs = shell.engine.jobIDs
+    context.channels = Array(Set(shell.engine.channelNames + shell.engine.environment.channels.keys)).sorted()
     completionContext.value.withLock { $0 = context }
   }
 }

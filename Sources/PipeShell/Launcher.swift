@@ -155,7 +155,7 @@ public enum Launcher {
     guard options.record != nil else { return nil }
     let recorder = TraceRecorder(
       printer: nil, header: TraceFile.header(pipeline: name, virtualClock: options.virtualTime, labels: []))
-    shell.engine.jobs.recorder.withLock { $0 = recorder }
+    shell.engine.record(everyJobInto: recorder)
     return recorder
   }
 

@@ -16,28 +16,22 @@ extension Commands {
 
     func run(in shell: Shell) async {
       guard let ids else {
-        let running = shell.engine.jobs.running
-        for job in running { job.cancel() }
-        await shell.engine.waitForAll(running)
+        let running = await shell.engine.cancelAllRunning()
         if shell.engine.interactive {
-          shell.console.line("cancelled \(running.count) job\(running.count == 1 ? "" : "s")")
+          shell.console.line("cancelled \(running) job\(running == 1 ? "" : "s")")
         }
         return
       }
       for (index, id) in ids.enumerated() {
-        guard let job = shell.engine.jobs.job(id) else {
+        switch await shell.engine.cancel(job: id) {
+        case .noJob:
           shell.engine.commandFailed("cancel: no job \(id) (jobs lists them)", at: index)
-          continue
-        }
-        guard job.state == .running else {
+        case .ended(let text, let notice):
           // Nothing to cancel: said, with what the job was (a `trace` or `draw` takes a number too).
-          shell.console.line(
-            "cancel: job \(id) (\(job.text)) has already ended: \(Engine.endNotice(job)); nothing to cancel", to: .error
-          )
-          continue
+          shell.console.line("cancel: job \(id) (\(text)) has already ended: \(notice); nothing to cancel", to: .error)
+        case .cancelled:
+          break
         }
-        job.cancel()
-        await shell.engine.waitFor { await job.wait() }
       }
     }
   }

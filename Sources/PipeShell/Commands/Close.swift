@@ -15,8 +15,7 @@ extension Commands {
     var export: CommandExport { .close(channel: name) }
 
     func run(in shell: Shell) async {
-      let session = shell.engine.session
-      await shell.engine.changeWorld { session.close(name) }
+      await shell.engine.close(channel: name)
     }
   }
 }

@@ -1,3 +1,4 @@
+import Locking
 import PipeSema
 import PipeSession
 import PipeSyntax
@@ -72,15 +73,16 @@ extension Shell {
     // Without a token the clock's own order, watched for the choices it passed.
     let watched = named == nil ? ChoiceOrder.watchingJobTasks() : nil
     // In a named order, what the pipeline prints is held until the order is known to fit.
-    let held = named.map { _ in CollectedOutput() }
+    let held = named.map { _ in Locked<[String]>([]) }
     let drawn = await drawnRun(
-      pipeline, horizon: horizon, refining: chosen == nil, printing: printing, order: named ?? watched, output: held)
+      pipeline, horizon: horizon, refining: chosen == nil, printing: printing, order: named ?? watched,
+      printedInto: held)
     if let order = named, order.misfit {
       return engine.commandFailed(
         "draw: this order: does not fit the pipeline's run (a choice it names was not there); explore it for its orders",
         at: orderArgument)
     }
-    for line in held?.lines.withLock({ $0 }) ?? [] { console.line(line) }
+    for line in held?.withLock({ $0 }) ?? [] { console.line(line) }
     let width = Format.screenWidth
     let (rows, marks, key) = demand ? drawn.rowsWithDemand : (drawn.rows, [], DemandKey())
     func picture() -> MarblePicture {

@@ -1,4 +1,4 @@
-import PipeRuntime
+import Locking
 import PipeSema
 import PipeSession
 import PipeSyntax
@@ -41,14 +41,14 @@ extension Shell {
     /// The same lanes in `draw`'s picture's order: a combinator's inputs before it, as in text,
     /// and the pipelines a flatMap built under it, indented, each lane as long as it lived.
     var pictureLanes: [MarblePicture.Lane] {
-      func lanes(_ nodes: [Node], depth: Int, short: Bool) -> [MarblePicture.Lane] {
+      func lanes(_ nodes: [NodeSnapshot], depth: Int, short: Bool) -> [MarblePicture.Lane] {
         nodes.filter { !(recorded.implicitSink && $0.isSink) }.flatMap { node in
           node.inputs.flatMap { lanes($0, depth: depth, short: short) }
             + [
               MarblePicture.Lane(
                 label: node.text, events: recorded.events(for: node), depth: depth, short: short, node: node)
             ]
-            + (node.children?.all ?? []).flatMap { lanes($0, depth: depth + 1, short: true) }
+            + node.children.flatMap { lanes($0, depth: depth + 1, short: true) }
         }
       }
       return lanes(recorded.roots, depth: 0, short: false)
@@ -57,15 +57,15 @@ extension Shell {
     /// The rows with each lane's demand lines under it, which rows those are, and the key to their
     /// marks.
     var rowsWithDemand: (rows: [(text: String, line: String)], marks: Set<Int>, key: DemandKey) {
-      let accounts = self.accounts
+      let accounts = recorded.accounts
       var out: [(text: String, line: String)] = []
       var marks: Set<Int> = []
       var key = DemandKey()
       for (node, row) in zip(recorded.nodes, rows) {
         out.append(row)
-        let account = accounts[ObjectIdentifier(node)]
+        let account = accounts[node.identity]
         let demand = Demand(recorded.observer.demand(for: node), tick: tick)
-        let holdings = account?.holdings ?? shareHoldings(node)
+        let holdings = account?.holdings ?? recorded.shareHoldings(of: node)
         for line in Shell.demandRows(demand, holdings: holdings, drops: account?.dropTimes ?? [], key: &key) {
           marks.insert(out.count)
           out.append(line)
@@ -74,51 +74,16 @@ extension Shell {
       return (out, marks, key)
     }
 
-    /// What a `share` held for its readers, from what was recorded: the elements its input passed
-    /// to it, less what its slowest reader (of those that had begun to read) had taken, at each
-    /// instant that changed. Its readers are the readings of its fragment (`t` of `let t = … |
-    /// share`), or, inline, its one consumer, whose answers are its own elements. Nil for any other
-    /// node, and for a share whose input was not recorded.
-    private func shareHoldings(_ share: Node) -> [ElementFates.Holding]? {
-      guard share.facts?.kind == .share,
-        let input = recorded.nodes.first(where: { $0.downstream === share })
-      else { return nil }
-      func taken(_ node: Node) -> [Duration] {
-        recorded.events(for: node).compactMap { event in
-          if case .element = event.kind { event.time } else { nil }
-        }
-      }
-      let readings = recorded.nodes.filter { node in
-        node.kind == .sharedFragment && Node.flattened(node.fragment).contains { $0 === share }
-      }
-      let readers = readings.isEmpty ? [taken(share)] : readings.map(taken)
-      let pulled = taken(input)
-      let instants = Set(pulled + readers.flatMap { $0 }).sorted()
-      var holdings: [ElementFates.Holding] = []
-      for instant in instants {
-        let started = readers.filter { ($0.first ?? .seconds(Int64.max)) <= instant }
-        let slowest = started.map { reader in reader.count { $0 <= instant } }.min() ?? 0
-        let held = max(0, pulled.count { $0 <= instant } - slowest)
-        if held != holdings.last?.held ?? 0 { holdings.append(ElementFates.Holding(time: instant, held: held)) }
-      }
-      return holdings
-    }
-
-    /// `why`'s account of every node (what a queue held, what its policy dropped), by node.
-    private var accounts: [ObjectIdentifier: ElementFates.Account] {
-      let fates = ElementFates(nodes: recorded.roots, history: recorded.observer)
-      return Dictionary(fates.accounts.map { (ObjectIdentifier($0.node), $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
     /// `pictureLanes` with each lane's requests, sends, holdings and drops.
     var pictureLanesWithDemand: [MarblePicture.Lane] {
-      let accounts = self.accounts
+      let accounts = recorded.accounts
       return pictureLanes.map { lane in
         guard let node = lane.node else { return lane }
         var lane = lane
-        let account = accounts[ObjectIdentifier(node)]
+        let account = accounts[node.identity]
         lane.demand = MarblePicture.DemandBands(
-          Demand(recorded.observer.demand(for: node), tick: tick), holdings: account?.holdings ?? shareHoldings(node),
+          Demand(recorded.observer.demand(for: node), tick: tick),
+          holdings: account?.holdings ?? recorded.shareHoldings(of: node),
           drops: account?.lost.filter {
             if case .lost(.bufferFull(_), _) = $0.fate { true } else { false }
           }.map { ($0.at, $0.value) } ?? [])
@@ -139,10 +104,10 @@ extension Shell {
   /// apart would share one.
   func drawnRun(
     _ pipeline: CheckedPipeline, horizon: Horizon, refining: Bool, printing: Bool = false,
-    order: ChoiceOrder? = nil, output: (any JobOutput)? = nil
+    order: ChoiceOrder? = nil, printedInto lines: Locked<[String]>? = nil
   ) async -> DrawnRun {
     let recorded = await engine.recordedRun(
-      pipeline, horizon: horizon.end, printing: printing, order: order, output: output)
+      pipeline, horizon: horizon.end, printing: printing, order: order, printedInto: lines)
     let tick = refining ? recorded.observer.finestTick(horizon.tick) : horizon.tick
     return DrawnRun(
       rows: recorded.nodes.map { ($0.text, recorded.observer.line(for: $0, tick: tick)) }, tick: tick,

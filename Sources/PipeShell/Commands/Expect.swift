@@ -1,7 +1,6 @@
 import MarbleDiagrams
 import PipeEvaluator
 import PipeExport
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
@@ -68,7 +67,7 @@ extension Shell {
   func expect(_ expectation: CheckedExpectation) async {
     let outcome =
       expectation.everyOrder
-      ? await expectInEveryOrder(expectation) : await check(expectation, in: ExpectationRun(order: nil, table: nil))
+      ? await expectInEveryOrder(expectation) : await check(expectation, in: ExpectationRun(order: nil, apart: false))
     let location = engine.runningCommandLocation
     let result = ExpectationOutcome(
       file: location?.file ?? "", line: location?.line ?? 0, column: location?.column ?? 0, text: expectation.text,
@@ -85,10 +84,10 @@ extension Shell {
   }
 
   /// Where one run of an expectation goes: the order it takes (nil: the virtual clock's own) and
-  /// the job table it runs in (nil: the session's, taking a job number).
+  /// whether it runs apart, in a job table of its own (else in the session's, taking a job number).
   private struct ExpectationRun {
     let order: ChoiceOrder?
-    let table: JobTable?
+    let apart: Bool
   }
 
   /// What a failed expectation reports: the first difference in words, the drawing, and which of
@@ -174,9 +173,8 @@ extension Shell {
     while !stopped(), let choices = orders.next() {
       willRun(orders.count)
       let order = ChoiceOrder.overJobTasks(replaying: choices)
-      let table =
-        sessionFirst && orders.count == 0 ? nil : JobTable(console: DiscardedOutput(), session: engine.session)
-      let failure = await check(expectation, in: ExpectationRun(order: order, table: table))
+      let apart = !(sessionFirst && orders.count == 0)
+      let failure = await check(expectation, in: ExpectationRun(order: order, apart: apart))
       if stopped() { break }
       orders.ran(order.made.map { ($0.index, $0.count) })
       let token = OrderToken(program: program, choices: order.made.map(\.index))
@@ -343,7 +341,7 @@ extension Shell {
   private func recordedRun(
     _ expectation: CheckedExpectation, horizon: Duration, in run: ExpectationRun
   ) async -> RecordedRun {
-    await engine.recordedRun(expectation.pipeline, horizon: horizon, quiet: true, order: run.order, table: run.table)
+    await engine.recordedRun(expectation.pipeline, horizon: horizon, quiet: true, order: run.order, apart: run.apart)
   }
 
   /// How far a run that is not drawn goes: `until:`, else as far as `draw` would.

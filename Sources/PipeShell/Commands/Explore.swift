@@ -1,6 +1,5 @@
 import Locking
 import MarbleDiagrams
-import PipeRuntime
 import PipeSema
 import PipeSession
 import VirtualTime
@@ -48,19 +47,6 @@ extension Commands {
   }
 }
 
-/// What a job printed, kept (`explore` compares it across orders).
-final class CollectedOutput: JobOutput {
-  let lines: Locked<[String]>
-
-  /// Keeping the lines in `lines` (a trace's, where they stand among its events).
-  init(into lines: Locked<[String]> = Locked([])) {
-    self.lines = lines
-  }
-
-  func emit(_ line: String) { lines.withLock { $0.append(line) } }
-  func flush() {}
-}
-
 extension Shell {
   /// One distinct outcome of `explore`: what a person sees of a run, the first order that gave it,
   /// and how many did.
@@ -92,17 +78,14 @@ extension Shell {
     var progress = ExploreProgress(limit: limit)
     /// Runs one order and keeps its outcome; false when Ctrl-C cancelled it (it is no outcome).
     func run(_ order: ChoiceOrder) async -> Bool {
-      let output = CollectedOutput()
+      let output = Locked<[String]>([])
       // A table per order: the jobs of earlier orders are not kept (memory stays that of the outcomes).
-      let table = JobTable(console: DiscardedOutput(), session: engine.session)
-      let sequence = RunSequence()
       let recorded = await engine.recordedRun(
-        pipeline, horizon: horizon.end, quiet: true, printing: true, order: order, table: table, output: output,
-        watching: sequence)
+        pipeline, horizon: horizon.end, quiet: true, printing: true, order: order, apart: true, printedInto: output)
       if interrupted { return false }
       stop = stop ?? recorded.stop
       let made = order.made
-      let printed = output.lines.withLock { $0 }
+      let printed = output.withLock { $0 }
       let key = Self.outcomeKey(recorded, printed: printed)
       if let index = byKey[key] {
         outcomes[index].count += 1
@@ -111,7 +94,7 @@ extension Shell {
         outcomes.append(
           ExploredOutcome(
             recorded: recorded, printed: printed, token: OrderToken(program: program, choices: made.map(\.index)),
-            steps: sequence.steps(of: recorded), count: 1))
+            steps: RunSequence.steps(of: recorded), count: 1))
       }
       return true
     }

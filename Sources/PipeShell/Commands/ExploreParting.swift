@@ -1,39 +1,32 @@
-import Locking
-import PipeRuntime
 import PipeSession
 
 /// What one of `explore`'s runs did, in the order it did it: each node's elements and ends (not its
 /// start, nor demand), so that two outcomes' runs can be set side by side where they part.
-final class RunSequence: NodeObserver {
-  private let events = Locked<[(time: Duration, node: ObjectIdentifier, what: String)]>([])
-
-  func record(_ event: NodeEvent) {
-    let what: String
-    switch event.kind {
-    case .element(let value): what = "→ " + value.printed
-    case .finished: what = "finished"
-    case .failed: what = "failed"
-    case .cancelled: what = "cancelled"
-    case .start, .asked, .sending: return
-    }
-    let step = (time: event.time, node: ObjectIdentifier(event.node), what: what)
-    events.withLock { $0.append(step) }
-  }
-
-  /// The run's steps, each node named by its lane (`recorded.nodes`; an implicit sink has none and
-  /// its steps are left out).
-  func steps(of recorded: RecordedRun) -> [Parting.Step] {
+enum RunSequence {
+  /// The run's steps, in the order the run recorded them, each node named by its lane
+  /// (`recorded.nodes`; an implicit sink has none and its steps are left out).
+  static func steps(of recorded: RecordedRun) -> [Parting.Step] {
     var lanes: [ObjectIdentifier: Int] = [:]
-    for (index, node) in recorded.nodes.enumerated() { lanes[ObjectIdentifier(node)] = index }
-    return events.withLock { $0 }.compactMap { event in
-      lanes[event.node].map { lane in
-        let text = recorded.nodes[lane].text
-        // A label two lanes share is told apart by the lane's number, as `draw` lists them.
-        let shared = recorded.nodes.lazy.filter { $0.text == text }.count > 1
-        let name = shared ? "\(text) (lane \(lane + 1))" : text
-        return Parting.Step(time: event.time, lane: lane, action: name + " " + event.what)
+    for (index, node) in recorded.nodes.enumerated() { lanes[node.identity] = index }
+    var steps: [(order: Int, step: Parting.Step)] = []
+    for (identity, lane) in lanes {
+      let text = recorded.nodes[lane].text
+      // A label two lanes share is told apart by the lane's number, as `draw` lists them.
+      let shared = recorded.nodes.lazy.filter { $0.text == text }.count > 1
+      let name = shared ? "\(text) (lane \(lane + 1))" : text
+      for event in recorded.observer.sequenced(for: identity) {
+        let what: String
+        switch event.kind {
+        case .element(let value): what = "→ " + value.printed
+        case .finished: what = "finished"
+        case .failed: what = "failed"
+        case .cancelled: what = "cancelled"
+        case .start, .asked, .sending: continue
+        }
+        steps.append((event.order, Parting.Step(time: event.time, lane: lane, action: name + " " + what)))
       }
     }
+    return steps.sorted { $0.order < $1.order }.map(\.step)
   }
 }
 

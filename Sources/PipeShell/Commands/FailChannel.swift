@@ -20,13 +20,7 @@ extension Commands {
     var export: CommandExport { .fail(channel: name, message: message) }
 
     func run(in shell: Shell) async {
-      let session = shell.engine.session
-      let failed = Locked(false)
-      // As a task of the session's clock, queued after what the last statement made runnable: the
-      // consumers that just took a value are back waiting when the error comes (AsyncThrowingChannel
-      // gives the error to waiting consumers; one not waiting just sees the end).
-      await shell.engine.waitFor(interruptible: false) { failed.withLock { $0 = session.fail(name, message: message) } }
-      guard failed.withLock({ $0 }) else {
+      guard await shell.engine.fail(channel: name, message: message) else {
         return shell.engine.commandFailed(
           "fail: channel '\(name)' is an AsyncChannel, which cannot fail: declare it where it is first used as "
             + "'channel \(name) of: TYPE throws' (in a script, any 'fail \(name)' makes it an AsyncThrowingChannel "

@@ -1,5 +1,4 @@
 import Locking
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
@@ -28,7 +27,7 @@ extension Commands {
     func run(in shell: Shell) async {
       if let replay = shell.replaySteps { return replay.step(job, until: until, shell) }
       let printers = StepPrinters(shell)
-      switch await shell.engine.step(job, until: until, show: { printers.show($0) }) {
+      switch await shell.engine.step(job, until: until, showing: printers) {
       case .failure(let refusal): shell.engine.commandFailed(refusal.message, at: refusal.argument)
       case .success(.stopped): break
       case .success(.shown):
@@ -55,7 +54,7 @@ extension Commands {
 }
 
 /// The lines of a step, as `trace` prints them: each job's aligned to its own stages.
-final class StepPrinters: Sendable {
+final class StepPrinters: TraceWatcher {
   private let shell: Shell
   private let printers = Locked<[Int: TraceObserver]>([:])
   private let count = Locked(0)
@@ -67,18 +66,24 @@ final class StepPrinters: Sendable {
     self.shell = shell
   }
 
-  func show(_ event: TracedEvent) {
+  func node(time: Duration, job: Int, label: String, _ kind: TraceFile.EventKind) {
+    printer(of: job).node(time: time, job: job, label: label, kind)
+  }
+
+  func task(time: Duration, job: Int, task: Int, label: String, _ kind: TraceFile.TaskEventKind) {
+    printer(of: job).task(time: time, job: job, task: task, label: label, kind)
+  }
+
+  /// The printer of job `id`'s lines, aligned to its stages; each line it is asked for is counted.
+  private func printer(of id: Int) -> TraceObserver {
     let printer = printers.withLock { printers in
-      if let printer = printers[event.jobID] { return printer }
-      let made = TraceObserver(console: shell.console, labels: shell.engine.stepLabels(of: event.jobID))
-      printers[event.jobID] = made
+      if let printer = printers[id] { return printer }
+      let made = TraceObserver(console: shell.console, labels: shell.engine.stepLabels(of: id))
+      printers[id] = made
       return made
     }
     count.withLock { $0 += 1 }
-    switch event {
-    case .node(let event): printer.record(event)
-    case .task(let event): printer.task(event)
-    }
+    return printer
   }
 }
 

@@ -35,7 +35,7 @@ extension Shell {
   /// Session time now, on the session's clock.
   private var sessionNow: Duration {
     if case .virtual(let driver) = engine.nextClock { return driver.now.offset }
-    return ContinuousClock.now - engine.session.origin
+    return engine.realTimeSinceStart
   }
 
   private var clockName: String {

@@ -1,5 +1,4 @@
 import Locking
-import PipeRuntime
 import PipeSema
 import PipeSession
 import TextFiles
@@ -39,12 +38,13 @@ extension Commands {
       guard options.file != nil || shell.report != nil else {
         let observer = TraceObserver(console: shell.console, labels: Inspector.labels(pipeline))
         guard let feed = shell.presentFeed else {
-          await shell.engine.run(pipeline, background: false, observer: observer)
+          await shell.engine.run(pipeline, background: false, watchers: RunWatchers(printer: observer))
           return
         }
         // A presented session shows the chart `to: "F.svg"` would draw, beside the lines.
         let events = DrawObserver()
-        let job = await shell.engine.run(pipeline, background: false, observer: ObserverPair(observer, events))
+        let job = await shell.engine.run(
+          pipeline, background: false, watchers: RunWatchers(printer: observer, drawing: events))
         feed.picture(title: "trace " + pipeline.text, svg: Self.chart(job, events, pipeline, shell).svg)
         return
       }
@@ -66,7 +66,8 @@ extension Commands {
         }
         forward.withLock { $0 = previous }
       }
-      let job = await shell.engine.run(pipeline, background: false, observer: ObserverPair(observer, printer))
+      let job = await shell.engine.run(
+        pipeline, background: false, watchers: RunWatchers(printer: printer, drawing: observer))
       if intoPage { _ = shell.console.replaceLineWriter(forward.withLock { $0 }) }
       let chart = Self.chart(job, observer, pipeline, shell)
       shell.writePicture(
@@ -80,10 +81,10 @@ extension Commands {
       let order = ChoiceOrder.overJobTasks(replaying: token.choices)
       let lines = Locked<[String]>([])
       // What the pipeline prints stands among the trace's lines, where it came.
-      let printed = CollectedOutput(into: lines)
+      let printed = lines
       let horizon = Shell.Horizon(tick: pipeline.marbleTick ?? .seconds(1), until: nil)
       let recorded = await shell.engine.recordedRun(
-        pipeline, horizon: horizon.end, printing: true, order: order, output: printed,
+        pipeline, horizon: horizon.end, printing: true, order: order, printedInto: printed,
         watching: TraceObserver(keepingIn: lines, labels: Inspector.labels(pipeline)))
       guard !order.misfit else {
         return shell.engine.commandFailed(
@@ -96,13 +97,13 @@ extension Commands {
 
     /// The chart of the job's nodes' lifetimes that `trace … to: "F.svg"` draws.
     private static func chart(
-      _ job: Job, _ observer: DrawObserver, _ pipeline: CheckedPipeline, _ shell: Shell
+      _ job: JobSnapshot, _ observer: DrawObserver, _ pipeline: CheckedPipeline, _ shell: Shell
     ) -> LifetimeChart {
       // The axis starts at the job's start, not the session's: a later job is not drawn far to the
       // right of an empty axis. The lines keep the session's times, as `trace` prints them.
-      let origin = job.context.start.offset
+      let origin = job.start
       let rows = LifetimeChart.rows(job.nodes) { node in
-        observer.events(for: node).map { (time: $0.time - origin, kind: $0.kind) }
+        observer.events(for: node.identity).map { (time: $0.time - origin, kind: $0.kind) }
       }
       let end = rows.flatMap { $0.events.map(\.time) }.max() ?? .zero
       let clock = shell.engine.virtualTime ? "the session's virtual clock" : "the real clock"
@@ -124,10 +125,11 @@ extension Commands {
       if let feed = shell.presentFeed {
         // A presented session shows the chart `to: "F.svg"` would draw.
         let events = DrawObserver()
-        let job = await shell.engine.run(pipeline, background: false, observer: ObserverPair(recorder, events))
+        let job = await shell.engine.run(
+          pipeline, background: false, watchers: RunWatchers(drawing: events, recorder: recorder))
         feed.picture(title: "trace " + pipeline.text, svg: Self.chart(job, events, pipeline, shell).svg)
       } else {
-        await shell.engine.run(pipeline, background: false, observer: recorder)
+        await shell.engine.run(pipeline, background: false, watchers: RunWatchers(recorder: recorder))
       }
       let (text, kept, dropped) = recorder.saved
       switch TextFile.write(text, to: file) {

@@ -1,5 +1,4 @@
 import Markup
-import PipeRuntime
 import PipeSema
 import PipeSession
 
@@ -45,11 +44,11 @@ struct LifetimeChart {
 
   /// The rows of `nodes` in `inspect`'s order: each node, then its inputs and children indented.
   static func rows(
-    _ nodes: [Node], depth: Int = 0, events: (Node) -> [(time: Duration, kind: NodeEventKind)]
+    _ nodes: [NodeSnapshot], depth: Int = 0, events: (NodeSnapshot) -> [(time: Duration, kind: NodeEventKind)]
   ) -> [Row] {
     nodes.flatMap { node in
       [Row(label: node.text, depth: depth, events: events(node))]
-        + (node.inputs + (node.children?.all ?? [])).flatMap { rows($0, depth: depth + 1, events: events) }
+        + (node.inputs + node.children).flatMap { rows($0, depth: depth + 1, events: events) }
     }
   }
 

@@ -1,5 +1,4 @@
 import Markup
-import PipeRuntime
 import PipeSema
 import PipeSession
 import PipeSyntax
@@ -38,7 +37,7 @@ struct MarblePicture {
     /// the whole axis.
     var short = false
     /// The node drawn (a run's, not a saved trace's).
-    var node: Node?
+    var node: NodeSnapshot?
     /// `draw … demand: true`: its requests, sends, holdings and drops, drawn on the lane.
     var demand: DemandBands?
     /// `pipesh --page`: a `marble "…"` lane the page can edit, annotated (`EditableMarble`).
