@@ -139,10 +139,20 @@ let package = Package(
       swiftSettings: strict
     ),
     .target(name: "LineEditor", dependencies: ["Platform", "CEditLine", "Locking"], swiftSettings: strict),
+    // The views: tables, `top`, task trees, trace lines, marble lanes, pictures and their page,
+    // colour on a terminal; they read what the engine hands out and run nothing.
+    .target(
+      name: "PipeViews",
+      dependencies: [
+        "PipeSyntax", "PipeSema", "PipeSession", "PipeCombine", "Markup", "Locking", "TraceFormat", "TextFiles",
+        "MarbleDiagrams",
+      ],
+      swiftSettings: strict
+    ),
     .target(
       name: "PipeShell",
       dependencies: [
-        "Platform",
+        "Platform", "PipeViews",
         "PipeSyntax", "PipeSema", "PipeEvaluator", "PipeSession", "PipeCombine", "PipeExport",
         "LineEditor", "Locking", "CProcess", "TextFiles", "VirtualTime", "MarbleDiagrams", "Markup", "Launch",
         "TraceFormat",
@@ -224,7 +234,7 @@ let package = Package(
     .testTarget(
       name: "PipeShellTests",
       dependencies: [
-        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeSession", "PipeShell", "VirtualTime",
+        "PipeSyntax", "PipeSema", "PipeRuntime", "PipeSession", "PipeShell", "PipeViews", "VirtualTime",
         .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
       ],
       swiftSettings: testStrict

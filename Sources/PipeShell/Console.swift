@@ -1,6 +1,7 @@
 import Locking
 import PipeSession
 import PipeSyntax
+import PipeViews
 import Platform
 import TextFiles
 

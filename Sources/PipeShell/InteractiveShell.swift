@@ -4,6 +4,7 @@ import Locking
 import PipeSema
 import PipeSession
 import PipeSyntax
+import PipeViews
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import PipeSession
 import PipeSyntax
+import PipeViews
 import TextFiles
 import TraceFormat
 

@@ -3,6 +3,7 @@ import Locking
 import PipeSema
 import PipeSession
 import PipeSyntax
+import PipeViews
 
 #if canImport(Glibc)
   import Glibc

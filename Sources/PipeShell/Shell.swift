@@ -2,6 +2,7 @@ import Locking
 import PipeSema
 import PipeSession
 import PipeSyntax
+import PipeViews
 
 /// The shell around the engine: the console it writes to, the commands it runs (each a thin
 /// adapter over the engine, in `Commands`), and what a person needs beside them (the line

@@ -1,4 +1,5 @@
 import PipeSyntax
+import PipeViews
 import Testing
 import VirtualTime
 

@@ -1,5 +1,6 @@
 import Locking
 import PipeSyntax
+import PipeViews
 import TextFiles
 import TraceFormat
 

@@ -1,3 +1,4 @@
+import PipeViews
 import TraceFormat
 
 extension AttachSession {

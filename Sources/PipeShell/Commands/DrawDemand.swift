@@ -1,6 +1,7 @@
 import PipeSema
 import PipeSession
 import PipeSyntax
+import PipeViews
 
 extension Shell {
   /// A lane's demand lines, labelled: its consumer's requests, an `into`'s sends, and what a queue

@@ -1,5 +1,6 @@
 import PipeSema
 import PipeSession
+import PipeViews
 import TraceFormat
 
 extension Shell {

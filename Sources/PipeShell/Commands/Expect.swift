@@ -4,6 +4,7 @@ import PipeExport
 import PipeSema
 import PipeSession
 import PipeSyntax
+import PipeViews
 import TraceFormat
 import VirtualTime
 
@@ -85,7 +86,7 @@ extension Shell {
 
   /// Where one run of an expectation goes: the order it takes (nil: the virtual clock's own) and
   /// whether it runs apart, in a job table of its own (else in the session's, taking a job number).
-  private struct ExpectationRun {
+  struct ExpectationRun {
     let order: ChoiceOrder?
     let apart: Bool
   }
@@ -338,71 +339,16 @@ extension Shell {
   }
 
   /// The expectation's pipeline run up to `horizon` as `run` says, printing nothing.
-  private func recordedRun(
+  func recordedRun(
     _ expectation: CheckedExpectation, horizon: Duration, in run: ExpectationRun
   ) async -> RecordedRun {
     await engine.recordedRun(expectation.pipeline, horizon: horizon, quiet: true, order: run.order, apart: run.apart)
   }
 
   /// How far a run that is not drawn goes: `until:`, else as far as `draw` would.
-  private func horizon(_ expectation: CheckedExpectation) -> Duration {
+  func horizon(_ expectation: CheckedExpectation) -> Duration {
     if let until = expectation.options[CommandOptions.untilLabel] { return until }
     let tick = expectation.options["tick"] ?? expectation.pipeline.marbleTick ?? .seconds(1)
     return Horizon(tick: tick, until: nil).end
-  }
-
-  /// What the output passed on and how it ended.
-  private struct EndedRun {
-    enum End {
-      case finished
-      case failed(PipelineError)
-      case cancelled(String)
-      case notEnded(Duration)
-      /// Stopped after `DrawObserver.maximumEvents` events: what it would have done is not known.
-      case overflowed
-    }
-    var printed: [String] = []
-    var end: End
-
-    var endWords: String {
-      switch end {
-      case .finished: "finished"
-      case .failed(let failure): "failed with \(TraceFile.quoted(failure.message)) (at \(failure.stage))"
-      case .cancelled(let why): "was cancelled (\(why))"
-      case .notEnded(let horizon): "had not ended by \(MarbleLanes.label(horizon)) (until: D runs it further)"
-      case .overflowed: Shell.stoppedWords
-      }
-    }
-  }
-
-  private func endedRun(_ expectation: CheckedExpectation, in place: ExpectationRun) async -> EndedRun {
-    let recorded = await recordedRun(expectation, horizon: horizon(expectation), in: place)
-    var run = EndedRun(end: .notEnded(recorded.horizon))
-    if recorded.stop == .events { run.end = .overflowed }
-    guard let output = recorded.nodes.last, recorded.stop != .events else { return run }
-    for (_, kind) in recorded.events(for: output) {
-      switch kind {
-      case .element(let value): run.printed.append(DiagnosticFormatter.visible(value.printed))
-      case .finished: run.end = .finished
-      case .failed(let message):
-        run.end = recorded.failure.map { .failed($0) } ?? .failed(PipelineError(stage: output.text, message: message))
-      case .cancelled(let why): run.end = recorded.stop == .horizon ? .notEnded(recorded.horizon) : .cancelled(why)
-      case .start, .asked, .sending: continue
-      }
-    }
-    return run
-  }
-
-  /// What an expectation says of a run stopped after `DrawObserver.maximumEvents` events.
-  static let stoppedWords =
-    "was stopped after \(DrawObserver.maximumEvents) events, before it could be judged (an earlier until: checks less)"
-
-  /// The failure of a run stopped for its events, if it was.
-  private static func stoppedEarly(_ recorded: RecordedRun) -> String? {
-    recorded.stop == .events ? "the pipeline " + stoppedWords : nil
-  }
-
-  private static func list(_ values: [String]) -> String {
-    values.isEmpty ? "nothing" : values.joined(separator: " ")
   }
 }

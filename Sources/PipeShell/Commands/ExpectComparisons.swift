@@ -1,6 +1,7 @@
 import MarbleDiagrams
 import PipeSema
 import PipeSyntax
+import PipeViews
 
 /// Two lists of printed values, aligned a value a column, the first difference marked.
 struct ListComparison {

@@ -2,6 +2,7 @@ import Locking
 import MarbleDiagrams
 import PipeSema
 import PipeSession
+import PipeViews
 import VirtualTime
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import PipeSema
 import PipeSession
+import PipeViews
 
 extension Commands {
   /// `history`: the lines said in this session.

@@ -1,5 +1,6 @@
 import PipeSema
 import PipeSession
+import PipeViews
 
 extension Commands {
   /// `inspect N`: the job's node tree.

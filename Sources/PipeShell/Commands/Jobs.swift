@@ -1,6 +1,7 @@
 import PipeSema
 import PipeSession
 import PipeSyntax
+import PipeViews
 
 extension Commands {
   /// `jobs`: the job table.

@@ -1,6 +1,7 @@
 import PipeSema
 import PipeSession
 import PipeSyntax
+import PipeViews
 
 extension Commands {
   /// `lint`: the running jobs' warnings, each with why and what to do.

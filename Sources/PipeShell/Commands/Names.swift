@@ -1,5 +1,6 @@
 import PipeSema
 import PipeSession
+import PipeViews
 
 extension Commands {
   /// `names`: the let bindings of this session.

@@ -2,6 +2,7 @@ import Locking
 import PipeSema
 import PipeSession
 import PipeSyntax
+import PipeViews
 import TraceFormat
 
 extension Commands {

@@ -2,6 +2,7 @@ import PipeExport
 import PipeSema
 import PipeSession
 import PipeSyntax
+import PipeViews
 
 extension Commands {
   /// `swift PIPELINE`: the Swift code, over swift-async-algorithms, that does what the pipeline does.

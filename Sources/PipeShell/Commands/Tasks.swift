@@ -1,5 +1,6 @@
 import PipeSema
 import PipeSession
+import PipeViews
 
 extension Commands {
   /// `tasks [N…]`: the jobs' task trees; `tasks "F.trace"`: a saved trace's asking tasks.

@@ -2,6 +2,7 @@ import Dispatch
 import Locking
 import PipeSema
 import PipeSession
+import PipeViews
 import Platform
 import VirtualTime
 

@@ -1,6 +1,7 @@
 import Locking
 import PipeSema
 import PipeSession
+import PipeViews
 import TextFiles
 import TraceFormat
 import VirtualTime

@@ -1,6 +1,7 @@
 import PipeSema
 import PipeSession
 import PipeSyntax
+import PipeViews
 import TraceFormat
 
 /// A saved trace's node events as lanes: one per node, in the order of the labels its job was

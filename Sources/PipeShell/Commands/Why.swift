@@ -1,5 +1,6 @@
 import PipeSema
 import PipeSession
+import PipeViews
 
 extension Commands {
   /// `why N`: what became of every element of a watched job that did not reach its sink.

@@ -1,5 +1,6 @@
 import PipeSema
 import PipeSyntax
+import PipeViews
 import TextFiles
 
 /// `pipesh fmt [--check] [FILE…]`: scripts in the docs' layout (`Formatter`).

@@ -1,4 +1,5 @@
 import PipeSyntax
+import PipeViews
 
 /// The report `pipesh test` prints: a line per file in the order of their paths, a failing file's
 /// standard error and output drawn under its line, and `N passed, N failed` last. No times: the

@@ -2,6 +2,7 @@ import Dispatch
 import Launch
 import Locking
 import PipeSyntax
+import PipeViews
 import Platform
 import TextFiles
 

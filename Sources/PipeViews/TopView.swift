@@ -3,7 +3,7 @@ import PipeSession
 
 /// What `top` has seen of each node from frame to frame: its counts at each frame of the last
 /// seconds (for a rate) and when its count last changed (for the time since its last element).
-struct TopHistory {
+package struct TopHistory {
   struct Key: Hashable {
     let job: Int
     /// The node (a share fragment's nodes are in the tree of every job that reads it).
@@ -15,10 +15,12 @@ struct TopHistory {
   /// When a node was first seen, for one whose count has not changed since.
   private var firstSeen: [Key: Duration] = [:]
   /// The seconds a rate is taken over.
-  static let window = Duration.seconds(5)
+  package static let window = Duration.seconds(5)
+
+  package init() {}
 
   /// Records every node's count at `now`.
-  mutating func sample(_ jobs: [JobSnapshot], at now: Duration) {
+  package mutating func sample(_ jobs: [JobSnapshot], at now: Duration) {
     for job in jobs {
       for case .node(let node, _, let input, let output) in Inspector.tree(job.nodes) {
         let key = Key(job: job.id, node: node.identity)
@@ -53,8 +55,8 @@ struct TopHistory {
 
 /// `top`'s screen, made from the jobs at one moment: a row per job and, for an expanded job, a
 /// row per node in its tree as `inspect` draws it; the warnings under the table.
-struct TopView {
-  enum Column: Int, CaseIterable {
+package struct TopView {
+  package enum Column: Int, CaseIterable {
     case id = 1, state, time, out, rate
 
     var title: String {
@@ -68,23 +70,25 @@ struct TopView {
     }
   }
 
-  var sort = Column.id
-  var descending = false
-  var filter = ""
-  var expanded: Set<Int> = []
-  var expandAll = false
+  package var sort = Column.id
+  package var descending = false
+  package var filter = ""
+  package var expanded: Set<Int> = []
+  package var expandAll = false
   /// The selected job's id.
-  var selected: Int?
+  package var selected: Int?
+
+  package init() {}
 
   /// A job shown, with its warnings (worked out once a frame).
-  struct Shown {
-    let job: JobSnapshot
-    let lints: [JobLint]
+  package struct Shown {
+    package let job: JobSnapshot
+    package let lints: [JobLint]
   }
 
   /// The jobs shown, in the order sorted: running ones whose text holds the filter, each with the
   /// warnings `lints` gives of it.
-  func shown(_ jobs: [JobSnapshot], _ history: TopHistory, lints: (Int) -> [JobLint]) -> [Shown] {
+  package func shown(_ jobs: [JobSnapshot], _ history: TopHistory, lints: (Int) -> [JobLint]) -> [Shown] {
     let running = jobs.filter { $0.state == .running && (filter.isEmpty || $0.text.contains(filter)) }
     let shown = running.map { Shown(job: $0, lints: lints($0.id)) }
     let keys = shown.map { shown -> Double in
@@ -108,7 +112,7 @@ struct TopView {
   }
 
   /// The lines of one frame in `width` × `height` (a snapshot: every job expanded, no height).
-  func lines(
+  package func lines(
     _ shown: [Shown], _ history: TopHistory, now: Duration, clock: String, width: Int, height: Int?
   ) -> [String] {
     let sortText = "sort: \(sort.title) \(descending ? "↓" : "↑")"
@@ -171,7 +175,7 @@ struct TopView {
   /// `share` holding elements for its slowest reader. A node that is asked, as its kind says: a
   /// source on its clock or a sender, any other node on its upstream's `next()` (and, for one
   /// with a clock, on its clock too).
-  static func waitsOn(_ node: NodeSnapshot, first: Bool, now: Duration) -> String {
+  package static func waitsOn(_ node: NodeSnapshot, first: Bool, now: Duration) -> String {
     switch node.waiting {
     case .consumerToTake(let since): "a consumer (\((now - since).secondsText))"
     case .consumerToAsk: "its consumer to ask"
@@ -199,7 +203,7 @@ struct TopView {
   }
 
   /// A rate to a tenth (`-`: none yet); the attached program's `top` writes its rates so too.
-  static func rateText(_ rate: Double?) -> String {
+  package static func rateText(_ rate: Double?) -> String {
     guard let rate else { return "-" }
     let tenths = Int((rate * 10).rounded())
     return "\(tenths / 10).\(abs(tenths % 10))"

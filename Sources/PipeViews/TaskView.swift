@@ -3,16 +3,16 @@ import PipeSession
 import PipeSyntax
 
 /// How `tasks`, `inspect` and `trace` say what the runtime did with a job's tasks.
-enum TaskView {
+package enum TaskView {
   /// Whether tasks can be shown on this system, and what is said instead (`TaskViews`).
-  static var available: Bool { TaskVisibility.available }
-  static var unavailable: String { TaskVisibility.unavailable }
+  package static var available: Bool { TaskVisibility.available }
+  package static var unavailable: String { TaskVisibility.unavailable }
 
   /// `tasks N`: the job's line, then a row per task, each under its parent (a structured child)
   /// or under the task that made it (an unstructured one), in the order they were made.
   /// The tasks of pipesh's own workarounds and stops of an operator's input are folded into one
   /// counted line unless `everyTask` (`tasks N all`): they are not what the operators do.
-  static func lines(_ job: JobSnapshot, everyTask: Bool = false) -> [String] {
+  package static func lines(_ job: JobSnapshot, everyTask: Bool = false) -> [String] {
     guard available else { return ["(\(unavailable))"] }
     let records = job.tasks
     let shown = everyTask ? records : records.filter { !isBookkeeping($0) }

@@ -6,9 +6,9 @@ import PipeSession
 /// in all of them: the title, how a node's end is drawn (finished: a dark bar; failed: a red cross;
 /// cancelled: a brown slashed circle, its reason beside it), how a lifetime bar is drawn by how it
 /// ended, and a legend of the marks the picture used, and only those.
-enum PictureMarks {
+package enum PictureMarks {
   /// How a node ended, or that it had not.
-  enum Ending: String {
+  package enum Ending: String {
     case finished, failed, cancelled, running
 
     init(_ kind: NodeEventKind?) {
@@ -79,7 +79,7 @@ enum PictureMarks {
 
   /// The two lines at the top of a picture: the command as typed, and what it was run on (its job,
   /// its clock, its tick, where its time axis starts).
-  struct Heading {
+  package struct Heading {
     let command: String
     let details: String
 
@@ -107,6 +107,13 @@ enum PictureMarks {
           }.joined() + "</text>",
         "</g>",
       ]
+    }
+
+    package init(
+      command: String, details: String
+    ) {
+      self.command = command
+      self.details = details
     }
   }
 

@@ -15,10 +15,18 @@ public final class Report: Sendable {
 
   /// One of `explore`'s outcomes, as its view shows it: a caption, its picture, and the statement
   /// that draws its order again.
-  struct Outcome: Sendable {
+  package struct Outcome: Sendable {
     let caption: String
     let svg: String
     let replay: String
+
+    package init(
+      caption: String, svg: String, replay: String
+    ) {
+      self.caption = caption
+      self.svg = svg
+      self.replay = replay
+    }
   }
 
   private let parts = Locked<[Part]>([])
@@ -33,13 +41,13 @@ public final class Report: Sendable {
     parts.withLock { $0.append(.line(text, error: error)) }
   }
 
-  func addPicture(title: String, svg: String, text: [String]) {
+  package func addPicture(title: String, svg: String, text: [String]) {
     parts.withLock { $0.append(.picture(title: title, svg: svg, text: text)) }
   }
 
   /// `explore`'s outcomes, side by side: on `pipesh serve`'s page each one's button runs its
   /// `draw P order: TOKEN`.
-  func addOutcomes(title: String, _ outcomes: [Outcome]) {
+  package func addOutcomes(title: String, _ outcomes: [Outcome]) {
     parts.withLock { $0.append(.outcomes(title: title, outcomes)) }
   }
 

@@ -10,19 +10,19 @@ import PipeSession
 /// every picture draws an end (`PictureMarks.Ending`), with the reason written after it; a tick on
 /// the bar for every element, its value above it where it fits, its value and time as the tick's
 /// title; a legend of the marks used.
-struct LifetimeChart {
-  struct Row {
-    let label: String
-    let depth: Int
-    let events: [(time: Duration, kind: NodeEventKind)]
+package struct LifetimeChart {
+  package struct Row {
+    package let label: String
+    package let depth: Int
+    package let events: [(time: Duration, kind: NodeEventKind)]
 
     /// When its iteration started; nil when it never did.
-    var start: Duration? {
+    package var start: Duration? {
       events.first { if case .start = $0.kind { true } else { false } }?.time
     }
 
     /// The node's end, if it ended.
-    var ending: (time: Duration, kind: NodeEventKind)? {
+    package var ending: (time: Duration, kind: NodeEventKind)? {
       events.last { $0.kind.isEnd }
     }
 
@@ -37,13 +37,13 @@ struct LifetimeChart {
   let heading: PictureMarks.Heading
   /// Where the job started on the session's clock: an element's title says its time there too, as
   /// trace's lines do.
-  var origin = Duration.zero
+  var origin: Duration = .zero
 
   static let rowHeight = 40
   static let indent = 14
 
   /// The rows of `nodes` in `inspect`'s order: each node, then its inputs and children indented.
-  static func rows(
+  package static func rows(
     _ nodes: [NodeSnapshot], depth: Int = 0, events: (NodeSnapshot) -> [(time: Duration, kind: NodeEventKind)]
   ) -> [Row] {
     nodes.flatMap { node in
@@ -62,7 +62,7 @@ struct LifetimeChart {
     return legend
   }
 
-  var svg: String {
+  package var svg: String {
     let lanes = rows.map { MarblePicture.Lane(label: $0.label, events: $0.events) }
     let scale = MarblePicture.Scale(lanes: lanes, end: end)
     let margin = MarblePicture.margin
@@ -140,5 +140,14 @@ struct LifetimeChart {
     )
     out.append("</g>")
     return out
+  }
+
+  package init(
+    rows: [Row], end: Duration, heading: PictureMarks.Heading, origin: Duration = .zero
+  ) {
+    self.rows = rows
+    self.end = end
+    self.heading = heading
+    self.origin = origin
   }
 }

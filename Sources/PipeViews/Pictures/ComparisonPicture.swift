@@ -5,8 +5,8 @@ import PipeSession
 /// `compare … to: "F.svg"`: for each stage the AA lane and the Combine lane one above the other on
 /// one time axis, the Combine lane named by its counterpart (`†` for pipesh's own publishers), and
 /// a pair that differs on a tinted band with its mark (`≠`, or `≈` for a tie).
-enum ComparisonPicture {
-  static func lanes(
+package enum ComparisonPicture {
+  package static func lanes(
     _ table: ComparisonTable, aa: [MarblePicture.Lane], combine: [CombineSide.Row]
   ) -> [MarblePicture.Lane] {
     table.rows.flatMap { row -> [MarblePicture.Lane] in

@@ -16,49 +16,67 @@ import PipeSyntax
 /// written at its end. Last, a legend of the marks used. Shapes carry the meaning, not colours
 /// alone; coordinates are whole pixels worked out from the virtual times, so a picture is the same
 /// bytes in every run and build.
-struct MarblePicture {
+package struct MarblePicture {
   /// One node's lane.
-  struct Lane {
-    let label: String
-    let events: [(time: Duration, kind: NodeEventKind)]
+  package struct Lane {
+    package let label: String
+    package let events: [(time: Duration, kind: NodeEventKind)]
     /// A second, smaller line under the label (`compare`: which side, and the counterpart).
     var side: String?
     /// `compare`'s mark before the label: `≠` or `≈`.
-    var mark = ""
+    var mark: String = ""
     /// Drawn on a tinted band (`compare`: a row that differs).
-    var highlighted = false
+    var highlighted: Bool = false
     /// How far in the label stands: a pipeline a `flatMap` built, under it.
-    var depth = 0
+    package var depth: Int = 0
     /// Whether the lane's life begins at 0 without a start event (`compare`'s Combine lanes: every
     /// publisher is subscribed to when the run starts). Otherwise a lane with no start never
     /// started, and gets no lifetime bar.
-    var startsAtZero = false
+    var startsAtZero: Bool = false
     /// Whether the lane's line runs only while the node lived (a `flatMap`'s pipeline), not across
     /// the whole axis.
-    var short = false
+    var short: Bool = false
     /// The node drawn (a run's, not a saved trace's).
-    var node: NodeSnapshot?
+    package var node: NodeSnapshot?
     /// `draw … demand: true`: its requests, sends, holdings and drops, drawn on the lane.
-    var demand: DemandBands?
+    package var demand: DemandBands?
     /// `pipesh --page`: a `marble "…"` lane the page can edit, annotated (`EditableMarble`).
-    var editable: EditableMarble?
+    package var editable: EditableMarble?
 
     /// An editable lane: the time of its text's end (or last value), at its tick.
-    var textReach: Duration? {
+    package var textReach: Duration? {
       editable.map { $0.tick * (max($0.ending.tick, $0.marks.last?.tick ?? 0) + 1) }
+    }
+
+    package init(
+      label: String, events: [(time: Duration, kind: NodeEventKind)], side: String? = nil, mark: String = "",
+      highlighted: Bool = false, depth: Int = 0, startsAtZero: Bool = false, short: Bool = false,
+      node: NodeSnapshot? = nil, demand: DemandBands? = nil, editable: EditableMarble? = nil
+    ) {
+      self.label = label
+      self.events = events
+      self.side = side
+      self.mark = mark
+      self.highlighted = highlighted
+      self.depth = depth
+      self.startsAtZero = startsAtZero
+      self.short = short
+      self.node = node
+      self.demand = demand
+      self.editable = editable
     }
   }
 
   /// What `draw … demand: true` adds to a lane: a band where a request was outstanding, a band with
   /// `>` where an `into` waited for a consumer, bars of what a queue held, and `x` for each element
   /// its policy dropped.
-  struct DemandBands {
+  package struct DemandBands {
     let asks: [Demand.Span]
     let sends: [Demand.Span]
     let holdings: [ElementFates.Holding]?
     let drops: [(time: Duration, value: String)]
 
-    init(_ demand: Demand, holdings: [ElementFates.Holding]?, drops: [(time: Duration, value: String)]) {
+    package init(_ demand: Demand, holdings: [ElementFates.Holding]?, drops: [(time: Duration, value: String)]) {
       asks = demand.asks
       sends = demand.sends
       self.holdings = holdings
@@ -105,7 +123,7 @@ struct MarblePicture {
   }
 
   /// The picture as a standalone SVG document.
-  var svg: String {
+  package var svg: String {
     let scale = Scale(lanes: lanes, end: end)
     let laid = lanes.map { Self.laidOut($0, scale: scale) }
     let width = Self.labelWidth + scale.width + 2 * Self.margin + 120
@@ -151,9 +169,16 @@ struct MarblePicture {
     return legend
   }
 
+  package init(
+    lanes: [Lane], end: Duration, heading: PictureMarks.Heading
+  ) {
+    self.lanes = lanes
+    self.end = end
+    self.heading = heading
+  }
 }
 
-extension NodeEventKind {
+package extension NodeEventKind {
   /// Whether the event ends the node: finished, failed or cancelled.
   var isEnd: Bool {
     switch self {

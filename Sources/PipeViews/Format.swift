@@ -7,19 +7,19 @@ import PipeSession
 #endif
 
 /// Text helpers for tables and times, measured in the columns a terminal gives the text.
-enum Format {
-  static func pad(_ text: String, _ width: Int) -> String {
+package enum Format {
+  package static func pad(_ text: String, _ width: Int) -> String {
     let wide = columns(text)
     return wide >= width ? text : text + String(repeating: " ", count: width - wide)
   }
 
-  static func padLeft(_ text: String, _ width: Int) -> String {
+  package static func padLeft(_ text: String, _ width: Int) -> String {
     let wide = columns(text)
     return wide >= width ? text : String(repeating: " ", count: width - wide) + text
   }
 
   /// Rows with columns padded to their widest cell; the last column is not padded.
-  static func table(_ rows: [[String]], gap: Int = 2) -> [String] {
+  package static func table(_ rows: [[String]], gap: Int = 2) -> [String] {
     guard let count = rows.map(\.count).max() else { return [] }
     var widths = [Int](repeating: 0, count: count)
     for row in rows {
@@ -36,7 +36,7 @@ enum Format {
 
   /// `table`, in at most `width` columns where it can be: the cells of column `shrinking` are
   /// shortened with `…` (to no fewer than 8 columns), then any line still too wide is cut.
-  static func table(_ rows: [[String]], gap: Int = 2, fitting width: Int, shrinking column: Int) -> [String] {
+  package static func table(_ rows: [[String]], gap: Int = 2, fitting width: Int, shrinking column: Int) -> [String] {
     let laid = table(rows, gap: gap)
     let widest = laid.map(columns).max() ?? 0
     guard widest > width else { return laid }
@@ -51,7 +51,7 @@ enum Format {
   /// How wide a column of labels beside lanes may be: as wide as its widest label when the lanes
   /// still fit beside it, else down to what leaves them room, but never under two fifths of the
   /// screen (a lane is cut before a label is cut to nothing).
-  static func labelWidth(_ widest: Int, beside lane: Int, gap: Int, width: Int) -> Int {
+  package static func labelWidth(_ widest: Int, beside lane: Int, gap: Int, width: Int) -> Int {
     guard widest + gap + lane > width else { return widest }
     return min(widest, max(width - gap - lane, max(12, width * 2 / 5)))
   }
@@ -59,7 +59,7 @@ enum Format {
   /// `line` in lines of at most `width` columns, broken at spaces; a continuation line starts
   /// `indent` columns further in than the line's own indentation. A word wider than the room is
   /// shortened with `…`.
-  static func wrapped(_ line: String, width: Int, indent: Int = 2) -> [String] {
+  package static func wrapped(_ line: String, width: Int, indent: Int = 2) -> [String] {
     guard columns(line) > width else { return [line] }
     let leading = line.prefix(while: { $0 == " " }).count
     var lines: [String] = []
@@ -83,7 +83,7 @@ enum Format {
 
   /// A two-column table (`NAME  what it does`) in `width` columns: the second column wraps under
   /// itself; when the first is wider than half the screen, the second goes under it.
-  static func wrappedTable(_ rows: [[String]], width: Int, gap: Int = 2) -> [String] {
+  package static func wrappedTable(_ rows: [[String]], width: Int, gap: Int = 2) -> [String] {
     let first = rows.map { columns($0.first ?? "") }.max() ?? 0
     guard first <= width / 2 else {
       return rows.flatMap { row in
@@ -104,7 +104,7 @@ enum Format {
   /// The columns `text` takes on a terminal: two for a wide (East Asian or emoji) character, none
   /// for a combining mark or a control character, one for any other. (Not `wcwidth`: it depends on
   /// the locale, and a view must measure the same in a pipe as on a terminal.)
-  static func columns(_ text: String) -> Int {
+  package static func columns(_ text: String) -> Int {
     // Printable ASCII, most of what views show: a column a byte.
     if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
     return scalarColumns(text).reduce(0) { $0 + $1.columns }
@@ -138,7 +138,7 @@ enum Format {
   }
 
   /// `text` in at most `width` columns: cut, with `…` as its last column, when it is wider.
-  static func shortened(_ text: String, to width: Int) -> String {
+  package static func shortened(_ text: String, to width: Int) -> String {
     guard columns(text) > width else { return text }
     guard width > 1 else { return width == 1 ? "…" : "" }
     var kept = ""
@@ -153,11 +153,11 @@ enum Format {
   }
 
   /// The width of a view shown inside another (`help`'s examples, indented).
-  @TaskLocal static var widthInside: Int?
+  @TaskLocal package static var widthInside: Int?
 
   /// The width views fit: `COLUMNS` when it is a positive number, else the terminal's (standard
   /// output's), else 100.
-  static var screenWidth: Int {
+  package static var screenWidth: Int {
     if let widthInside { return widthInside }
     if let text = getenv("COLUMNS").map({ String(cString: $0) }), let columns = Int(text), columns > 0 {
       return columns

@@ -6,8 +6,8 @@ import TextFiles
 /// with the command, its picture, and its text under it for copying (the diagram; `trace`'s timed
 /// lines). Hovering over an
 /// element shows its time and value (the SVG's titles).
-enum PicturePage {
-  static func html(title: String, svg: String, text: [String]) -> String {
+package enum PicturePage {
+  package static func html(title: String, svg: String, text: [String]) -> String {
     return document(
       title: title,
       body: """
@@ -44,28 +44,8 @@ enum PicturePage {
   }
 }
 
-extension Shell {
-  /// Writes a picture to `file`: the SVG, or the page around it for a name ending `.html`; then
-  /// says where it went and its size. A file that cannot be written is an error (status 1).
-  /// Without a file, the picture goes to the `--html` report. A presented session's feed gets it
-  /// too (`pipesh serve --present`).
-  func writePicture(_ file: String?, command: String, svg: String, title: String, text: [String]) {
-    presentFeed?.picture(title: title, svg: svg)
-    guard let file else {
-      report?.addPicture(title: title, svg: svg, text: text)
-      return
-    }
-    let page = file.lowercased().hasSuffix(".html") ? PicturePage.html(title: title, svg: svg, text: text) : svg
-    switch TextFile.write(page, to: file) {
-    case .success(let bytes):
-      console.line("\(command): wrote \(file) (\(bytes) bytes)")
-    case .failure(let failure):
-      engine.commandFailed("\(command): \(failure); give a path in a directory you can write to")
-    }
-  }
-}
-
-extension String {
+package extension String {
+  /// The text without `suffix` at its end, if it ends so.
   func trimmingSuffix(_ suffix: String) -> String {
     hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
   }

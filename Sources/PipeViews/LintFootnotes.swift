@@ -1,6 +1,6 @@
 import PipeSession
 
-extension Lints {
+package extension Lints {
   /// `jobs`' footnotes: each warning once, with the jobs it holds for (`! 1, 2:`), wrapped.
   static func footnotes(_ lints: [JobLint], width: Int) -> [String] {
     var order: [String] = []

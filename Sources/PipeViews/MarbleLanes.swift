@@ -5,15 +5,15 @@ import PipeSession
 /// widest cell in any lane (the others padded with spaces, which the notation ignores), so a
 /// value such as `'10'` or a group such as `[ab]` never pushes a later step out of line; and a
 /// time ruler above them.
-struct MarbleLanes {
+package struct MarbleLanes {
   /// The lines, aligned; a line that does not read as a diagram is kept as it is.
-  let lines: [String]
+  package let lines: [String]
   /// The ruler: the time of every fifth step (or tenth, when labels are long) above its column.
-  let ruler: String
+  package let ruler: String
 
   /// `marks`: the lines that are a mark per column (`draw … demand: true`), not diagrams: each
   /// mark stands at its column's start, padded with spaces as a lane's `-` is.
-  init(_ lines: [String], tick: Duration, marks: Set<Int> = []) {
+  package init(_ lines: [String], tick: Duration, marks: Set<Int> = []) {
     let parsed = lines.enumerated().map { index, line -> [MarbleDiagram.Step]? in
       guard !marks.contains(index), case .success(let diagram) = MarbleDiagram.parse(line) else { return nil }
       return diagram.steps
@@ -70,7 +70,7 @@ struct MarbleLanes {
 
   /// The ruler above lanes in RxJS's notation: frame N (N ticks after the start) in column N, the
   /// time of frame 0 and of every fifth frame (tenth, when labels are long) above its column.
-  static func rxjsRuler(frames: Int, tick: Duration) -> String {
+  package static func rxjsRuler(frames: Int, tick: Duration) -> String {
     guard frames > 0 else { return "" }
     let every = label(tick * (frames - 1)).count >= 4 ? 10 : 5
     var ruler = ""
@@ -83,7 +83,7 @@ struct MarbleLanes {
 
   /// `5s`, `2.5s`, `250ms`, `1.14s`, `3µs`: a time as short as it can be written, exactly (from
   /// its integer parts, never through a `Double`).
-  static func label(_ time: Duration) -> String {
+  package static func label(_ time: Duration) -> String {
     let (seconds, attoseconds) = time.components
     if attoseconds == 0 { return "\(seconds)s" }
     if seconds == 0 {

@@ -6,7 +6,7 @@ import PipeSyntax
 /// `<g class="marble-input">` with these as data attributes; the page drags the marks and writes
 /// the lane back into the script between `start` and `end` (Docs/internals.md, "The page's
 /// annotations").
-struct EditableMarble {
+package struct EditableMarble {
   /// One value of the text: at `tick` (0 is the text's first character), as written.
   struct Mark {
     let tick: Int
@@ -33,7 +33,7 @@ struct EditableMarble {
   /// swift-async-algorithms' notation; nil for any other stage, for RxJS's notation, for a literal
   /// with an escape or an interpolation (its text is not the diagram's), and for a text that
   /// cancels (`;`, which the page does not write).
-  init?(_ stage: CheckedStage, in source: SourceFile) {
+  package init?(_ stage: CheckedStage, in source: SourceFile) {
     guard case .marble(let diagram, let tick, .aa)? = stage.operation, diagram.dialect == .aa,
       let content = Self.literal(at: stage.range, in: source)
     else { return nil }

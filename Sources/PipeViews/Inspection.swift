@@ -5,7 +5,7 @@ import PipeSyntax
 import TraceFormat
 
 /// `trace`: prints one line per lifecycle event, `+TIME [JOB] NODE EVENT`.
-final class TraceObserver: TraceWatcher {
+package final class TraceObserver: TraceWatcher {
   /// Where each line goes: the console, or the lines kept for a page (`--html`, `to: "F.html"`).
   private let write: @Sendable (String) -> Void
   let width: Int
@@ -15,39 +15,35 @@ final class TraceObserver: TraceWatcher {
   /// Whether the end of each node is coloured.
   let colour: Bool
 
-  convenience init(console: Console, labels: [String]) {
-    self.init(labels: labels, colour: Paint.isOn(for: 1)) { console.line($0) }
-  }
-
   /// Keeps the lines in `kept`, uncoloured, as the terminal would have printed them.
-  convenience init(keepingIn kept: Locked<[String]>, labels: [String]) {
+  package convenience init(keepingIn kept: Locked<[String]>, labels: [String]) {
     self.init(labels: labels, colour: false) { line in kept.withLock { $0.append(line) } }
   }
 
-  private init(labels: [String], colour: Bool, write: @escaping @Sendable (String) -> Void) {
+  package init(labels: [String], colour: Bool, write: @escaping @Sendable (String) -> Void) {
     self.write = write
     self.colour = colour
     // A label takes at most two fifths of the screen; a longer one is shortened with `…`.
     self.width = min(labels.map(Format.columns).max() ?? 0, max(12, screenWidth * 2 / 5))
   }
 
-  func node(time: Duration, job: Int, label: String, _ kind: TraceFile.EventKind) {
+  package func node(time: Duration, job: Int, label: String, _ kind: TraceFile.EventKind) {
     show(time: time, job: job, label: label, kind)
   }
 
-  func task(time: Duration, job: Int, task: Int, label: String, _ kind: TraceFile.TaskEventKind) {
+  package func task(time: Duration, job: Int, task: Int, label: String, _ kind: TraceFile.TaskEventKind) {
     show(time: time, job: job, task: task, label: label, kind)
   }
 
   /// One line of the trace: a live event's, or a saved one's (`replay`).
-  func show(time: Duration, job: Int, label: String, _ kind: TraceFile.EventKind) {
+  package func show(time: Duration, job: Int, label: String, _ kind: TraceFile.EventKind) {
     // Demand is saved and drawn (`draw … demand: true`), not printed: it would double the trace.
     guard !kind.isDemand else { return }
     line(time: time, job: job, label: label, Paint.state(kind.described, on: colour))
   }
 
   /// A task's line: under the node whose code made it (the job's own task: under no node).
-  func show(time: Duration, job: Int, task: Int, label: String, _ kind: TraceFile.TaskEventKind) {
+  package func show(time: Duration, job: Int, task: Int, label: String, _ kind: TraceFile.TaskEventKind) {
     line(time: time, job: job, label: label, "task \(task) \(kind.described)")
   }
 
@@ -57,7 +53,7 @@ final class TraceObserver: TraceWatcher {
   }
 }
 
-extension Inspector {
+package extension Inspector {
   /// What a running share holds for readers that have not taken it yet; what the stream a running
   /// node reads holds, sent and not yet taken (before the node's detail, which a narrow screen cuts).
   private static func held(_ node: NodeSnapshot) -> String {
