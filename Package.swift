@@ -168,7 +168,7 @@ let package = Package(
       name: "pipesh",
       dependencies: [
         "Platform",
-        "PipeShell", "PipeSession", "PipeRuntime", "PipeshProbe", "TraceFormat", "LanguageServer",
+        "PipeShell", "PipeSession", "PipeshProbe", "TraceFormat", "LanguageServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict
