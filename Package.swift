@@ -3,6 +3,9 @@ import Foundation
 import PackageDescription
 
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+/// Above the engine: a member of a module is used only where that module is imported, so nothing
+/// reaches the runtime's types through what the engine returns.
+let views: [SwiftSetting] = strict + [.enableUpcomingFeature("MemberImportVisibility")]
 
 /// The test targets' settings. SwiftPM indexes every module of a debug build as it compiles it (a
 /// quarter of the build's CPU here), though only the test targets need an index: test discovery
@@ -147,7 +150,7 @@ let package = Package(
         "PipeSyntax", "PipeSema", "PipeSession", "PipeCombine", "Markup", "Locking", "TraceFormat", "TextFiles",
         "MarbleDiagrams",
       ],
-      swiftSettings: strict
+      swiftSettings: views
     ),
     .target(
       name: "PipeShell",
@@ -157,7 +160,7 @@ let package = Package(
         "LineEditor", "Locking", "CProcess", "TextFiles", "VirtualTime", "MarbleDiagrams", "Markup", "Launch",
         "TraceFormat",
       ],
-      swiftSettings: strict
+      swiftSettings: views
     ),
     // `pipesh lsp`: the Language Server Protocol for .pipe files, answered by the shell's parser,
     // checker, help, completion and formatter.

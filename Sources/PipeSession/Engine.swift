@@ -167,6 +167,11 @@ public final class Engine: Sendable {
   /// The session's virtual clock's time, once it has one.
   public var virtualNow: PipeInstant? { driverBox.withLock { $0?.now } }
 
+  /// The session's virtual clock, made now if it has none yet; nil on the real clock.
+  public var sessionDriver: VirtualDriver? {
+    if case .virtual(let driver) = nextClock { driver } else { nil }
+  }
+
   /// The clock for the next job: the real one, or the session's virtual clock.
   public var nextClock: ClockChoice {
     guard virtualTime else { return .real }

@@ -51,15 +51,11 @@ public struct RecordedRun: Sendable {
     liveNodes = nodes
     liveRoots = roots
     self.roots = NodeSnapshot.of(roots)
-    var byIdentity: [ObjectIdentifier: NodeSnapshot] = [:]
-    func index(_ nodes: [NodeSnapshot]) {
-      for node in nodes {
-        byIdentity[node.identity] = byIdentity[node.identity] ?? node
-        for branch in node.inputs + node.children { index(branch) }
-      }
+    // In `Node.flattened`'s order: a node's inputs, then the pipelines it built, then the node.
+    func flattened(_ nodes: [NodeSnapshot]) -> [NodeSnapshot] {
+      nodes.flatMap { node in node.inputs.flatMap(flattened) + node.children.flatMap(flattened) + [node] }
     }
-    index(self.roots)
-    self.nodes = nodes.map { node in byIdentity[ObjectIdentifier(node)] ?? NodeSnapshot.of([node])[0] }
+    self.nodes = flattened(self.roots).filter { !(implicitSink && $0.isSink) }
     self.implicitSink = implicitSink
     self.horizon = horizon
     self.stop = stop

@@ -1,5 +1,6 @@
 import PipeRuntime
 import PipeSema
+import VirtualTime
 
 /// A node as the views show it, read at one moment: its state, counts and what it waits on, and
 /// the nodes under it (its inputs, a share fragment it reads, the pipelines a flatMap built). The
@@ -173,6 +174,15 @@ extension Engine {
   /// Every job the session keeps, as it is now, in the order they started.
   public var jobSnapshots: [JobSnapshot] { jobs.all.map(JobSnapshot.init) }
 
+  /// The running jobs, as they are now (`top` reads them each frame).
+  public var runningJobSnapshots: [JobSnapshot] { jobs.running.map(JobSnapshot.init) }
+
+  /// Whether the session has a job numbered `id`.
+  public func hasJob(_ id: Int) -> Bool { jobs.job(id) != nil }
+
+  /// The text of job `id`, nil when there is none.
+  public func text(ofJob id: Int) -> String? { jobs.job(id)?.text }
+
   /// The warnings about job `id` now (`lint`), worked out from the live job.
   public func lints(ofJob id: Int) -> [JobLint] {
     jobs.job(id).map(Lints.of) ?? []
@@ -180,4 +190,18 @@ extension Engine {
 
   /// The warnings about every job now, job by job.
   public var lints: [JobLint] { jobs.all.flatMap(Lints.of) }
+}
+
+extension Engine {
+  /// The order a token names, over the tasks that take part in choices (the operators' and the
+  /// pipeline's, never pipesh's bookkeeping), for `explore`, `draw P order:` and `expect … in:
+  /// every order`.
+  public static func order(replaying choices: [Int]) -> ChoiceOrder { .overJobTasks(replaying: choices) }
+
+  /// An order at random, each choice drawn from `seed`, over the same tasks.
+  public static func order(randomFrom seed: UInt64) -> ChoiceOrder { .overJobTasks(randomFrom: seed) }
+
+  /// The clock's own order, watched for the choices it passes (`draw`'s note that a drawing is
+  /// one order of several).
+  public static func orderWatchingChoices() -> ChoiceOrder { .watchingJobTasks() }
 }

@@ -54,7 +54,7 @@ public enum Page {
     shell.engine.drawForegroundPipelines { [weak shell] pipeline in
       guard let shell else { return }
       await shell.draw(pipeline, demand: true, printing: true)
-      guard let job = shell.engine.jobSnapshots.max(by: { $0.id < $1.id }) else { return }
+      guard let last = shell.engine.jobIDs.max(), let job = shell.engine.snapshot(ofJob: last) else { return }
       for line in TaskView.lines(job) { shell.console.line(line) }
     }
     let status: Int32

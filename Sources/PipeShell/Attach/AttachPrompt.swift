@@ -1,6 +1,7 @@
 import Dispatch
 import LineEditor
 import Locking
+import PipeSession
 import PipeSyntax
 
 #if canImport(Glibc)

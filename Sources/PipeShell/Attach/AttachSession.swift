@@ -1,4 +1,6 @@
 import Locking
+import PipeSema
+import PipeSession
 import PipeSyntax
 import PipeViews
 import TextFiles

@@ -1,3 +1,6 @@
+import PipeSema
+import PipeSession
+import PipeSyntax
 import PipeViews
 import TraceFormat
 

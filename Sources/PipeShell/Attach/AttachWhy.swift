@@ -1,3 +1,5 @@
+import PipeSema
+import PipeSession
 import PipeSyntax
 import PipeViews
 import TraceFormat

@@ -1,5 +1,6 @@
 import PipeSema
 import PipeSession
+import VirtualTime
 
 extension Commands {
   /// `clock real`, `clock virtual`: the clock of the pipelines started from now on; `clock` alone

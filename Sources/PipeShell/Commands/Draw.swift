@@ -70,9 +70,9 @@ extension Shell {
     to file: String? = nil, printing: Bool = false, order token: OrderToken? = nil, orderArgument: Int? = nil
   ) async {
     let horizon = Horizon(tick: chosen ?? pipeline.marbleTick ?? .seconds(1), until: until)
-    let named = token.map { ChoiceOrder.overJobTasks(replaying: $0.choices) }
+    let named = token.map { Engine.order(replaying: $0.choices) }
     // Without a token the clock's own order, watched for the choices it passed.
-    let watched = named == nil ? ChoiceOrder.watchingJobTasks() : nil
+    let watched = named == nil ? Engine.orderWatchingChoices() : nil
     // In a named order, what the pipeline prints is held until the order is known to fit.
     let held = named.map { _ in Locked<[String]>([]) }
     let drawn = await drawnRun(

@@ -173,7 +173,7 @@ extension Shell {
     let program = OrderToken.hash(of: expectation.pipeline)
     while !stopped(), let choices = orders.next() {
       willRun(orders.count)
-      let order = ChoiceOrder.overJobTasks(replaying: choices)
+      let order = Engine.order(replaying: choices)
       let apart = !(sessionFirst && orders.count == 0)
       let failure = await check(expectation, in: ExpectationRun(order: order, apart: apart))
       if stopped() { break }

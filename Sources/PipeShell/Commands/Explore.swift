@@ -1,5 +1,6 @@
 import Locking
 import MarbleDiagrams
+import PipeEvaluator
 import PipeSema
 import PipeSession
 import PipeViews
@@ -101,7 +102,7 @@ extension Shell {
     }
     while !interrupted, let choices = orders.next() {
       progress.show(orders: orders.count, outcomes: outcomes.count)
-      let order = ChoiceOrder.overJobTasks(replaying: choices)
+      let order = Engine.order(replaying: choices)
       guard await run(order) else { break }
       orders.ran(order.made.map { ($0.index, $0.count) })
     }
@@ -110,7 +111,7 @@ extension Shell {
       var seeds = SplitMix64(seed: UInt64(seed))
       while !interrupted, random < limit {
         progress.show(orders: orders.count, outcomes: outcomes.count, random: random)
-        guard await run(ChoiceOrder.overJobTasks(randomFrom: seeds.next())) else { break }
+        guard await run(Engine.order(randomFrom: seeds.next())) else { break }
         random += 1
       }
     }

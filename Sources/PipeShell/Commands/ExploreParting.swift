@@ -1,3 +1,4 @@
+import PipeSema
 import PipeSession
 
 /// What one of `explore`'s runs did, in the order it did it: each node's elements and ends (not its

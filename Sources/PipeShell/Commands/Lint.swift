@@ -22,7 +22,7 @@ extension Commands {
       guard !lints.isEmpty else { return shell.console.line("lint: no warnings") }
       let width = Format.screenWidth
       for lint in lints {
-        let text = shell.engine.snapshot(ofJob: lint.job)?.text ?? ""
+        let text = shell.engine.text(ofJob: lint.job) ?? ""
         shell.console.line(Format.shortened("[\(lint.job)] \(lint.kind.rawValue): \(text)", to: width))
         for line in Format.wrapped("  why: \(lint.why)", width: width) { shell.console.line(line) }
         for line in Format.wrapped("  do: \(lint.fix)", width: width) { shell.console.line(line) }

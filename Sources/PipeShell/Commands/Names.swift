@@ -1,5 +1,6 @@
 import PipeSema
 import PipeSession
+import PipeSyntax
 import PipeViews
 
 extension Commands {

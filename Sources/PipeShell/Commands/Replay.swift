@@ -48,7 +48,7 @@ extension Commands {
     private static func play(_ events: [TraceFile.Event], speed: Double, _ printer: ReplayPrinter, _ shell: Shell) async
     {
       let stopped = "replay: stopped (Ctrl-C)"
-      let driver: VirtualDriver? = if case .virtual(let virtual) = shell.engine.nextClock { virtual } else { nil }
+      let driver = shell.engine.sessionDriver
       await shell.engine.waitFor(on: driver, stopped: stopped) {
         var last = Duration.zero
         for event in events {

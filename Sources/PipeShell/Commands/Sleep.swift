@@ -1,5 +1,6 @@
 import PipeSema
 import PipeSession
+import VirtualTime
 
 extension Commands {
   /// `sleep INTERVAL`: waits on the session's clock (background jobs go on); Ctrl-C stops it.
@@ -16,7 +17,7 @@ extension Commands {
 
     func run(in shell: Shell) async {
       let stopped = "sleep: stopped (Ctrl-C)"
-      guard case .virtual(let driver) = shell.engine.nextClock else {
+      guard let driver = shell.engine.sessionDriver else {
         return await shell.engine.waitFor(stopped: stopped) { try? await Task.sleep(for: interval) }
       }
       // On the virtual clock the sleep is one more sleeper: the clock moves to its deadline, and

@@ -54,8 +54,8 @@ extension Commands {
       // `tasks` alone (no number) shows every running job.
       let chosen =
         ids.map { Array(Set($0)).sorted().compactMap(engine.snapshot(ofJob:)) }
-        ?? engine.jobSnapshots.filter { $0.state == .running }
-      if let ids, let index = ids.firstIndex(where: { engine.snapshot(ofJob: $0) == nil }) {
+        ?? engine.runningJobSnapshots
+      if let ids, let index = ids.firstIndex(where: { !engine.hasJob($0) }) {
         return shell.engine.commandFailed("tasks: no job \(ids[index]) (jobs lists them)", at: index)
       }
       if chosen.isEmpty { return shell.console.line("no running jobs (tasks N shows a job that ended)") }

@@ -35,19 +35,19 @@ extension Commands {
 extension Shell {
   /// Session time now, on the session's clock.
   private var sessionNow: Duration {
-    if case .virtual(let driver) = engine.nextClock { return driver.now.offset }
+    if let driver = engine.sessionDriver { return driver.now.offset }
     return engine.realTimeSinceStart
   }
 
   private var clockName: String {
-    if case .virtual = engine.nextClock { return "virtual" }
+    if engine.sessionDriver != nil { return "virtual" }
     return "real"
   }
 
   /// `top` as it prints when not on a terminal: one snapshot, with `history` sampled now.
   func topSnapshot(_ history: inout TopHistory) -> [String] {
     let view = TopView()
-    let jobs = engine.jobSnapshots
+    let jobs = engine.runningJobSnapshots
     history.sample(jobs, at: sessionNow)
     let shown = view.shown(jobs, history, lints: engine.lints(ofJob:))
     return view.lines(shown, history, now: sessionNow, clock: clockName, width: Format.screenWidth, height: nil)
@@ -73,7 +73,7 @@ extension Shell {
     var frame = ContinuousClock.now
     showing: while true {
       let now = sessionNow
-      let jobs = engine.jobSnapshots
+      let jobs = engine.runningJobSnapshots
       if lastFrame != now {
         history.sample(jobs, at: now)
         lastFrame = now
@@ -114,7 +114,7 @@ extension Shell {
       let newSize = TerminalSize.current()
       if newSize != size { return .resized(newSize) }
       if ContinuousClock.now - frame >= .seconds(1) {
-        if case .virtual(let driver) = engine.nextClock {
+        if let driver = engine.sessionDriver {
           await engine.waitFor(on: driver, interruptible: false) {
             try? await driver.sleep(until: driver.now.advanced(by: .seconds(1)))
           }

@@ -79,7 +79,7 @@ extension Commands {
     /// to the same horizon, its lines held until the order is known to fit the run.
     private static func inOrder(_ pipeline: CheckedPipeline, _ token: OrderToken, argument: Int?, _ shell: Shell) async
     {
-      let order = ChoiceOrder.overJobTasks(replaying: token.choices)
+      let order = Engine.order(replaying: token.choices)
       let lines = Locked<[String]>([])
       // What the pipeline prints stands among the trace's lines, where it came.
       let printed = lines

@@ -17,7 +17,7 @@ extension Commands {
     func run(in shell: Shell) async {
       var known: [Int] = []
       for (index, id) in ids.enumerated() {
-        guard shell.engine.snapshot(ofJob: id) != nil else {
+        guard shell.engine.hasJob(id) else {
           shell.engine.commandFailed("wait: no job \(id) (jobs lists them)", at: index)
           continue
         }

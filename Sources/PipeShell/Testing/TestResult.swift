@@ -1,4 +1,5 @@
 import PipeSession
+import PipeSyntax
 import TraceFormat
 
 /// One expectation a test ran, as its run recorded it (`--expectations FILE`: a JSON object a line).
