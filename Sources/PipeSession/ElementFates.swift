@@ -74,7 +74,7 @@ public struct ElementFates: Sendable {
   public let earlierPipelines: Int
 
   /// The account of a job's nodes from `history`, the job's recorded events.
-  public init(nodes: [Node], history: DrawObserver) {
+  package init(nodes: [Node], history: DrawObserver) {
     var accounts: [Account] = []
     var earlier = 0
     func walk(_ chain: [Node], depth: Int) {

@@ -173,7 +173,7 @@ public final class Engine: Sendable {
   }
 
   /// The clock for the next job: the real one, or the session's virtual clock.
-  public var nextClock: ClockChoice {
+  package var nextClock: ClockChoice {
     guard virtualTime else { return .real }
     return .virtual(
       driverBox.withLock { driver in
@@ -281,7 +281,7 @@ public final class Engine: Sendable {
   }
 
   /// `finished after 3.0s (20 elements)`, `cancelled after …`, `failed: STAGE: MESSAGE`.
-  public static func endNotice(_ job: Job) -> String {
+  package static func endNotice(_ job: Job) -> String {
     let time = job.elapsed.secondsText
     let count = job.output == 1 ? "1 element" : "\(job.output) elements"
     switch job.state {
@@ -322,7 +322,7 @@ public final class Engine: Sendable {
 
   /// After a cancel: the cancelled jobs that go on because a node of theirs ignores cancellation,
   /// and `again`, how to stop waiting for them.
-  public func sayWhatIgnoresTheCancel(_ cancelled: [Job], again: String) {
+  package func sayWhatIgnoresTheCancel(_ cancelled: [Job], again: String) {
     for job in cancelled where job.state == .running {
       // Only a node inside such a wait now: one cancelled before it began its wait stops at once.
       let waiting = job.context.ignoringWaits

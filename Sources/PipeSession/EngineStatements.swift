@@ -83,7 +83,7 @@ extension Engine {
   /// one calls this): in the background, said at the prompt as `[N] PIPELINE`; in the foreground,
   /// waited for. `observer` sees its nodes' events (`trace`). Returns the job.
   @discardableResult
-  public func run(
+  package func run(
     _ pipeline: CheckedPipeline, background: Bool, observer: (any NodeObserver)? = nil
   ) async -> Job {
     // A watched job keeps its events for `why` (watched, it records demand too): by a trace or a

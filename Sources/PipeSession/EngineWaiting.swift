@@ -206,7 +206,7 @@ extension Engine {
 
   /// Waits for each job in turn; `deadlock` names the wait when it is one (`wait`); `since`: the
   /// Ctrl-Cs before it, which do not stop it (by default those before the statement).
-  public func waitForAll(
+  package func waitForAll(
     _ jobs: [Job], interruptible: Bool = true, deadlock: String? = nil, stopped: String? = nil, since: Int? = nil
   ) async {
     var onDeadlock: (@Sendable () -> Void)?

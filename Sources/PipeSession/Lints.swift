@@ -41,7 +41,7 @@ public enum Lints {
   /// The job's warnings now, in a fixed order: the job's own, then its nodes', source first; last,
   /// what a node that ignores cancellation did after its task was cancelled, which stays said
   /// after the job has ended.
-  public static func of(_ job: Job) -> [JobLint] {
+  package static func of(_ job: Job) -> [JobLint] {
     let ignored = ignoredCancellation(job) + leftBehind(job)
     guard job.state == .running else { return ignored }
     var lints: [JobLint] = []
@@ -155,7 +155,7 @@ public enum Lints {
 
   /// Tasks `spawn` started for the job that still run: no child of the job, nobody awaits or
   /// cancels them, so they outlive it (said while they run, the job's end included).
-  public static func leftBehind(_ job: Job) -> [JobLint] {
+  package static func leftBehind(_ job: Job) -> [JobLint] {
     guard TaskViews.available else { return [] }
     return job.context.tasks.outliving.filter { $0.lifetime == .spawned }.map { task in
       let node = task.node.map { " by \($0.text)" } ?? ""
@@ -189,7 +189,7 @@ public enum Lints {
   /// Whether a chain (source first) never ends by itself: its source never does, and no stage ends
   /// it. A `zip` ends with its shortest input; `merge`, `combineLatest` and `chain` with their
   /// longest.
-  public static func endless(_ chain: [Node]) -> Bool {
+  package static func endless(_ chain: [Node]) -> Bool {
     neverEndingSource(chain, closable: true) != nil
   }
 

@@ -110,14 +110,14 @@ public final class DrawObserver: NodeObserver {
   }
 
   /// Every node it saw an event of, in the order of each one's first event.
-  public var nodes: [Node] {
+  package var nodes: [Node] {
     events.withLock { events in
       events.byNode.values.sorted { ($0.all.first?.order ?? 0) < ($1.all.first?.order ?? 0) }.map(\.node)
     }
   }
 
   /// Every event of a node, demand too, each with its place among all the run's events.
-  public func sequenced(for node: Node) -> [SequencedEvent] { sequenced(for: ObjectIdentifier(node)) }
+  package func sequenced(for node: Node) -> [SequencedEvent] { sequenced(for: ObjectIdentifier(node)) }
 
   /// Every event of the node of `identity` (`NodeSnapshot.identity`), demand too.
   public func sequenced(for identity: ObjectIdentifier) -> [SequencedEvent] {
@@ -171,7 +171,7 @@ public final class DrawObserver: NodeObserver {
   }
 
   /// A node's events, as they came.
-  public func events(for node: Node) -> [(time: Duration, kind: NodeEventKind)] {
+  package func events(for node: Node) -> [(time: Duration, kind: NodeEventKind)] {
     events(for: ObjectIdentifier(node))
   }
 
@@ -277,7 +277,7 @@ public enum Inspector {
 extension Node {
   /// The node's inputs as `inspect`, `top` and `lint` show them: a job's reading of a share
   /// fragment shows the fragment's nodes in every job that reads it.
-  public var treeInputs: [[Node]] {
+  package var treeInputs: [[Node]] {
     inputs.isEmpty && !fragment.isEmpty ? [fragment] : inputs
   }
 }

@@ -45,7 +45,7 @@ public struct NodeSnapshot: Sendable {
 
   /// The snapshots of `nodes` and every node under them, their counts read once each, downstream
   /// first, so that a node is never seen with more than its upstream passed on.
-  public static func of(_ nodes: [Node]) -> [NodeSnapshot] {
+  package static func of(_ nodes: [Node]) -> [NodeSnapshot] {
     let counts = Inspector.counts(nodes)
     func snapshot(_ node: Node) -> NodeSnapshot {
       let count = counts[ObjectIdentifier(node)] ?? (node.input, node.output)
@@ -131,7 +131,7 @@ public struct JobSnapshot: Sendable {
   public let earlierTasks: Int
 
   /// The job as it is now.
-  public init(_ job: Job) {
+  package init(_ job: Job) {
     id = job.id
     text = job.text
     state = job.state
