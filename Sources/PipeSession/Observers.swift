@@ -10,11 +10,14 @@ public final class TraceRecorder: SessionRecorder {
   public static let maximumEvents = 1_000_000
   /// Prints the events as they happen (`trace`); nil when they are only saved (`--record`).
   public let printer: (any TraceWatcher)?
+  /// What tells `printer` each event, made once for them all.
+  private let told: WatcherObserver?
   /// The lines saved (header first), how many bytes the file of them takes, and the events left out.
   private let lines = Locked<(saved: [String], bytes: Int, dropped: Int)>(([], 0, 0))
 
   public init(printer: (any TraceWatcher)?, header: String) {
     self.printer = printer
+    told = printer.map(WatcherObserver.init)
     lines.withLock { lines in
       lines.saved.append(header)
       lines.bytes = header.utf8.count + 1
@@ -22,7 +25,7 @@ public final class TraceRecorder: SessionRecorder {
   }
 
   public func record(_ event: NodeEvent) {
-    if let printer { WatcherObserver(printer).record(event) }
+    told?.record(event)
     save(TraceFile.line(event))
   }
 
@@ -41,7 +44,7 @@ public final class TraceRecorder: SessionRecorder {
   public func task(_ event: TaskEvent) {
     // Where the task views cannot be trusted (`TaskViews`), a trace names no task.
     guard TaskViews.available else { return }
-    if let printer { WatcherObserver(printer).task(event) }
+    told?.task(event)
     save(TraceFile.task(event))
   }
 
