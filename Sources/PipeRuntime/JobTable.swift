@@ -106,7 +106,7 @@ public final class JobTable: Sendable {
     context.tasks.setNodes(nodes)
     let task = TaskBook.startingJob(context.tasks) { () -> Task<Void, Never> in
       switch choice {
-      case .virtual(let driver): Task(executorPreference: driver) { await run.run(foreign: false) }
+      case .virtual(let driver): driver.task { await run.run(foreign: false) }
       case .real: Task { await run.run(foreign: true) }
       }
     }

@@ -16,13 +16,10 @@ struct NodeRecord: Sendable {
 /// dropped before its end means the consumer stopped asking: the node was cancelled.
 ///
 /// It wraps the node's concrete iterator in the same box that erases its type, so each element
-/// passes one virtual call per node, not a recording wrapper around an erased iterator around
-/// the concrete one (each of those an executor hop and a frame allocation).
+/// passes one call per node (the box's `ask`, which keeps the record and asks the iterator), not a
+/// recording wrapper around an erased iterator around the concrete one (each of those an executor
+/// hop and a frame allocation).
 class NodeIteratorBox: IteratorBox, @unchecked Sendable {
-  /// Asks the concrete iterator: a function made where its type is known (in `RecordingBox`), so
-  /// the call into it is specialized. A generic class's overrides are not: they would look up
-  /// the operator's type metadata and call its generic `next()` for every element.
-  private let ask: (NodeIteratorBox) async throws -> Value?
   let record: NodeRecord
   private let counting = Instrumentation.isOn
   /// Whether someone watches the job (`draw`, `trace`): only then are asks recorded.
@@ -30,28 +27,16 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
   /// Whether this iterator has told the node it was asked (a lock taken once, not per element).
   private var asked = false
 
-  fileprivate init(_ record: NodeRecord, ask: @escaping (NodeIteratorBox) async throws -> Value?) {
-    self.ask = ask
+  /// `ask` is made in `RecordingBox`, where the concrete iterator's type is known.
+  fileprivate init(_ record: NodeRecord, ask: @escaping (IteratorBox) async throws -> Value?) {
     self.record = record
     self.observing = record.context.observing
     if record.manyReaders { record.node.readers.add(1, ordering: .relaxed) }
-  }
-
-  // `next()` is every element's path through every node, and its frame sits in the job task's
-  // memory while the job waits: it only awaits, and the bookkeeping is in small functions beside it.
-  override func next() async throws -> Value? {
-    try willAsk()
-    let value: Value?
-    do {
-      value = try await ask(self)
-    } catch {
-      throw ended(by: error)
-    }
-    return answered(value)
+    super.init(ask: ask)
   }
 
   @inline(never)
-  private func willAsk() throws {
+  fileprivate func willAsk() throws {
     if !asked {
       asked = true
       record.node.noteAsker()
@@ -73,7 +58,7 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
   }
 
   @inline(never)
-  private func answered(_ value: Value?) -> Value? {
+  fileprivate func answered(_ value: Value?) -> Value? {
     if record.manyReaders { record.node.sharedAsk(false) } else { record.node.asked(false) }
     guard let value else {
       if Task.isCancelled {
@@ -99,7 +84,7 @@ class NodeIteratorBox: IteratorBox, @unchecked Sendable {
   }
 
   @inline(never)
-  private func ended(by error: any Error) -> any Error {
+  fileprivate func ended(by error: any Error) -> any Error {
     if record.manyReaders { record.node.sharedAsk(false) } else { record.node.asked(false) }
     if error is CancellationError {
       if !record.manyReaders { record.context.cancel(record.node) }
@@ -119,7 +104,19 @@ where Base.Element == Value {
 
   init(_ base: Base, _ record: NodeRecord) {
     self.base = base
-    super.init(record) { box in try await unsafeDowncast(box, to: RecordingBox.self).base.next() }
+    // Every element's path through every node, and its frame sits in the job task's memory while
+    // the job waits: it only awaits, and the bookkeeping is in small functions beside it.
+    super.init(record) { box in
+      let node = unsafeDowncast(box, to: RecordingBox.self)
+      try node.willAsk()
+      let value: Value?
+      do {
+        value = try await node.base.next()
+      } catch {
+        throw node.ended(by: error)
+      }
+      return node.answered(value)
+    }
   }
 
   /// Runs before the upstream iterator `base` is released: the upstream then sees this node

@@ -55,7 +55,7 @@ public struct ValueSequence: AsyncSequence, Sendable {
     }
 
     public mutating func next() async throws -> Value? {
-      try await box.next()
+      try await box.ask(box)
     }
 
     /// The next element, asked on the caller's executor: pipesh's own loops (a sink, a fused run
@@ -70,23 +70,30 @@ public struct ValueSequence: AsyncSequence, Sendable {
 /// The abstract iterator `ValueSequence.Iterator` calls into. One task at a time uses it (an
 /// iterator is not shared), so it may be called from the caller's executor.
 class IteratorBox: @unchecked Sendable {
-  func next() async throws -> Value? { nil }
+  /// The next element of the concrete iterator inside, given this box: a function made where the
+  /// iterator's type is known (in a subclass's `init`), so the call into it is specialized, and
+  /// called directly, not through a method of the box: an async frame and two executor hops less
+  /// an element a node. A generic class's overrides are not specialized: they would look up the
+  /// iterator's type metadata and call its generic `next()` for every element.
+  let ask: (IteratorBox) async throws -> Value?
+
+  init(ask: @escaping (IteratorBox) async throws -> Value?) {
+    self.ask = ask
+  }
 
   nonisolated(nonsending) func nextElement() async throws -> Value? {
-    try await next()
+    try await ask(self)
   }
 }
 
 final class ConcreteIteratorBox<Base: AsyncIteratorProtocol>: IteratorBox, @unchecked Sendable
 where Base.Element == Value {
-  var base: Base
+  /// Unchecked: one task at a time asks an iterator.
+  @exclusivity(unchecked) var base: Base
 
   init(_ base: Base) {
     self.base = base
-  }
-
-  override func next() async throws -> Value? {
-    try await base.next()
+    super.init { box in try await unsafeDowncast(box, to: ConcreteIteratorBox.self).base.next() }
   }
 }
 
@@ -99,10 +106,7 @@ final class FusedIteratorBox: IteratorBox, @unchecked Sendable {
 
   init(_ base: FusedSequence.Iterator) {
     self.base = base
-  }
-
-  override func next() async throws -> Value? {
-    try await base.nextElement()
+    super.init { box in try await unsafeDowncast(box, to: FusedIteratorBox.self).base.nextElement() }
   }
 
   override nonisolated(nonsending) func nextElement() async throws -> Value? {

@@ -33,23 +33,23 @@ public struct PipeClock: Clock, Sendable {
     case virtual(VirtualDriver)
   }
 
-  package let kind: Kind
+  /// The virtual clock's driver, or nil for the real clock.
+  public let driver: VirtualDriver?
+  /// The real clock's origin (unused on a virtual clock). Two stored fields, not the `Kind` enum:
+  /// a clock is copied and asked for the time at every element of a timed operator, and a
+  /// multi-payload enum is copied through an outlined function that asks for its metadata.
+  private let origin: ContinuousClock.Instant
 
   package init(kind: Kind) {
-    self.kind = kind
-  }
-
-  /// The virtual clock's driver, or nil for the real clock.
-  public var driver: VirtualDriver? {
-    if case .virtual(let driver) = kind { return driver }
-    return nil
+    switch kind {
+    case .real(let origin): (self.driver, self.origin) = (nil, origin)
+    case .virtual(let driver): (self.driver, self.origin) = (driver, .now)
+    }
   }
 
   public var now: PipeInstant {
-    switch kind {
-    case .real(let origin): PipeInstant(offset: ContinuousClock.now - origin)
-    case .virtual(let driver): driver.now
-    }
+    if let driver { return driver.now }
+    return PipeInstant(offset: ContinuousClock.now - origin)
   }
 
   public var minimumResolution: Duration { .nanoseconds(1) }
@@ -58,27 +58,19 @@ public struct PipeClock: Clock, Sendable {
   /// meanwhile: a wait cancellation does not reach (`work … cooperative: false`). No task is made
   /// for it: the real clock's wait is a timer on a dispatch queue that resumes the caller.
   public func sleepIgnoringCancellation(until deadline: PipeInstant) async {
-    switch kind {
-    case .real(let origin):
-      let remaining = (origin + deadline.offset) - ContinuousClock.now
-      guard remaining > .zero else { return }
-      // At most a century: a deadline past it (`work 1e12`) waits as long as anyone will.
-      let seconds = min(remaining.components.seconds, 3_155_760_000)
-      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(remaining.components.attoseconds / 1_000_000_000)
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { continuation.resume() }
-      }
-    case .virtual(let driver):
-      await driver.sleepIgnoringCancellation(until: deadline)
+    if let driver { return await driver.sleepIgnoringCancellation(until: deadline) }
+    let remaining = (origin + deadline.offset) - ContinuousClock.now
+    guard remaining > .zero else { return }
+    // At most a century: a deadline past it (`work 1e12`) waits as long as anyone will.
+    let seconds = min(remaining.components.seconds, 3_155_760_000)
+    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(remaining.components.attoseconds / 1_000_000_000)
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { continuation.resume() }
     }
   }
 
   public func sleep(until deadline: PipeInstant, tolerance: Duration?) async throws {
-    switch kind {
-    case .real(let origin):
-      try await ContinuousClock().sleep(until: origin + deadline.offset, tolerance: tolerance)
-    case .virtual(let driver):
-      try await driver.sleep(until: deadline)
-    }
+    if let driver { return try await driver.sleep(until: deadline) }
+    try await ContinuousClock().sleep(until: origin + deadline.offset, tolerance: tolerance)
   }
 }

@@ -22,7 +22,7 @@ struct VirtualClockStateMachine {
     /// Carry out a control action asked for from outside (a cancellation), paused or not.
     case perform(@Sendable () -> Void)
     /// Run one job of a task that became runnable, in the order they became runnable.
-    case run(UnownedJob)
+    case run(ReadyJob)
     /// Time jumped to the next deadline: resume these sleepers, in the order they went to sleep.
     case wake([Sleeper])
     /// Nothing can run and nobody sleeps, yet a run waits: tell its waiter once (a `send` no one takes).
@@ -35,8 +35,16 @@ struct VirtualClockStateMachine {
     case exit
   }
 
+  /// A job ready to run, and whether its task prefers the driver as its executor (a job's root
+  /// task and its children do; the tasks operators start with `Task { }` do not, and come through
+  /// the global-enqueue hook).
+  struct ReadyJob {
+    let job: UnownedJob
+    let prefersDriver: Bool
+  }
+
   /// Tasks ready to run, in the order they became ready.
-  private var ready = Deque<UnownedJob>()
+  private var ready = Deque<ReadyJob>()
   /// The task the driver thread runs now, by task id, until it asks for its next action. Not by
   /// address: a task that ends during its run may be freed, and a task made right after (by a
   /// deinit) may get its address, and be taken for a hop at a place that depends on the allocator.
@@ -79,7 +87,7 @@ struct VirtualClockStateMachine {
     // guaranteed to be run straight away"); a cancellation performed in between would run the
     // operator's cancellation handler on this thread, wait for that lock, and hang the clock.
     if hopped, let job = ready.popFirst() {
-      if order != nil { ownJobs.remove(jobAddress(job)) }
+      if order != nil { ownJobs.remove(jobAddress(job.job)) }
       hopped = false
       stallReported = false
       return .run(job)
@@ -94,7 +102,7 @@ struct VirtualClockStateMachine {
     guard isRunning, externalWork == 0 else { return .block }
     if let job = nextReady() {
       stallReported = false
-      running = taskID(job)
+      running = taskID(job.job)
       return .run(job)
     }
     if shuttingDown {
@@ -128,24 +136,24 @@ struct VirtualClockStateMachine {
   /// The ready task to run next: the first, unless an order decides. Under an order, a task that
   /// takes no part in choices (pipesh's own) runs first; among several that do, the order picks.
   /// An order that only watches takes the first, and notes a choice where it passes one.
-  private mutating func nextReady() -> UnownedJob? {
+  private mutating func nextReady() -> ReadyJob? {
     guard let order else { return ready.popFirst() }
-    let job: UnownedJob?
+    let job: ReadyJob?
     if !order.picks {
       // Watching: the first runs, as without an order; a choice where it takes part among several.
-      let taking = ready.count { !ownJobs.contains(jobAddress($0)) }
-      if let first = ready.first, taking > 1, !ownJobs.contains(jobAddress(first)) {
+      let taking = ready.count { !ownJobs.contains(jobAddress($0.job)) }
+      if let first = ready.first, taking > 1, !ownJobs.contains(jobAddress(first.job)) {
         _ = order.choose(among: taking, at: now.offset)
       }
       job = ready.popFirst()
     } else if ready.count <= 1 {
       job = ready.popFirst()
-    } else if let own = ready.firstIndex(where: { ownJobs.contains(jobAddress($0)) }) {
+    } else if let own = ready.firstIndex(where: { ownJobs.contains(jobAddress($0.job)) }) {
       job = ready.remove(at: own)
     } else {
       job = ready.remove(at: order.choose(among: ready.count, at: now.offset))
     }
-    if let job { ownJobs.remove(jobAddress(job)) }
+    if let job { ownJobs.remove(jobAddress(job.job)) }
     return job
   }
 
@@ -154,13 +162,15 @@ struct VirtualClockStateMachine {
   /// if it had not hopped, so the order of tasks does not depend on the build.
   /// `takesPart`: whether it takes part in the order's choices (asked outside the lock: the
   /// answer takes the task book's lock, which a task's creation holds while it reads the clock).
-  mutating func enqueued(_ job: UnownedJob, takesPart: Bool = true) {
+  /// `prefersDriver`: whether it came through the driver's `enqueue` (its task prefers the driver).
+  mutating func enqueued(_ job: UnownedJob, takesPart: Bool = true, prefersDriver: Bool) {
     if !takesPart { ownJobs.insert(jobAddress(job)) }
+    let ready = ReadyJob(job: job, prefersDriver: prefersDriver)
     if let running, taskID(job) == running {
-      ready.prepend(job)
+      self.ready.prepend(ready)
       hopped = true
     } else {
-      ready.append(job)
+      self.ready.append(ready)
     }
   }
 

@@ -15,9 +15,10 @@ import Synchronization
 /// become runnable at the same instant run in the order they became runnable, so a run prints the
 /// same bytes every time and in every build.
 ///
-/// Tasks get here two ways: a job's root task prefers this executor, and tasks the operators start
-/// with `Task { }` are caught by the runtime's global-enqueue hook when they are enqueued from this
-/// driver's thread. The transitions live in `VirtualClockStateMachine`.
+/// Tasks get here through the runtime's global-enqueue hook: a run's task and a job's are made
+/// with `task(_:)`, as if on this driver's thread, and tasks the operators start with `Task { }`
+/// are enqueued from this driver's thread. A task that prefers this driver as its executor
+/// (`Task(executorPreference:)`) comes through `enqueue`. The transitions live in `VirtualClockStateMachine`.
 ///
 /// One driver for every virtual clock: the shell's, `draw`'s, `explore`'s and MarbleTesting's. It
 /// observes no task itself: a layer above that does (pipesh's task book) gives `installHook` what
@@ -85,7 +86,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     return await withTaskCancellationHandler {
       await withUnsafeContinuation { (waiter: UnsafeContinuation<T, Never>) in
         let id = update { $0.runPrepared() }
-        let task = Task(executorPreference: self) {
+        let task = self.task {
           let value = await body()
           self.update { $0.runEnded(id, resume: { handOver.resume(waiter, returning: value) }) }
         }
@@ -103,6 +104,51 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
       }
       if let task { perform { task.cancel() } }
     }
+  }
+
+  /// Makes a task of this clock, from any thread: it is made as if on the driver's thread, so the
+  /// runtime's global-enqueue hook sends it here, and a resume of it from another thread (a read
+  /// delivered, a real-clock job's send) brings it back here too while its body runs.
+  ///
+  /// Not a task that prefers the driver as its executor (`Task(executorPreference:)`): the
+  /// runtime looks a task's preference up under the task's lock at every hop between executors,
+  /// several times an element in a pipeline, where a task that prefers none takes a flag's fast
+  /// path. The task's own children and the tasks its code starts come here through the hook too.
+  public func task(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    let caller = Self.currentPointer
+    Self.currentPointer = Unmanaged.passUnretained(self).toOpaque()
+    defer { Self.currentPointer = caller }
+    return Task.detached {
+      let mark = Self.markOwn(self)
+      await body()
+      Self.unmarkOwn(mark)
+    }
+  }
+
+  /// Tasks made by `task`, by address, while their bodies run: the hook sends a job of theirs
+  /// enqueued from another thread to their driver. Counted, so that the hook takes no lock while
+  /// there is none.
+  private static let ownTasks = Locked<[UInt: Unmanaged<VirtualDriver>]>([:])
+  private static let ownTaskCount = Atomic<Int>(0)
+
+  private static func markOwn(_ driver: VirtualDriver) -> UInt? {
+    let address = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+    guard let address else { return nil }
+    ownTasks.withLock { $0[address] = Unmanaged.passUnretained(driver) }
+    ownTaskCount.add(1, ordering: .releasing)
+    return address
+  }
+
+  private static func unmarkOwn(_ mark: UInt?) {
+    guard let address = mark else { return }
+    ownTaskCount.subtract(1, ordering: .releasing)
+    ownTasks.withLock { $0[address] = nil }
+  }
+
+  /// The driver of a task `task` made, if `job` is one of its while its body runs.
+  private static func owner(of job: EnqueueJobRef) -> VirtualDriver? {
+    guard ownTaskCount.load(ordering: .acquiring) > 0 else { return nil }
+    return ownTasks.withLock { $0[UInt(bitPattern: job)] }?.takeUnretainedValue()
   }
 
   /// Lets every task of this clock run as far as it can at the current instant (the tasks ready
@@ -176,10 +222,13 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     return key
   }()
 
-  private static var currentPointer: UnsafeMutableRawPointer? { pthread_getspecific(currentKey) }
+  private static var currentPointer: UnsafeMutableRawPointer? {
+    get { pthread_getspecific(currentKey) }
+    set { pthread_setspecific(currentKey, newValue) }
+  }
 
   private static func setCurrent(_ driver: VirtualDriver?) {
-    pthread_setspecific(currentKey, driver.map { Unmanaged.passUnretained($0).toOpaque() })
+    currentPointer = driver.map { Unmanaged.passUnretained($0).toOpaque() }
   }
 
   /// Work outside the clock that a task of it waits for (a file read) began: until it ends, no
@@ -249,7 +298,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
       return
     }
     let part = takesPart(job)
-    update { $0.enqueued(job, takesPart: part) }
+    update { $0.enqueued(job, takesPart: part, prefersDriver: true) }
   }
 
   /// Whether `job` takes part in the order's choices; asked before the lock is taken.
@@ -264,7 +313,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     let owner = Unmanaged<VirtualDriver>.fromOpaque(driver).takeRetainedValue()
     let unowned = unsafeBitCast(job, to: UnownedJob.self)
     let part = owner.takesPart(unowned)
-    owner.update { $0.enqueued(unowned, takesPart: part) }
+    owner.update { $0.enqueued(unowned, takesPart: part, prefersDriver: true) }
   }
 
   /// Installs the runtime's global-enqueue hook (once): tasks enqueued from a driver's thread stay
@@ -306,16 +355,18 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   /// Where a task enqueued on the global executor goes: to the driver whose thread enqueues it,
   /// unless it is a real-clock job's; anything else to the previous hook, or the global executor.
   private static func route(_ job: EnqueueJobRef, _ original: swift_task_enqueueGlobal_original) {
-    guard let raw = currentPointer,
-      !foreignTasks.withLock({ $0[UInt(bitPattern: job)] != nil })
-    else {
+    let driver: VirtualDriver
+    if let raw = currentPointer, !foreignTasks.withLock({ $0[UInt(bitPattern: job)] != nil }) {
+      driver = Unmanaged<VirtualDriver>.fromOpaque(raw).takeUnretainedValue()
+    } else if let owner = owner(of: job) {
+      driver = owner
+    } else {
       guard let previous = previousHook else { return original(job) }
       return previous(job, original)
     }
-    let driver = Unmanaged<VirtualDriver>.fromOpaque(raw).takeUnretainedValue()
     let unowned = unsafeBitCast(job, to: UnownedJob.self)
     let part = driver.takesPart(unowned)
-    driver.update { $0.enqueued(unowned, takesPart: part) }
+    driver.update { $0.enqueued(unowned, takesPart: part, prefersDriver: false) }
   }
 
   private static let routeHeldBack: enqueue_function = { job, original in
@@ -348,6 +399,10 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     }
   }
 
+  /// The runtime's generic executor as a job's serial executor: a job run on it runs on no task
+  /// executor, as a task that prefers none expects (both words of the reference zero).
+  private static let genericExecutor = unsafeBitCast((0, 0), to: UnownedSerialExecutor.self)
+
   // MARK: the thread
 
   /// The driver's thread holds the driver until its loop ends (at `shutdown`).
@@ -372,8 +427,12 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
         outsideTheClock(resume)
       case .perform(let body):
         body()
-      case .run(let job):
-        job.runSynchronously(on: executor)
+      case .run(let ready) where ready.prefersDriver:
+        ready.job.runSynchronously(on: executor)
+      case .run(let ready):
+        // On no task executor: such a task (an operator's `Task { }`) prefers none, so its hops to
+        // the generic executor stay on this thread instead of being enqueued again.
+        ready.job.runSynchronously(on: Self.genericExecutor)
       case .wake(let sleepers):
         for sleeper in sleepers { sleeper.continuation.resume() }
       case .reportStall(let handlers):
