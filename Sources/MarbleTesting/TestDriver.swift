@@ -9,7 +9,9 @@ import VirtualTime
 ///
 /// A run's root task prefers the driver as its executor (so do its child tasks); tasks that code
 /// on the driver's thread starts with `Task { }` (swift-async-algorithms' `merge`, `debounce`,
-/// `buffer`, `zip` do) are sent there by the runtime's global-enqueue hook. So the driver knows
+/// `buffer`, `zip` do) are sent there by the runtime's global-enqueue hook, and run with the driver
+/// as their task executor (the driver does not `runsKnownCode`: the user's code may call
+/// `Task.yield()`, which enqueues on the task's current executor). So the driver knows
 /// when every task of the run waits, and only then does time jump to the earliest deadline. Tasks
 /// that become runnable at the same instant run in the order they became runnable, unless the
 /// run's order picks, so a run is the same every time.

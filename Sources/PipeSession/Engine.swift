@@ -178,7 +178,7 @@ public final class Engine: Sendable {
     return .virtual(
       driverBox.withLock { driver in
         if let driver { return driver }
-        let made = VirtualDriver()
+        let made = VirtualDriver(runsKnownCode: true)
         driver = made
         return made
       })

@@ -124,7 +124,7 @@ extension Engine {
     let output = lines.map(CollectedOutput.init)
     let observer = DrawObserver()
     let drained = printing ? pipeline : pipeline.withQuietSinkIfImplicit()
-    let clock = VirtualDriver(order: order)
+    let clock = VirtualDriver(order: order, runsKnownCode: true)
     let job = (table ?? jobs).start(
       drained, background: false, clock: .virtual(clock),
       observer: watching.map { ObserverPair(observer, WatcherObserver($0)) } ?? observer, ownShares: true,

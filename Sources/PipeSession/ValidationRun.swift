@@ -25,7 +25,7 @@ extension Engine {
     let tick = validation.tick
     let pacing = Pacing(requests: validation.requests.map { tick * $0 })
     let drained = validation.pipeline.withQuietSinkIfImplicit()
-    let clock = VirtualDriver()
+    let clock = VirtualDriver(runsKnownCode: true)
     defer { clock.shutdown() }
     let job = jobs.start(
       drained, background: false, clock: .virtual(clock), observer: DrawObserver(), ownShares: true, pacing: pacing)

@@ -35,9 +35,10 @@ struct VirtualClockStateMachine {
     case exit
   }
 
-  /// A job ready to run, and whether its task prefers the driver as its executor (a job's root
-  /// task and its children do; the tasks operators start with `Task { }` do not, and come through
-  /// the global-enqueue hook).
+  /// A job ready to run, and whether its task prefers the driver as its executor (one made with
+  /// `Task(executorPreference:)` does, and comes through the driver's `enqueue`; a run's task, a
+  /// job's and the tasks operators start with `Task { }` do not, and come through the
+  /// global-enqueue hook).
   struct ReadyJob {
     let job: UnownedJob
     let prefersDriver: Bool

@@ -15,10 +15,10 @@ import Synchronization
 /// become runnable at the same instant run in the order they became runnable, so a run prints the
 /// same bytes every time and in every build.
 ///
-/// Tasks get here through the runtime's global-enqueue hook: a run's task and a job's are made
-/// with `task(_:)`, as if on this driver's thread, and tasks the operators start with `Task { }`
-/// are enqueued from this driver's thread. A task that prefers this driver as its executor
-/// (`Task(executorPreference:)`) comes through `enqueue`. The transitions live in `VirtualClockStateMachine`.
+/// Tasks get here two ways: a task that prefers this driver as its executor comes through
+/// `enqueue` (a run's task, a job's, unless the driver `runsKnownCode`), and tasks enqueued on the
+/// global executor from this driver's thread (the tasks operators start with `Task { }`) are
+/// caught by the runtime's global-enqueue hook. The transitions live in `VirtualClockStateMachine`.
 ///
 /// One driver for every virtual clock: the shell's, `draw`'s, `explore`'s and MarbleTesting's. It
 /// observes no task itself: a layer above that does (pipesh's task book) gives `installHook` what
@@ -34,9 +34,22 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-  /// A driver whose choices among tasks runnable at one instant follow `order` (`explore`).
-  public init(order: ChoiceOrder? = nil) {
+  /// Whether every task on this clock runs code known never to ask for its current executor
+  /// (`Task.currentExecutor`, on which `Task.yield()` enqueues): pipesh's own and
+  /// swift-async-algorithms 1.1.4's. Then its tasks prefer no executor and run on none, so that a
+  /// hop to the generic executor goes on at once, and no hop takes a task's lock to look up its
+  /// preference (a third of the time of a timed pipeline went there). Otherwise (a MarbleTesting
+  /// run: the user's code) every task runs with the driver as its task executor, and a run's task
+  /// prefers it: a task that prefers none and runs on none is told the runtime's default executor
+  /// as its current one, whose `enqueue` the global-enqueue hook does not see, so its
+  /// `Task.yield()` would leave the clock.
+  public let runsKnownCode: Bool
+
+  /// A driver whose choices among tasks runnable at one instant follow `order` (`explore`);
+  /// `runsKnownCode`: see its property (the shell's drivers; not MarbleTesting's).
+  public init(order: ChoiceOrder? = nil, runsKnownCode: Bool = false) {
     _ = Self.hookInstalled
+    self.runsKnownCode = runsKnownCode
     self.order = order
     machine.order = order
     pthread_mutex_init(mutex, nil)
@@ -106,15 +119,14 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     }
   }
 
-  /// Makes a task of this clock, from any thread: it is made as if on the driver's thread, so the
-  /// runtime's global-enqueue hook sends it here, and a resume of it from another thread (a read
-  /// delivered, a real-clock job's send) brings it back here too while its body runs.
-  ///
-  /// Not a task that prefers the driver as its executor (`Task(executorPreference:)`): the
-  /// runtime looks a task's preference up under the task's lock at every hop between executors,
-  /// several times an element in a pipeline, where a task that prefers none takes a flag's fast
-  /// path. The task's own children and the tasks its code starts come here through the hook too.
+  /// Makes a task of this clock, from any thread. On a driver that `runsKnownCode`, a task that
+  /// prefers no executor (a hop takes no lock to look a preference up): it is made as if on the
+  /// driver's thread, so the runtime's global-enqueue hook sends it here, and a resume of it from
+  /// another thread (a read delivered, a real-clock job's send) brings it back here too while its
+  /// body runs; its children and the tasks its code starts come here through the hook. On any
+  /// other, a task that prefers the driver as its executor (`Task(executorPreference:)`).
   public func task(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    guard runsKnownCode else { return Task(executorPreference: self, operation: body) }
     let caller = Self.currentPointer
     Self.currentPointer = Unmanaged.passUnretained(self).toOpaque()
     defer { Self.currentPointer = caller }
@@ -427,11 +439,12 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
         outsideTheClock(resume)
       case .perform(let body):
         body()
-      case .run(let ready) where ready.prefersDriver:
+      case .run(let ready) where ready.prefersDriver || !runsKnownCode:
         ready.job.runSynchronously(on: executor)
       case .run(let ready):
         // On no task executor: such a task (an operator's `Task { }`) prefers none, so its hops to
-        // the generic executor stay on this thread instead of being enqueued again.
+        // the generic executor stay on this thread instead of being enqueued again (on the driver
+        // as its task executor, each would be: it is not the one the task prefers).
         ready.job.runSynchronously(on: Self.genericExecutor)
       case .wake(let sleepers):
         for sleeper in sleepers { sleeper.continuation.resume() }

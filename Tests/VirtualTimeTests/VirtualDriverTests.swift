@@ -1,4 +1,5 @@
 import AsyncAlgorithms
+import Dispatch
 import Synchronization
 import Testing
 import VirtualTime
@@ -93,5 +94,45 @@ struct VirtualDriverTests {
       driver.shutdown()
       #expect(seen == ["2 at 1.5 seconds", "3 at 2.0 seconds"])
     }
+  }
+
+  /// A run's task on a driver that runs known code prefers no executor (a hop to the generic
+  /// executor must not go back through the driver's queue, nor take the task's lock), yet what
+  /// resumes it from another thread (a read delivered, a real-clock job's send) brings it back to
+  /// the driver's thread, not to the global executor; on any other driver it prefers the driver.
+  /// The resume comes a while after the task suspended; had it come before, the task would have
+  /// gone on where it was, on the driver's thread too.
+  @Test(arguments: [true, false])
+  func aRunResumedFromAnotherThreadGoesOnOnTheDriversThread(runsKnownCode: Bool) async {
+    let driver = VirtualDriver(runsKnownCode: runsKnownCode)
+    defer { driver.shutdown() }
+    let (before, after) = await driver.run {
+      let before = VirtualDriver.current === driver
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { continuation.resume() }
+      }
+      return (before, VirtualDriver.current === driver)
+    }
+    #expect(before)
+    #expect(after)
+  }
+
+  /// MarbleTesting's driver runs the user's code: a task that code starts with `Task { }` may call
+  /// `Task.yield()`, which enqueues on the task's current executor, not through the global-enqueue
+  /// hook. It must stay on the driver's thread, and so must the run's own task.
+  @Test func aTaskThatYieldsStaysOnTheDriversThread() async {
+    let driver = VirtualDriver()
+    defer { driver.shutdown() }
+    let (root, started) = await driver.run {
+      await Task.yield()
+      let root = VirtualDriver.current === driver
+      let started = await Task { @Sendable in
+        await Task.yield()
+        return VirtualDriver.current === driver
+      }.value
+      return (root, started)
+    }
+    #expect(root)
+    #expect(started)
   }
 }
