@@ -58,6 +58,20 @@ static inline int pipe_el_cursor(EditLine *el, int count) { return el_cursor(el,
 
 static inline void pipe_el_resize(EditLine *el) { el_resize(el); }
 
+typedef int (*pipe_getc_fn)(EditLine *, wchar_t *);
+
+/// Makes `fn` the function libedit reads each character with.
+static inline void pipe_el_getcfn(EditLine *el, pipe_getc_fn fn) { el_set(el, EL_GETCFN, fn); }
+
+/// Reads a character with libedit's own function (which decodes multibyte characters and handles
+/// signals), from inside `fn`, the one set: libedit has already taken what a macro pushed back.
+static inline int pipe_el_builtin_getc(EditLine *el, wchar_t *character, pipe_getc_fn fn) {
+  el_set(el, EL_GETCFN, EL_BUILTIN_GETCFN);
+  int count = el_wgetc(el, character);
+  el_set(el, EL_GETCFN, fn);
+  return count;
+}
+
 /// The columns a character takes on the terminal (wcwidth: glibc declares it only for X/Open).
 extern int wcwidth(wchar_t character);
 static inline int pipe_character_width(unsigned int character) { return wcwidth((wchar_t)character); }

@@ -26,13 +26,18 @@ public typealias Completer = @Sendable (_ lineBeforeCursor: String) -> (wordLeng
 /// Line editing with the system libedit: emacs keys, `~/.editrc`, history in a file, Ctrl-R search,
 /// tab completion, and printing above the line being edited. This is the only importer of CEditLine.
 public final class LineEditor: @unchecked Sendable {
-  // @unchecked: libedit's state is used by the reading thread; `print(above:)` takes `lock` and only
-  // writes to the terminal and asks libedit to redraw, as linenoise-style editors do.
+  // @unchecked: libedit's state is used by the reading thread while it holds `editing`, which it
+  // lets go of only while libedit waits for a key; `print(above:)` takes `editing` too, so it reads
+  // the edited line and has libedit redraw only between keys, never while libedit handles one.
 
   private let editLine: OpaquePointer
   private let history: OpaquePointer
   private let historyPath: String
   private let lock = Locked(ReadState())
+  /// Held while libedit runs on the reading thread, except while it waits for a key
+  /// (`readCharacter`): output printed above the line waits for the key being handled to be drawn.
+  /// (A line printed while libedit drew a burst of keys could leave a stale row.)
+  private let editing = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
   private struct ReadState {
     var reading = false
@@ -85,6 +90,8 @@ public final class LineEditor: @unchecked Sendable {
     pipe_el_addfn(
       editLine, "pipe-interrupt", "abandon the line", { _, _ in LineEditor.current?.abandonLine() ?? 6 }, "^C")
     pipe_el_bind(editLine, "^R", "em-inc-search-prev")
+    pthread_mutex_init(editing, nil)
+    pipe_el_getcfn(editLine, Self.readCharacter)
     pipe_el_no_isig(editLine)
     _ = pipe_el_source(editLine)
     Self.current = self
@@ -93,6 +100,19 @@ public final class LineEditor: @unchecked Sendable {
   deinit {
     pipe_el_end(editLine)
     pipe_history_end(history)
+    pthread_mutex_destroy(editing)
+    editing.deallocate()
+  }
+
+  /// libedit's read of a character: `editing` is let go of while no key is there yet, then the
+  /// character is read with libedit's own function.
+  private static let readCharacter: pipe_getc_fn = { editLine, character in
+    guard let editor = LineEditor.current else { return -1 }
+    pthread_mutex_unlock(editor.editing)
+    var ready = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+    while poll(&ready, 1, -1) < 0, errno == EINTR {}
+    pthread_mutex_lock(editor.editing)
+    return pipe_el_builtin_getc(editLine, character, readCharacter)
   }
 
   /// Reads one line with `prompt`. Blocks: call it off the cooperative pool.
@@ -105,11 +125,13 @@ public final class LineEditor: @unchecked Sendable {
     interrupted.store(false, ordering: .relaxed)
     // Edit mode before the prompt shows: el_gets prints the prompt and only then leaves cooked
     // mode, and a Ctrl-D typed in that gap would reach it as a NUL.
+    pthread_mutex_lock(editing)
     pipe_el_prep_term(editLine, 1)
     var count: Int32 = 0
     let raw = pipe_el_gets(editLine, &count)
     pipe_el_prep_term(editLine, 0)
     lock.withLock { $0.reading = false }
+    pthread_mutex_unlock(editing)
     if interrupted.load(ordering: .relaxed) {
       Self.write("^C\r\n")
       return .interrupt
@@ -140,6 +162,8 @@ public final class LineEditor: @unchecked Sendable {
 
   /// Prints lines above the line being edited and redraws the prompt and the partly typed line.
   public func print(above text: String) {
+    pthread_mutex_lock(editing)
+    defer { pthread_mutex_unlock(editing) }
     let (reading, prompt) = lock.withLock { ($0.reading, $0.prompt) }
     if reading {
       if let fresh = promptProvider?(), fresh != prompt, !prompt.hasPrefix(" ") {
