@@ -118,6 +118,8 @@ public final class LineEditor: @unchecked Sendable {
   /// Reads one line with `prompt`. Blocks: call it off the cooperative pool.
   public func readLine(prompt: String) -> LineInput {
     Self.setPrompt(prompt)
+    // Taken first: a line printed before it is printed as no line is being edited.
+    pthread_mutex_lock(editing)
     lock.withLock {
       $0.reading = true
       $0.prompt = prompt
@@ -125,7 +127,6 @@ public final class LineEditor: @unchecked Sendable {
     interrupted.store(false, ordering: .relaxed)
     // Edit mode before the prompt shows: el_gets prints the prompt and only then leaves cooked
     // mode, and a Ctrl-D typed in that gap would reach it as a NUL.
-    pthread_mutex_lock(editing)
     pipe_el_prep_term(editLine, 1)
     var count: Int32 = 0
     let raw = pipe_el_gets(editLine, &count)

@@ -36,9 +36,9 @@ struct VirtualClockStateMachine {
   }
 
   /// A job ready to run, and whether its task prefers the driver as its executor (one made with
-  /// `Task(executorPreference:)` does, and comes through the driver's `enqueue`; a run's task, a
-  /// job's and the tasks operators start with `Task { }` do not, and come through the
-  /// global-enqueue hook).
+  /// `Task(executorPreference:)` does, and comes through the driver's `enqueue`: on a driver that
+  /// does not `runsKnownCode`, a run's task and a job's; the tasks operators start with `Task { }`
+  /// do not, and come through the global-enqueue hook, as a run's and a job's do on the shell's).
   struct ReadyJob {
     let job: UnownedJob
     let prefersDriver: Bool

@@ -123,8 +123,9 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   /// prefers no executor (a hop takes no lock to look a preference up): it is made as if on the
   /// driver's thread, so the runtime's global-enqueue hook sends it here, and a resume of it from
   /// another thread (a read delivered, a real-clock job's send) brings it back here too while its
-  /// body runs; its children and the tasks its code starts come here through the hook. On any
-  /// other, a task that prefers the driver as its executor (`Task(executorPreference:)`).
+  /// body runs (`owners`); its children and the tasks its code starts come here through the hook
+  /// when enqueued on the driver's thread. On any other, a task that prefers the driver as its
+  /// executor (`Task(executorPreference:)`), and so do its children.
   public func task(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
     guard runsKnownCode else { return Task(executorPreference: self, operation: body) }
     let caller = Self.currentPointer
@@ -137,16 +138,28 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     }
   }
 
-  /// Tasks made by `task`, by address, while their bodies run: the hook sends a job of theirs
-  /// enqueued from another thread to their driver. Counted, so that the hook takes no lock while
-  /// there is none.
-  private static let ownTasks = Locked<[UInt: Unmanaged<VirtualDriver>]>([:])
+  /// The tasks the hook sends somewhere else than the enqueuing thread says, by address: real-clock
+  /// jobs' root tasks (`markForeign`: to the global executor, even when a virtual task resumes
+  /// them, a channel handing over a value), with how many times each is registered; and the tasks
+  /// `task(_:)` made while their bodies run (to their driver, whatever thread resumes them: another
+  /// thread's, or another driver's, a `draw`'s job sending into a channel a session job reads).
+  /// One table, so that an enqueue on a driver's thread takes one lock to ask both. Tasks of
+  /// `task(_:)` are counted, so that an enqueue on any other thread takes no lock while there is
+  /// none. (The children of such a task, and the tasks its code starts, go by the enqueuing
+  /// thread: one resumed from another thread, by a real-clock job or another driver's, leaves its
+  /// clock, as the tasks operators start with `Task { }` always could.)
+  private struct Owners {
+    var foreign: [UInt: Int] = [:]
+    var own: [UInt: Unmanaged<VirtualDriver>] = [:]
+  }
+
+  private static let owners = Locked(Owners())
   private static let ownTaskCount = Atomic<Int>(0)
 
   private static func markOwn(_ driver: VirtualDriver) -> UInt? {
     let address = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
     guard let address else { return nil }
-    ownTasks.withLock { $0[address] = Unmanaged.passUnretained(driver) }
+    owners.withLock { $0.own[address] = Unmanaged.passUnretained(driver) }
     ownTaskCount.add(1, ordering: .releasing)
     return address
   }
@@ -154,13 +167,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   private static func unmarkOwn(_ mark: UInt?) {
     guard let address = mark else { return }
     ownTaskCount.subtract(1, ordering: .releasing)
-    ownTasks.withLock { $0[address] = nil }
-  }
-
-  /// The driver of a task `task` made, if `job` is one of its while its body runs.
-  private static func owner(of job: EnqueueJobRef) -> VirtualDriver? {
-    guard ownTaskCount.load(ordering: .acquiring) > 0 else { return nil }
-    return ownTasks.withLock { $0[UInt(bitPattern: job)] }?.takeUnretainedValue()
+    owners.withLock { $0.own[address] = nil }
   }
 
   /// Lets every task of this clock run as far as it can at the current instant (the tasks ready
@@ -367,11 +374,20 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   /// Where a task enqueued on the global executor goes: to the driver whose thread enqueues it,
   /// unless it is a real-clock job's; anything else to the previous hook, or the global executor.
   private static func route(_ job: EnqueueJobRef, _ original: swift_task_enqueueGlobal_original) {
+    let address = UInt(bitPattern: job)
     let driver: VirtualDriver
-    if let raw = currentPointer, !foreignTasks.withLock({ $0[UInt(bitPattern: job)] != nil }) {
-      driver = Unmanaged<VirtualDriver>.fromOpaque(raw).takeUnretainedValue()
-    } else if let owner = owner(of: job) {
-      driver = owner
+    if let raw = currentPointer {
+      let (foreign, owner) = owners.withLock { ($0.foreign[address] != nil, $0.own[address]) }
+      if let owner {
+        driver = owner.takeUnretainedValue()
+      } else if foreign {
+        guard let previous = previousHook else { return original(job) }
+        return previous(job, original)
+      } else {
+        driver = Unmanaged<VirtualDriver>.fromOpaque(raw).takeUnretainedValue()
+      }
+    } else if ownTaskCount.load(ordering: .acquiring) > 0, let owner = owners.withLock({ $0.own[address] }) {
+      driver = owner.takeUnretainedValue()
     } else {
       guard let previous = previousHook else { return original(job) }
       return previous(job, original)
@@ -386,11 +402,6 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
     route(job, unsafeBitCast(original, to: swift_task_enqueueGlobal_original.self))
   }
 
-  /// Root tasks of real-clock jobs, by address, with how many times each is registered: the hook
-  /// leaves them on the global executor even when a virtual task resumes them (a channel handing
-  /// over a value).
-  static let foreignTasks = Locked<[UInt: Int]>([:])
-
   /// Marks the current task as a real-clock job's, outside every virtual clock, until
   /// `unmarkForeign` is given what this returns (nil outside a task). A job's task does it around
   /// its own work: no closure, and no frame of a generic async function, stays in the task's
@@ -398,16 +409,16 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   public static func markForeign() -> UInt? {
     let address = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
     guard let address else { return nil }
-    foreignTasks.withLock { $0[address, default: 0] += 1 }
+    owners.withLock { $0.foreign[address, default: 0] += 1 }
     return address
   }
 
   /// Ends what `markForeign` began.
   public static func unmarkForeign(_ mark: UInt?) {
     guard let address = mark else { return }
-    foreignTasks.withLock { table in
-      let count = table[address, default: 1] - 1
-      table[address] = count > 0 ? count : nil
+    owners.withLock { owners in
+      let count = owners.foreign[address, default: 1] - 1
+      owners.foreign[address] = count > 0 ? count : nil
     }
   }
 

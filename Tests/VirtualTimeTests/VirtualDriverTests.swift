@@ -117,6 +117,29 @@ struct VirtualDriverTests {
     #expect(after)
   }
 
+  /// A run's task resumed from another driver's thread (a `draw`'s job sending into a channel a
+  /// session job reads) goes on on its own driver's thread, not the resumer's.
+  @Test(arguments: [true, false])
+  func aRunResumedFromAnotherDriverGoesOnOnItsOwn(runsKnownCode: Bool) async {
+    let (own, other) = (VirtualDriver(runsKnownCode: runsKnownCode), VirtualDriver(runsKnownCode: true))
+    defer {
+      own.shutdown()
+      other.shutdown()
+    }
+    let waiting = Mutex<UnsafeContinuation<Void, Never>?>(nil)
+    async let onOwn = own.run {
+      await withUnsafeContinuation { continuation in waiting.withLock { $0 = continuation } }
+      return VirtualDriver.current === own
+    }
+    // The other driver's task resumes it once it waits (the other clock runs until it has).
+    _ = await other.run {
+      while waiting.withLock({ $0 == nil }) { try? await Task.sleep(for: .milliseconds(1)) }
+      waiting.withLock { $0 }?.resume()
+      return true
+    }
+    #expect(await onOwn)
+  }
+
   /// MarbleTesting's driver runs the user's code: a task that code starts with `Task { }` may call
   /// `Task.yield()`, which enqueues on the task's current executor, not through the global-enqueue
   /// hook. It must stay on the driver's thread, and so must the run's own task.
