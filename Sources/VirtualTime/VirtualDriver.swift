@@ -156,8 +156,13 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   private static let owners = Locked(Owners())
   private static let ownTaskCount = Atomic<Int>(0)
 
+  /// The current task's address (a task job's, as the hook sees it), or nil outside a task.
+  private static func currentTaskAddress() -> UInt? {
+    withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+  }
+
   private static func markOwn(_ driver: VirtualDriver) -> UInt? {
-    let address = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+    let address = currentTaskAddress()
     guard let address else { return nil }
     owners.withLock { $0.own[address] = Unmanaged.passUnretained(driver) }
     ownTaskCount.add(1, ordering: .releasing)
@@ -407,7 +412,7 @@ public final class VirtualDriver: TaskExecutor, @unchecked Sendable {
   /// its own work: no closure, and no frame of a generic async function, stays in the task's
   /// memory while the job waits.
   public static func markForeign() -> UInt? {
-    let address = withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } }
+    let address = currentTaskAddress()
     guard let address else { return nil }
     owners.withLock { $0.foreign[address, default: 0] += 1 }
     return address

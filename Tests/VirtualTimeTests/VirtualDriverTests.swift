@@ -1,5 +1,4 @@
 import AsyncAlgorithms
-import Dispatch
 import Synchronization
 import Testing
 import VirtualTime
@@ -100,21 +99,18 @@ struct VirtualDriverTests {
   /// executor must not go back through the driver's queue, nor take the task's lock), yet what
   /// resumes it from another thread (a read delivered, a real-clock job's send) brings it back to
   /// the driver's thread, not to the global executor; on any other driver it prefers the driver.
-  /// The resume comes a while after the task suspended; had it come before, the task would have
-  /// gone on where it was, on the driver's thread too.
   @Test(arguments: [true, false])
   func aRunResumedFromAnotherThreadGoesOnOnTheDriversThread(runsKnownCode: Bool) async {
     let driver = VirtualDriver(runsKnownCode: runsKnownCode)
     defer { driver.shutdown() }
-    let (before, after) = await driver.run {
-      let before = VirtualDriver.current === driver
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { continuation.resume() }
-      }
-      return (before, VirtualDriver.current === driver)
+    let waiting = Mutex<UnsafeContinuation<Void, Never>?>(nil)
+    async let onDriver = driver.run {
+      await withUnsafeContinuation { continuation in waiting.withLock { $0 = continuation } }
+      return VirtualDriver.current === driver
     }
-    #expect(before)
-    #expect(after)
+    // Resumed from this test's thread, once the run's task has suspended.
+    await Self.waitUntilSuspended(driver, waiting)?.resume()
+    #expect(await onDriver)
   }
 
   /// A run's task resumed from another driver's thread (a `draw`'s job sending into a channel a
@@ -131,13 +127,22 @@ struct VirtualDriverTests {
       await withUnsafeContinuation { continuation in waiting.withLock { $0 = continuation } }
       return VirtualDriver.current === own
     }
-    // The other driver's task resumes it once it waits (the other clock runs until it has).
+    let suspended = await Self.waitUntilSuspended(own, waiting)
     _ = await other.run {
-      while waiting.withLock({ $0 == nil }) { try? await Task.sleep(for: .milliseconds(1)) }
-      waiting.withLock { $0 }?.resume()
+      suspended?.resume()
       return true
     }
     #expect(await onOwn)
+  }
+
+  /// The continuation a run's task left in `waiting`, once that task has suspended: the driver is
+  /// settled (every ready task has run as far as it can) until it is there, and once more after.
+  static func waitUntilSuspended(
+    _ driver: VirtualDriver, _ waiting: borrowing Mutex<UnsafeContinuation<Void, Never>?>
+  ) async -> UnsafeContinuation<Void, Never>? {
+    while waiting.withLock({ $0 == nil }) { await driver.settle() }
+    await driver.settle()
+    return waiting.withLock { $0 }
   }
 
   /// MarbleTesting's driver runs the user's code: a task that code starts with `Task { }` may call
